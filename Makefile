@@ -1,0 +1,190 @@
+# speccoder: the only build file.  Outputs go under build/.
+#
+#   make                 the library, every tool in bin/, the man pages
+#   make test            deps, then every test under prove (unit, ASan+UBSan,
+#                        bats, shellcheck); ends with prove's summary
+#   make demo            deps, then the offline demonstration
+#   make fuzz            every libFuzzer target for FUZZ_SECONDS each
+#   make bench           benchmarks against peers (ratios, not assertions)
+#   make install PREFIX=/usr/local DESTDIR=
+#   make deps            install the Debian packages all of the above need
+
+VERSION = 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+LIBEXECDIR = $(PREFIX)/libexec/speccoder
+PROFILEDIR = $(PREFIX)/share/speccoder/profiles
+MANDIR = $(PREFIX)/share/man
+
+CC ?= cc
+CLANG ?= clang
+PKG_CONFIG ?= pkg-config
+SCDOC ?= scdoc
+PROVE ?= prove
+FUZZ_SECONDS ?= 60
+PROVE_JOBS ?= 2
+
+# Libraries, each with a reason in DESIGN.md's dependency table.
+PKGS = jansson libcrypto libgit2 libseccomp libcurl libhs
+
+# Debian packages for the build, the tests, the demo and the benchmarks.
+DEB_PACKAGES = gcc make pkg-config git perl jq \
+	libjansson-dev libssl-dev libgit2-dev libseccomp-dev \
+	libcurl4-openssl-dev libvectorscan-dev libcmocka-dev \
+	bats bats-assert bats-support shellcheck scdoc \
+	clang libclang-rt-14-dev \
+	bubblewrap ripgrep hyperfine time openssh-client iproute2 procps
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PKGS_OK := $(shell $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null && echo yes)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+WARN = -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
+STD = -std=c11 -D_GNU_SOURCE
+CFLAGS ?= -O2 -g
+SC_CFLAGS = $(STD) $(WARN) -Ilib -DSC_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
+	-fstack-protector-strong -MMD -MP
+SC_LDFLAGS = -Wl,--as-needed
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+LIB_SRC = $(wildcard lib/*.c)
+TOOL_SRC = $(wildcard bin/sc-*.c)
+UNIT_SRC = $(wildcard t/unit/*.c)
+FUZZ_SRC = $(wildcard t/fuzz/*.c)
+MAN_SRC = $(wildcard Documentation/*.[1-8].scd)
+SCRIPTS = $(shell git ls-files -- bin libexec hooks-guard .ci contrib t 2>/dev/null | \
+	while read -r f; do [ -f "$$f" ] && head -c 64 "$$f" | grep -q '^\#!.*sh' && echo "$$f"; done)
+
+LIB_OBJ = $(LIB_SRC:%.c=build/obj/%.o)
+LIB = build/libsc.a
+TOOLS = $(TOOL_SRC:bin/%.c=build/bin/%)
+UNIT = $(UNIT_SRC:t/unit/%.c=build/t/unit/%)
+ASAN_LIB_OBJ = $(LIB_SRC:%.c=build/asan/obj/%.o)
+ASAN_LIB = build/asan/libsc.a
+ASAN_UNIT = $(UNIT_SRC:t/unit/%.c=build/asan/t/unit/%)
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ = $(FUZZ_SRC:t/fuzz/%.c=build/fuzz/%)
+MAN = $(MAN_SRC:Documentation/%.scd=build/man/%)
+BATS = $(sort $(wildcard t/*.bats) $(wildcard t/escape/*.bats))
+
+all: check-pkgs $(LIB) $(TOOLS) $(MAN)
+
+check-pkgs:
+ifneq ($(PKGS_OK),yes)
+	@echo "speccoder: missing libraries ($(PKGS)); run 'make deps'" >&2; exit 1
+endif
+
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SC_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+build/bin/%: build/obj/bin/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+build/t/unit/%: build/obj/t/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(PKG_LIBS)
+
+# The same library and unit tests under ASan and UBSan.
+build/asan/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SC_CFLAGS) -O1 -g $(SAN) -c -o $@ $<
+
+$(ASAN_LIB): $(ASAN_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+build/asan/t/unit/%: build/asan/obj/t/unit/%.o $(ASAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -g $(SAN) -o $@ $< $(ASAN_LIB) $(CMOCKA_LIBS) $(PKG_LIBS)
+
+# libFuzzer targets, built with clang.
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(SC_CFLAGS) -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+		-c -o $@ $<
+
+build/fuzz/%: t/fuzz/%.c $(FUZZ_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(STD) $(WARN) -Ilib $(PKG_CFLAGS) -O1 -g \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS)
+
+build/man/%: Documentation/%.scd
+	@mkdir -p $(dir $@)
+	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
+
+unit: $(UNIT) $(ASAN_UNIT)
+
+test:
+	$(MAKE) deps
+	$(MAKE) all unit
+	$(PROVE) -j$(PROVE_JOBS) --exec t/lib/run-test $(UNIT) $(ASAN_UNIT) $(BATS)
+
+demo:
+	$(MAKE) deps
+	$(MAKE) all
+	sh contrib/demo.sh
+
+fuzz: $(FUZZ)
+	@set -e; for f in $(FUZZ); do \
+		name=$${f##*/}; corpus=build/fuzz/corpus/$$name; \
+		mkdir -p "$$corpus"; \
+		if [ -d "t/fuzz/corpus/$$name" ]; then cp -R "t/fuzz/corpus/$$name/." "$$corpus/"; fi; \
+		echo "fuzz: $$name for $(FUZZ_SECONDS)s"; \
+		"$$f" -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			"$$corpus" 2> "build/fuzz/$$name.log" || \
+			{ tail -n 40 "build/fuzz/$$name.log"; exit 1; }; \
+		grep -E '^(stat::number_of_executed_units|Done)' "build/fuzz/$$name.log" || true; \
+	done
+
+bench: all
+	@set -e; for b in t/bench/*.sh; do [ -f "$$b" ] && bash "$$b"; done; true
+
+shellcheck:
+	shellcheck $(SCRIPTS)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)
+	@set -e; for f in bin/git-speccoder; do \
+		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(BINDIR); fi; done
+	@set -e; for f in libexec/speccoder/*; do \
+		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(LIBEXECDIR); fi; done
+	@set -e; for f in share/profiles/*; do \
+		if [ -f "$$f" ]; then install -m 644 "$$f" $(DESTDIR)$(PROFILEDIR); fi; done
+	@set -e; for m in $(MAN); do \
+		sec=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$sec; \
+		install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man$$sec; done
+
+deps:
+	@if ! command -v dpkg-query >/dev/null 2>&1; then \
+		echo "speccoder: not a Debian system; install the equivalents of:"; \
+		echo "  $(DEB_PACKAGES)"; exit 0; fi; \
+	missing=; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | \
+			grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "speccoder: installing:$$missing"; \
+	sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	$$sudo apt-get update -q && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
+		--no-install-recommends $$missing
+
+clean:
+	rm -rf build
+
+.SECONDARY:
+
+.PHONY: all check-pkgs unit test demo fuzz bench shellcheck install deps clean
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,232 @@
+/*
+ * sc-rec: convert sc-record(5) streams to and from JSON Lines, and build a
+ * record from the command line for scripts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "diag.h"
+#include "io.h"
+#include "opt.h"
+#include "recjson.h"
+#include "record.h"
+
+static const char *const synopsis[] = {
+	"--to-json",
+	"--from-json",
+	"NAME=VALUE...",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-rec", synopsis,
+	"    --to-json      records on stdin -> one JSON object a line on stdout\n"
+	"    --from-json    JSON Lines on stdin -> records on stdout\n"
+	"    NAME=VALUE...  write one record made of these fields (type= first)\n"
+	"    -h, --help     show this help\n"
+	"    --version      show the version\n",
+};
+
+/*
+ * The longest JSON line accepted: a record at its size limit with every
+ * byte escaped as \u00XX, plus room for names and punctuation.
+ */
+#define JSON_LINE_MAX (6 * SC_RECORD_MAX + 65536)
+
+static int output_failed(void)
+{
+	sc_error_errno("WRITE-FAILED", "cannot write output");
+	return SC_EXIT_INTERNAL;
+}
+
+static int to_json(void)
+{
+	struct sc_input in;
+	struct sc_output out;
+	struct sc_reader rd;
+	struct sc_record rec;
+	int status, ret = SC_EXIT_OK;
+
+	sc_input_init_fd(&in, STDIN_FILENO);
+	sc_output_init(&out, STDOUT_FILENO);
+	sc_input_set_idle(&in, sc_output_idle, &out);
+	sc_reader_init(&rd, &in);
+	sc_record_init(&rec);
+	while ((status = sc_reader_next(&rd, &rec)) == SC_READ_RECORD) {
+		sc_record_to_json(&rec, &out.buf);
+		sc_output_add(&out, "\n", 1);
+		if (sc_output_unit_done(&out) < 0)
+			break;
+	}
+	if (status < 0)
+		ret = sc_reader_report(&rd, status);
+	if (sc_output_flush(&out) < 0)
+		ret = output_failed();
+	sc_record_release(&rec);
+	sc_output_release(&out);
+	return ret;
+}
+
+/*
+ * Read one line into LINE (without its newline).  1 for a line, 0 at end,
+ * -1 on a read error, -2 when the line is longer than JSON_LINE_MAX.
+ */
+static int read_line(struct sc_input *in, struct sc_buf *line)
+{
+	long n;
+
+	sc_buf_reset(line);
+	while ((n = sc_input_fill(in)) > 0) {
+		const char *start = in->data + in->pos;
+		const char *nl = memchr(start, '\n', (size_t)n);
+		size_t take = nl ? (size_t)(nl - start) : (size_t)n;
+
+		if (line->len + take > JSON_LINE_MAX)
+			return -2;
+		sc_buf_add(line, start, take);
+		in->pos += take + (nl ? 1 : 0);
+		if (nl)
+			return 1;
+	}
+	if (n < 0)
+		return -1;
+	return line->len ? 1 : 0;
+}
+
+static int report_json(const struct sc_json_error *err, int status,
+		       unsigned long lineno)
+{
+	if (status == SC_JSON_TOO_LARGE) {
+		sc_error("RECORD-TOO-LARGE",
+			 "line %lu: record larger than %zu bytes", lineno,
+			 SC_RECORD_MAX);
+		return SC_EXIT_MALFORMED;
+	}
+	if (err->name[0])
+		sc_error("MALFORMED-JSON", "line %lu: member '%s': %s", lineno,
+			 err->name, err->what);
+	else if (err->column > 0)
+		sc_error("MALFORMED-JSON", "line %lu, column %d: %s", lineno,
+			 err->column, err->what);
+	else
+		sc_error("MALFORMED-JSON", "line %lu: %s", lineno, err->what);
+	return SC_EXIT_MALFORMED;
+}
+
+static int from_json(void)
+{
+	struct sc_input in;
+	struct sc_output out;
+	struct sc_record rec;
+	struct sc_buf line = SC_BUF_INIT;
+	unsigned long lineno = 0;
+	int got, ret = SC_EXIT_OK;
+
+	sc_input_init_fd(&in, STDIN_FILENO);
+	sc_output_init(&out, STDOUT_FILENO);
+	sc_input_set_idle(&in, sc_output_idle, &out);
+	sc_record_init(&rec);
+	while ((got = read_line(&in, &line)) > 0) {
+		struct sc_json_error err;
+		int status;
+
+		lineno++;
+		if (!line.len)
+			continue;
+		status = sc_record_from_json(line.data, line.len, &rec, &err);
+		if (status) {
+			ret = report_json(&err, status, lineno);
+			break;
+		}
+		if (sc_record_write(&out, &rec) < 0)
+			break;
+	}
+	if (got == -1) {
+		sc_error_errno("READ-FAILED", "cannot read input");
+		ret = SC_EXIT_INTERNAL;
+	} else if (got == -2) {
+		sc_error("RECORD-TOO-LARGE", "line %lu: longer than %zu bytes",
+			 lineno + 1, (size_t)JSON_LINE_MAX);
+		ret = SC_EXIT_MALFORMED;
+	}
+	if (sc_output_flush(&out) < 0)
+		ret = output_failed();
+	sc_buf_release(&line);
+	sc_record_release(&rec);
+	sc_output_release(&out);
+	return ret;
+}
+
+static void add_arg(struct sc_record *rec, const char *arg, const char *eq)
+{
+	char *name = sc_xmemdup(arg, (size_t)(eq - arg));
+
+	sc_record_adds(rec, name, eq + 1);
+	free(name);
+}
+
+/* Build one record from NAME=VALUE arguments. */
+static int from_args(int argc, char *const argv[])
+{
+	struct sc_output out;
+	struct sc_record rec;
+	int i, ret = SC_EXIT_OK;
+
+	sc_record_init(&rec);
+	for (i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+
+		if (!eq || !sc_field_name_valid(argv[i], (size_t)(eq - argv[i])))
+			sc_usage_error(&tool, "an argument is not NAME=VALUE "
+					      "with NAME matching [a-z][a-z0-9_.-]*");
+		if (!i && strncmp(argv[i], "type=", 5))
+			sc_usage_error(&tool, "the first field must be type=");
+		add_arg(&rec, argv[i], eq);
+	}
+	if (rec.wire_size > SC_RECORD_MAX) {
+		sc_error("RECORD-TOO-LARGE", "record larger than %zu bytes",
+			 SC_RECORD_MAX);
+		ret = SC_EXIT_USAGE;
+	}
+	if (ret == SC_EXIT_OK) {
+		sc_output_init(&out, STDOUT_FILENO);
+		if (sc_record_write(&out, &rec) < 0 || sc_output_flush(&out) < 0)
+			ret = output_failed();
+		sc_output_release(&out);
+	}
+	sc_record_release(&rec);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "to-json", no_argument, NULL, 'j' },
+		{ "from-json", no_argument, NULL, 'J' },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	int mode = 0, c;
+
+	sc_diag_init(tool.name);
+	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1) {
+		if (mode)
+			sc_usage_error(&tool, "choose one mode");
+		mode = c;
+	}
+	argc -= optind;
+	argv += optind;
+	if (mode && argc)
+		sc_usage_error(&tool, "--to-json and --from-json take no arguments");
+	if (mode == 'j')
+		return to_json();
+	if (mode == 'J')
+		return from_json();
+	if (!argc)
+		sc_usage_error(&tool, "nothing to do");
+	return from_args(argc, argv);
+}

@@ -1,0 +1,120 @@
+#include <errno.h>
+#include <sys/types.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io.h"
+
+void sc_input_init_fd(struct sc_input *in, int fd)
+{
+	in->fd = fd;
+	in->data = in->chunk;
+	in->pos = in->end = 0;
+	in->base = 0;
+	in->eof = 0;
+	in->idle = NULL;
+	in->idle_ctx = NULL;
+}
+
+void sc_input_init_mem(struct sc_input *in, const void *data, size_t len)
+{
+	sc_input_init_fd(in, -1);
+	in->data = data;
+	in->end = len;
+	in->eof = 1;
+}
+
+void sc_input_set_idle(struct sc_input *in, void (*idle)(void *), void *ctx)
+{
+	in->idle = idle;
+	in->idle_ctx = ctx;
+}
+
+long sc_input_fill(struct sc_input *in)
+{
+	ssize_t n;
+
+	if (in->pos < in->end)
+		return (long)(in->end - in->pos);
+	if (in->eof)
+		return 0;
+	if (in->idle)
+		in->idle(in->idle_ctx);
+	in->base += in->end;
+	in->pos = in->end = 0;
+	do
+		n = read(in->fd, in->chunk, sizeof(in->chunk));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		in->eof = 1;
+		return 0;
+	}
+	in->end = (size_t)n;
+	return (long)n;
+}
+
+void sc_output_init(struct sc_output *out, int fd)
+{
+	out->fd = fd;
+	sc_buf_init(&out->buf);
+	out->failed = 0;
+}
+
+void sc_output_release(struct sc_output *out)
+{
+	sc_buf_release(&out->buf);
+}
+
+void sc_output_add(struct sc_output *out, const void *data, size_t len)
+{
+	sc_buf_add(&out->buf, data, len);
+}
+
+int sc_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int sc_output_flush(struct sc_output *out)
+{
+	if (out->failed) {
+		errno = out->failed;
+		return -1;
+	}
+	if (!out->buf.len)
+		return 0;
+	if (sc_write_all(out->fd, out->buf.data, out->buf.len) < 0) {
+		out->failed = errno ? errno : EIO;
+		return -1;
+	}
+	sc_buf_reset(&out->buf);
+	return 0;
+}
+
+int sc_output_unit_done(struct sc_output *out)
+{
+	if (out->buf.len >= SC_IO_CHUNK)
+		return sc_output_flush(out);
+	return out->failed ? -1 : 0;
+}
+
+void sc_output_idle(void *ctx)
+{
+	/* A failure is sticky and reported by the next flush the tool checks. */
+	(void)sc_output_flush(ctx);
+}

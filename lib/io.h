@@ -1,0 +1,68 @@
+#ifndef SC_IO_H
+#define SC_IO_H
+
+/*
+ * Buffered input and output on file descriptors, for streaming tools.
+ *
+ * Input calls its idle hook before every read(2) that may block: a tool sets
+ * the hook to flush its output, so everything it can answer is written
+ * before it waits for more (the coprocess contract of sc-record(5)).
+ *
+ * Output collects whole units (records, lines) and writes them with
+ * write(2), retrying short writes and EINTR, so a reader never sees half a
+ * unit unless the process dies mid-write.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+#define SC_IO_CHUNK 65536
+
+struct sc_input {
+	int fd;               /* -1 when reading from memory */
+	const char *data;     /* the current window */
+	size_t pos, end;      /* unread bytes are data[pos..end) */
+	uint64_t base;        /* stream offset of data[0] */
+	int eof;
+	void (*idle)(void *ctx);
+	void *idle_ctx;
+	char chunk[SC_IO_CHUNK];
+};
+
+void sc_input_init_fd(struct sc_input *in, int fd);
+/* Read from LEN bytes at DATA; the bytes must outlive IN. */
+void sc_input_init_mem(struct sc_input *in, const void *data, size_t len);
+void sc_input_set_idle(struct sc_input *in, void (*idle)(void *), void *ctx);
+/*
+ * Make unread bytes available.  Returns the number available (> 0), 0 at end
+ * of input, -1 on a read error (errno set).
+ */
+long sc_input_fill(struct sc_input *in);
+/* The stream offset of the next unread byte. */
+static inline uint64_t sc_input_offset(const struct sc_input *in)
+{
+	return in->base + in->pos;
+}
+
+struct sc_output {
+	int fd;
+	struct sc_buf buf;
+	int failed;
+};
+
+void sc_output_init(struct sc_output *out, int fd);
+void sc_output_release(struct sc_output *out);
+void sc_output_add(struct sc_output *out, const void *data, size_t len);
+/* End of one unit: write out when enough is buffered. -1 on error. */
+int sc_output_unit_done(struct sc_output *out);
+/* Write everything buffered.  -1 on error (errno set), sticky. */
+int sc_output_flush(struct sc_output *out);
+/* An idle hook for sc_input_set_idle: flushes the sc_output in CTX. */
+void sc_output_idle(void *ctx);
+
+/* write(2) all of DATA, retrying EINTR and short writes. */
+int sc_write_all(int fd, const void *data, size_t len);
+
+#endif

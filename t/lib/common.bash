@@ -1,0 +1,41 @@
+# Shared set-up for the bats files: the tools under test come from build/,
+# never from PATH, and every test gets its own scratch directory.
+# shellcheck shell=bash
+
+SC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export SC_TOP
+PATH="$SC_TOP/build/bin:$PATH"
+export PATH
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+sc_common_setup() {
+	SC_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/sc-test.XXXXXX")
+	export SC_TMP
+}
+
+sc_common_teardown() {
+	if [ -n "${SC_TMP:-}" ] && [ -d "$SC_TMP" ]; then
+		rm -rf -- "$SC_TMP"
+	fi
+}
+
+setup() { sc_common_setup; }
+teardown() { sc_common_teardown; }
+
+# Run a command with stdin from a file and stdout to a file, so the tool's
+# own exit status is kept (never piped): sc_run_io IN OUT CMD...
+sc_run_io() {
+	local in="$1" out="$2"
+	shift 2
+	run --separate-stderr "$@" <"$in" >"$out"
+}
+
+# Fail when a status means a crash or a missing program, which a test must
+# never count as "failed as expected".
+sc_assert_not_crashed() {
+	if [ "$status" -ge 124 ]; then
+		echo "crashed or could not run: status $status" >&2
+		return 1
+	fi
+}
