@@ -62,10 +62,11 @@ static int to_json(void)
 		if (sc_output_unit_done(&out) < 0)
 			break;
 	}
-	if (status < 0)
-		ret = sc_reader_report(&rd, status);
+	/* The good records go out before the diagnostic about the bad one. */
 	if (sc_output_flush(&out) < 0)
 		ret = output_failed();
+	else if (status < 0)
+		ret = sc_reader_report(&rd, status);
 	sc_record_release(&rec);
 	sc_output_release(&out);
 	return ret;
@@ -122,30 +123,29 @@ static int from_json(void)
 	struct sc_input in;
 	struct sc_output out;
 	struct sc_record rec;
+	struct sc_json_error err;
 	struct sc_buf line = SC_BUF_INIT;
 	unsigned long lineno = 0;
-	int got, ret = SC_EXIT_OK;
+	int got, status = SC_JSON_OK, ret = SC_EXIT_OK;
 
 	sc_input_init_fd(&in, STDIN_FILENO);
 	sc_output_init(&out, STDOUT_FILENO);
 	sc_input_set_idle(&in, sc_output_idle, &out);
 	sc_record_init(&rec);
 	while ((got = read_line(&in, &line)) > 0) {
-		struct sc_json_error err;
-		int status;
-
 		lineno++;
 		if (!line.len)
 			continue;
 		status = sc_record_from_json(line.data, line.len, &rec, &err);
-		if (status) {
-			ret = report_json(&err, status, lineno);
-			break;
-		}
-		if (sc_record_write(&out, &rec) < 0)
+		if (status || sc_record_write(&out, &rec) < 0)
 			break;
 	}
-	if (got == -1) {
+	/* The good records go out before the diagnostic about the bad one. */
+	if (sc_output_flush(&out) < 0) {
+		ret = output_failed();
+	} else if (status) {
+		ret = report_json(&err, status, lineno);
+	} else if (got == -1) {
 		sc_error_errno("READ-FAILED", "cannot read input");
 		ret = SC_EXIT_INTERNAL;
 	} else if (got == -2) {
@@ -153,8 +153,6 @@ static int from_json(void)
 			 lineno + 1, (size_t)JSON_LINE_MAX);
 		ret = SC_EXIT_MALFORMED;
 	}
-	if (sc_output_flush(&out) < 0)
-		ret = output_failed();
 	sc_buf_release(&line);
 	sc_record_release(&rec);
 	sc_output_release(&out);
