@@ -6,6 +6,7 @@ SC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export SC_TOP
 PATH="$SC_TOP/build/bin:$PATH"
 export PATH
+bats_require_minimum_version 1.5.0
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
 
@@ -28,12 +29,16 @@ teardown() { sc_common_teardown; }
 sc_run_io() {
 	local in="$1" out="$2"
 	shift 2
-	run --separate-stderr "$@" <"$in" >"$out"
+	# sh execs the tool, so $status is the tool's own; stderr is in $stderr.
+	# shellcheck disable=SC2016 # expanded by that sh, not here
+	run --separate-stderr sh -c 'in=$1 out=$2; shift 2; exec "$@" <"$in" >"$out"' \
+		sh "$in" "$out" "$@"
 }
 
 # Fail when a status means a crash or a missing program, which a test must
 # never count as "failed as expected".
 sc_assert_not_crashed() {
+	# shellcheck disable=SC2154 # set by bats run
 	if [ "$status" -ge 124 ]; then
 		echo "crashed or could not run: status $status" >&2
 		return 1

@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# Conventions every tool shares (DESIGN.md): --help equal to the man page
+# SYNOPSIS, --version, usage errors with their exit status, a man page.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+load lib/man
+
+tools() {
+	local f
+	for f in "$SC_TOP"/build/bin/sc-*; do
+		[ -x "$f" ] && basename "$f"
+	done
+}
+
+usage_status() {
+	case "$1" in
+	sc-sandbox-exec) echo 125 ;;
+	*) echo 2 ;;
+	esac
+}
+
+@test "at least one tool is built" {
+	run tools
+	assert_success
+	assert_output --partial sc-rec
+}
+
+@test "every tool has a man page whose SYNOPSIS equals its --help" {
+	local t
+	for t in $(tools); do
+		[ -f "$SC_TOP/Documentation/$t.1.scd" ] || fail "$t has no man page"
+		diff -u <(sc_man_synopsis "$t.1") <(sc_help_synopsis "$t") ||
+			fail "$t --help differs from its man page SYNOPSIS"
+		[ -n "$(sc_man_synopsis "$t.1")" ] || fail "$t: empty SYNOPSIS"
+	done
+}
+
+@test "every tool answers --help and --version with status 0" {
+	local t
+	for t in $(tools); do
+		run "$t" --help
+		[ "$status" -eq 0 ] || fail "$t --help: status $status"
+		[[ "${lines[0]}" == "usage: $t "* ]] || fail "$t --help: ${lines[0]}"
+		run "$t" --version
+		[ "$status" -eq 0 ] || fail "$t --version: status $status"
+		[[ "$output" =~ ^$t\ \(speccoder\)\ [0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+			fail "$t --version: $output"
+	done
+}
+
+@test "an unknown option is a usage error that names only the option" {
+	local t want
+	for t in $(tools); do
+		want=$(usage_status "$t")
+		run --separate-stderr "$t" --no-such-option=hunter2-value
+		[ "$status" -eq "$want" ] || fail "$t: status $status, want $want"
+		[[ "$stderr" == *"error[USAGE]"* ]] || fail "$t: $stderr"
+		[[ "$stderr" != *hunter2-value* ]] || fail "$t echoed the value"
+		[ -z "$output" ] || fail "$t wrote to stdout on a usage error"
+	done
+}
+
+@test "every man page builds" {
+	local page
+	for page in "$SC_TOP"/Documentation/*.[1-8].scd; do
+		page=$(basename "$page" .scd)
+		[ -s "$SC_TOP/build/man/$page" ] || fail "build/man/$page missing"
+	done
+}
