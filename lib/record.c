@@ -227,6 +227,26 @@ static int grow_size(struct sc_reader *rd, struct field_parse *fp, size_t n)
 }
 
 /*
+ * Consume one byte of a name or a length, counting it against the limit.
+ * Returns the byte (its offset in *AT), or -1 with rd->status set.
+ */
+static int take_byte(struct sc_reader *rd, struct field_parse *fp,
+		     uint64_t *at)
+{
+	int c = peek(rd);
+
+	*at = sc_input_offset(rd->in);
+	if (c < 0) {
+		truncated(rd, c);
+		return -1;
+	}
+	if (grow_size(rd, fp, 1))
+		return -1;
+	rd->in->pos++;
+	return c;
+}
+
+/*
  * Read a field name up to its '=' or ':' (consumed; returned in *SEP).
  * An empty name followed by NUL is the end of the record: *SEP = '\0'.
  */
@@ -234,14 +254,11 @@ static int read_name(struct sc_reader *rd, struct field_parse *fp, int *sep)
 {
 	sc_buf_reset(&fp->name);
 	for (;;) {
-		int c = peek(rd);
-		uint64_t at = sc_input_offset(rd->in);
+		uint64_t at;
+		int c = take_byte(rd, fp, &at);
 
 		if (c < 0)
-			return truncated(rd, c);
-		if (grow_size(rd, fp, 1))
 			return rd->status;
-		rd->in->pos++;
 		if (c == '=' || c == ':' || c == '\0') {
 			if (c == '\0' && fp->name.len)
 				return fail(rd, SC_READ_MALFORMED, at,
@@ -294,14 +311,11 @@ static int read_length(struct sc_reader *rd, struct field_parse *fp,
 	size_t n = 0, digits = 0;
 
 	for (;;) {
-		int c = peek(rd);
-		uint64_t at = sc_input_offset(rd->in);
+		uint64_t at;
+		int c = take_byte(rd, fp, &at);
 
 		if (c < 0)
-			return truncated(rd, c);
-		if (grow_size(rd, fp, 1))
 			return rd->status;
-		rd->in->pos++;
 		if (c == '=' && digits) {
 			*len = n;
 			return 0;
@@ -358,8 +372,8 @@ static int read_fields(struct sc_reader *rd, struct sc_record *rec,
 		       struct field_parse *fp)
 {
 	for (;;) {
-		int sep;
-		size_t len;
+		int sep = 0;
+		size_t len = 0;
 
 		if (read_name(rd, fp, &sep))
 			return rd->status;
