@@ -2,6 +2,7 @@
 # sc-model's command line and input checks: usage errors, malformed and
 # unlabelled records.  No network: these fail before anything is sent.
 
+# shellcheck disable=SC2154 # bats sets $stderr, $lines
 load lib/common
 load lib/model
 
@@ -47,7 +48,7 @@ load lib/model
 		</dev/null >"$SC_TMP/out" 2>"$SC_TMP/err" && status=0 || status=$?
 	assert_equal "$status" 2
 	grep -q 'ANTHROPIC_API_KEY holds characters a header cannot carry' "$SC_TMP/err"
-	! grep -q 'sk-ant-x' "$SC_TMP/err"
+	run ! grep -q 'sk-ant-x' "$SC_TMP/err"
 }
 
 @test "sc-model: plain http to a host that is not loopback is refused" {

@@ -2,12 +2,13 @@
 # The replay provider: the demo's offline model.  A three-turn
 # conversation against t/data/model/demo.transcript, and divergence.
 
+# shellcheck disable=SC2154 # bats sets $stderr, $lines
 load lib/common
 load lib/model
 
 replay() {
 	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
-		--transcript "$MODEL_DATA/demo.transcript" "$@"
+		--transcript "$MODEL_DATA/demo.transcript"
 }
 
 @test "replay: three turns, each answered from the transcript in order" {

@@ -2,6 +2,7 @@
 # The anthropic provider against the loopback server: the exact request
 # (headers, tools, tool_use / tool_result ids) and the reply's records.
 
+# shellcheck disable=SC2154 # bats sets $stderr, $lines
 load lib/common
 load lib/model
 
@@ -24,8 +25,8 @@ ask() {
 	grep -qx "x-api-key: $KEY" "$SC_TMP/head"
 	grep -qx 'anthropic-version: 2023-06-01' "$SC_TMP/head"
 	grep -qx 'Content-Type: application/json' "$SC_TMP/head"
-	! grep -qi '^authorization:' "$SC_TMP/head"
-	! grep -qi '^expect:' "$SC_TMP/head"
+	run ! grep -qi '^authorization:' "$SC_TMP/head"
+	run ! grep -qi '^expect:' "$SC_TMP/head"
 	model_req_body 1 | jq -S . >"$SC_TMP/body"
 	diff -u "$MODEL_DATA/anthropic-request-first.json" "$SC_TMP/body"
 }

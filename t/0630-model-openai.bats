@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The openai provider (Chat Completions) against the loopback server.
 
+# shellcheck disable=SC2154 # bats sets $stderr, $lines
 load lib/common
 load lib/model
 
@@ -16,7 +17,7 @@ KEY=sk-proj-test-SECRETVALUE-9876543210
 	run head -n 1 "$SC_TMP/head"
 	assert_output 'POST /v1/chat/completions HTTP/1.1'
 	grep -qx "Authorization: Bearer $KEY" "$SC_TMP/head"
-	! grep -qi '^x-api-key:' "$SC_TMP/head"
+	run ! grep -qi '^x-api-key:' "$SC_TMP/head"
 	model_req_body 1 | jq -S . >"$SC_TMP/body"
 	diff -u "$MODEL_DATA/openai-request-first.json" "$SC_TMP/body"
 	run model_json "$SC_TMP/out"
@@ -52,11 +53,12 @@ KEY=sk-proj-test-SECRETVALUE-9876543210
 @test "openai: a local server on loopback is asked without a key" {
 	model_server_start openai-text.http
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	env -u OPENAI_API_KEY "PATH=$PATH" bash -c \
 		'sc-model --provider openai --endpoint "$1/v1" --model local-coder <"$2" >"$3"' \
 		_ "$MS_URL" "$SC_TMP/conv" "$SC_TMP/out"
 	model_req_head 1 >"$SC_TMP/head"
-	! grep -qi '^authorization:' "$SC_TMP/head"
+	run ! grep -qi '^authorization:' "$SC_TMP/head"
 	[ "$(model_req_body 1 | jq -r .model)" = local-coder ]
 	[ -s "$SC_TMP/out" ]
 }

@@ -3,6 +3,7 @@
 # and backoff, AUTH without retry, drops, truncation, timeouts, redirects,
 # proxies.  No timing assertions: request counts say what happened.
 
+# shellcheck disable=SC2154 # bats sets $stderr, $lines
 load lib/common
 load lib/model
 
@@ -117,6 +118,7 @@ ask() {
 	model_server_start anthropic-text.http
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
 	# The endpoint's port is closed; only the proxy can answer.
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	env -u NO_PROXY http_proxy="$MS_URL" ANTHROPIC_API_KEY=$KEY "PATH=$PATH" \
 		bash -c 'sc-model --provider anthropic --endpoint http://127.0.0.1:9 <"$1" >"$2"' \
 		_ "$SC_TMP/conv" "$SC_TMP/out"

@@ -3,6 +3,7 @@
 # every outcome is searched for the key; the server's record shows the key
 # was really sent, so the search could find it.
 
+# shellcheck disable=SC2154 # bats sets $stderr, $lines
 load lib/common
 load lib/model
 
@@ -62,7 +63,7 @@ assert_no_key() {
 	tr '\0' '\n' <"/proc/$pid/environ" >"$SC_TMP/environ"
 	wait "$pid" || true
 	grep -q '^ANTHROPIC_API_KEY=' "$SC_TMP/environ"
-	! grep -qaF "$KEY" "$SC_TMP/environ"
+	run ! grep -qaF "$KEY" "$SC_TMP/environ"
 	grep -qaF "$KEY" "$SC_TMP/req.1"
 }
 

@@ -39,6 +39,7 @@ model_server_start() {
 	done
 	[ -s "$SC_TMP/port" ] || { echo "model server did not start" >&2; return 1; }
 	MS_URL="http://127.0.0.1:$(cat "$SC_TMP/port")"
+	export MS_URL
 	: "$i"
 }
 
