@@ -176,6 +176,15 @@ static int classify(CURLcode rc, long code, const struct sink *sink,
 	return SC_HTTP_NETWORK;
 }
 
+/* libcurl's message, cut to fit. */
+static void set_why(struct sc_http_response *resp, const char *text)
+{
+	size_t n = strnlen(text, sizeof(resp->why) - 1);
+
+	memcpy(resp->why, text, n);
+	resp->why[n] = '\0';
+}
+
 static int attempt_loop(CURL *h, const struct sc_http_opts *o,
 			struct sink *sink, struct sc_http_response *resp,
 			const char *errbuf)
@@ -196,8 +205,7 @@ static int attempt_loop(CURL *h, const struct sc_http_opts *o,
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->code);
 		status = classify(rc, resp->code, sink, &retry);
 		if (rc != CURLE_OK)
-			snprintf(resp->why, sizeof(resp->why), "%s",
-				 errbuf[0] ? errbuf : curl_easy_strerror(rc));
+			set_why(resp, errbuf[0] ? errbuf : curl_easy_strerror(rc));
 		if (!retry || n == o->retries)
 			break;
 		if (curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)

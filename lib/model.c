@@ -292,6 +292,7 @@ int sc_conversation_add(struct sc_conversation *c, const struct sc_record *rec,
 {
 	const char *type = sc_record_type(rec);
 	unsigned bits = 0;
+	int ret;
 
 	if (!type)
 		return 0;
@@ -301,12 +302,15 @@ int sc_conversation_add(struct sc_conversation *c, const struct sc_record *rec,
 		return 0;   /* not ours: usage, end, verdicts... */
 	if (record_labels(rec, type, nr, &bits) < 0)
 		return -1;
-	c->labels |= bits;
 	if (!strcmp(type, "system"))
-		return add_system(c, rec, bits, nr);
-	if (!strcmp(type, "tool"))
-		return add_tool(c, rec, nr);
-	return add_item(c, rec, type, bits, nr);
+		ret = add_system(c, rec, bits, nr);
+	else if (!strcmp(type, "tool"))
+		ret = add_tool(c, rec, nr);
+	else
+		ret = add_item(c, rec, type, bits, nr);
+	if (!ret)
+		c->labels |= bits;
+	return ret;
 }
 
 int sc_conversation_finish(const struct sc_conversation *c)
