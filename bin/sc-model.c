@@ -62,11 +62,19 @@ static int read_conversation(struct sc_conversation *c)
 	sc_input_init_fd(&in, STDIN_FILENO);
 	sc_reader_init(&rd, &in);
 	sc_record_init(&rec);
-	while ((status = sc_reader_next(&rd, &rec)) == SC_READ_RECORD)
+	while ((status = sc_reader_next(&rd, &rec)) == SC_READ_RECORD) {
+		if (sc_input_offset(&in) > SC_CONVERSATION_MAX) {
+			sc_error("CONVERSATION-TOO-LARGE",
+				 "the conversation passes %llu bytes",
+				 (unsigned long long)SC_CONVERSATION_MAX);
+			ret = SC_EXIT_MALFORMED;
+			break;
+		}
 		if (sc_conversation_add(c, &rec, ++nr) < 0) {
 			ret = SC_EXIT_MALFORMED;
 			break;
 		}
+	}
 	if (!ret && status < 0)
 		ret = sc_reader_report(&rd, status);
 	if (!ret && sc_conversation_finish(c) < 0)

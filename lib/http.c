@@ -112,6 +112,12 @@ static int setup(CURL *h, const char *url, struct curl_slist *list,
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEDATA, sink) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK;
+	/*
+	 * Plain http is allowed only to loopback; through a proxy it would
+	 * carry the key in clear to another host, so loopback goes direct.
+	 */
+	if (sc_http_url_is_loopback(url))
+		bad |= curl_easy_setopt(h, CURLOPT_NOPROXY, "*") != CURLE_OK;
 	return bad ? -1 : 0;
 }
 
@@ -140,19 +146,25 @@ static void sleep_ms(unsigned long ms)
 		;
 }
 
-/* Full-jitter-ish: a wait between half and all of the doubled backoff. */
-static unsigned long backoff(const struct sc_http_opts *o, unsigned long attempt)
+unsigned long sc_http_backoff(const struct sc_http_opts *o,
+			      unsigned long attempt, unsigned int r)
 {
 	unsigned long d = o->backoff_ms;
-	unsigned int r = 0;
 
 	while (attempt-- && d < o->backoff_max_ms)
 		d *= 2;
 	if (d > o->backoff_max_ms)
 		d = o->backoff_max_ms;
+	return d / 2 + (d / 2 ? r % (d / 2 + 1) : 0);
+}
+
+static unsigned long backoff(const struct sc_http_opts *o, unsigned long attempt)
+{
+	unsigned int r = 0;
+
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
 		r = (unsigned int)time(NULL);
-	return d / 2 + (d / 2 ? r % (d / 2 + 1) : 0);
+	return sc_http_backoff(o, attempt, r);
 }
 
 /* What one attempt came to, and whether another may follow. */

@@ -11,7 +11,8 @@
  *    after the server's Retry-After when it sends one;
  *  - 401 and 403 are final (SC_HTTP_AUTH);
  *  - TLS peers are always verified, redirects are never followed, only
- *    http and https are spoken, proxies come from the standard variables;
+ *    http and https are spoken, proxies come from the standard variables
+ *    (but a loopback URL never goes through one: it may be plain http);
  *  - the secret header is copied into libcurl's list and wiped from it
  *    after the transfer; verbose output is never switched on, so the key
  *    cannot reach a log.
@@ -63,6 +64,15 @@ int sc_http_post(const char *url, const char *const *headers,
 		 const struct sc_buf *secret_header, const char *body,
 		 size_t len, const struct sc_http_opts *opts,
 		 struct sc_http_response *resp);
+
+/*
+ * The wait before retry ATTEMPT+1 (ATTEMPT from 0) with random bits R:
+ * backoff_ms doubled ATTEMPT times, capped at backoff_max_ms, then a
+ * jittered point between half of it and all of it, so clients that failed
+ * together do not come back together.
+ */
+unsigned long sc_http_backoff(const struct sc_http_opts *o,
+			      unsigned long attempt, unsigned int r);
 
 /* 1 when URL is http(s) to a loopback host (127.0.0.0/8, ::1, localhost). */
 int sc_http_url_is_loopback(const char *url);

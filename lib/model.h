@@ -24,10 +24,18 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "io.h"
 #include "record.h"
+
+/*
+ * The most input sc-model holds: a conversation is kept whole to be sent
+ * whole, so it is capped (far past any provider's context window) to keep
+ * a runaway driver from growing sc-model without bound.
+ */
+#define SC_CONVERSATION_MAX ((uint64_t)64 << 20)
 
 enum sc_label {
 	SC_LABEL_TRUSTED = 1,

@@ -136,3 +136,18 @@ load lib/model
 	assert_equal "$status" 3
 	[[ "$stderr" == *"schema is not a JSON object"* ]]
 }
+
+@test "sc-model: a conversation past 64 MiB is refused (exit 3)" {
+	for _ in 1 2 3 4 5; do
+		{
+			printf 'type=message\0role=user\0label=trusted\0source=person\0text='
+			head -c $((14 << 20)) /dev/zero | tr '\0' a
+			printf '\0\0'
+		} >>"$SC_TMP/conv"
+	done
+	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$MODEL_DATA/demo.transcript"
+	assert_equal "$status" 3
+	[[ "$stderr" == *"error[CONVERSATION-TOO-LARGE]"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}

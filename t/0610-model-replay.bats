@@ -119,3 +119,11 @@ replay() {
 	run model_json "$SC_TMP/out"
 	assert_line --index 0 '{"type":"call","id":"c","tool":"run","source":"model","label":"trusted","argv":"ls"}'
 }
+
+@test "replay: the demo conversation starts against the demo transcript" {
+	model_conv <"$MODEL_DATA/demo-conv.jsonl"
+	replay
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 1 '{"type":"call","id":"call-1","tool":"read","source":"model","label":"trusted","path":"hello.c"}'
+}

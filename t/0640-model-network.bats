@@ -114,14 +114,39 @@ ask() {
 	[ ! -e "$SC_TMP/req.2" ]
 }
 
-@test "network: proxies come from the standard variables" {
+@test "network: proxies come from the standard variables; the key stays inside the tunnel" {
+	model_server_start connect-refused.http
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	env -u NO_PROXY https_proxy="$MS_URL" ANTHROPIC_API_KEY=$KEY "PATH=$PATH" \
+		bash -c 'sc-model --provider anthropic --endpoint https://api.example.test \
+			--retries 0 <"$1" >"$2" 2>"$3"' \
+		_ "$SC_TMP/conv" "$SC_TMP/out" "$SC_TMP/err" || true
+	run head -n 1 "$SC_TMP/req.1"
+	assert_output $'CONNECT api.example.test:443 HTTP/1.1\r'
+	# The proxy sees where, never the key: headers travel inside TLS.
+	run ! grep -qaF "$KEY" "$SC_TMP/req.1"
+	grep -q 'error\[NETWORK\]' "$SC_TMP/err"
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "network: a loopback endpoint never goes through a proxy (it may be plain http)" {
 	model_server_start anthropic-text.http
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
-	# The endpoint's port is closed; only the proxy can answer.
+	# The proxy's port is closed: were it used, nothing would answer.
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	env -u NO_PROXY http_proxy="$MS_URL" ANTHROPIC_API_KEY=$KEY "PATH=$PATH" \
-		bash -c 'sc-model --provider anthropic --endpoint http://127.0.0.1:9 <"$1" >"$2"' \
-		_ "$SC_TMP/conv" "$SC_TMP/out"
+	env -u NO_PROXY http_proxy=http://127.0.0.1:9 ANTHROPIC_API_KEY=$KEY "PATH=$PATH" \
+		bash -c 'sc-model --provider anthropic --endpoint "$1" <"$2" >"$3"' \
+		_ "$MS_URL" "$SC_TMP/conv" "$SC_TMP/out"
 	run head -n 1 "$SC_TMP/req.1"
-	assert_output $'POST http://127.0.0.1:9/v1/messages HTTP/1.1\r'
+	assert_output $'POST /v1/messages HTTP/1.1\r'
+	[ -s "$SC_TMP/out" ]
+}
+
+@test "network: a Retry-After past what sc-model waits ends the retries at once" {
+	model_server_start 429-long.http anthropic-text.http
+	ask
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[PROVIDER]: anthropic answered HTTP 429 (rate_limit_error) after 1 attempts: the server asks to wait 3600 s"* ]]
+	[ ! -e "$SC_TMP/req.2" ]
 }

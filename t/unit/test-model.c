@@ -312,6 +312,29 @@ static void test_loopback(void **state)
 	assert_false(sc_http_url_is_https("http://api.example.com"));
 }
 
+static void test_backoff(void **state)
+{
+	const struct sc_http_opts o = { 1000, 5, 500, 60000 };
+	unsigned long a, r;
+
+	(void)state;
+	for (a = 0; a < 12; a++) {
+		unsigned long full = 500UL << (a < 7 ? a : 7);
+
+		if (full > 60000)
+			full = 60000;
+		for (r = 0; r < 2000; r += 97) {
+			unsigned long w = sc_http_backoff(&o, a, (unsigned int)r * 7919u);
+
+			assert_true(w >= full / 2);
+			assert_true(w <= full);
+		}
+	}
+	assert_int_equal(sc_http_backoff(&o, 0, 0), 250);
+	assert_int_equal(sc_http_backoff(&o, 3, 0), 2000);
+	assert_int_equal(sc_http_backoff(&o, 30, 0), 30000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_openai_parse),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_loopback),
+		cmocka_unit_test(test_backoff),
 	};
 
 	return SC_RUN_TESTS(tests);
