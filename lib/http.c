@@ -212,6 +212,7 @@ static int attempt_loop(CURL *h, const struct sc_http_opts *o,
 		sc_buf_reset(sink->body);
 		sink->too_large = 0;
 		resp->code = 0;
+		resp->why[0] = '\0';   /* the reason of this attempt only */
 		rc = curl_easy_perform(h);
 		resp->attempts = n + 1;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->code);

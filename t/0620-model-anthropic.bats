@@ -102,3 +102,25 @@ ask() {
 	run model_json "$SC_TMP/out"
 	assert_line --index 0 '{"type":"text","text":"All done.","source":"model","label":["untrusted","held-out"]}'
 }
+
+@test "anthropic: an answer past 16 MiB is refused, nothing written" {
+	{
+		printf 'HTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: auto\n\n'
+		printf '{"content":[{"type":"text","text":"'
+		head -c $((17 << 20)) /dev/zero | tr '\0' a
+		printf '"}]}'
+	} >"$SC_TMP/huge.http"
+	model_server_start "$SC_TMP/huge.http"
+	ask conv-first.jsonl
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[PROVIDER-RESPONSE]: anthropic answered more than 16777216 bytes"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "anthropic: a 500 after a dropped connection reports the 500, not the drop" {
+	model_server_start drop.http 500.http
+	ask conv-first.jsonl --retries 1
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[PROVIDER]: anthropic answered HTTP 500 (api_error) after 2 attempts"* ]]
+	[[ "$stderr" != *"Empty reply"* ]]
+}

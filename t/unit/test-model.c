@@ -312,6 +312,20 @@ static void test_loopback(void **state)
 	assert_false(sc_http_url_is_https("http://api.example.com"));
 }
 
+static void test_json_string_not_utf8(void **state)
+{
+	json_t *s;
+
+	(void)state;
+	s = sc_json_string("a\xff" "b\0c", 5);
+	assert_int_equal(json_string_length(s), 5);
+	assert_memory_equal(json_string_value(s), "a?b\0c", 5);
+	json_decref(s);
+	s = sc_json_string("\xc3\xa9", 2);
+	assert_string_equal(json_string_value(s), "\xc3\xa9");
+	json_decref(s);
+}
+
 static void test_backoff(void **state)
 {
 	const struct sc_http_opts o = { 1000, 5, 500, 60000 };
@@ -349,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_loopback),
 		cmocka_unit_test(test_backoff),
+		cmocka_unit_test(test_json_string_not_utf8),
 	};
 
 	return SC_RUN_TESTS(tests);
