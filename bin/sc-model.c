@@ -50,39 +50,6 @@ static unsigned long number(const char *arg, unsigned long long lo,
 	return (unsigned long)n;
 }
 
-/* Read every record into C.  0, or the exit code (error printed). */
-static int read_conversation(struct sc_conversation *c)
-{
-	struct sc_input in;
-	struct sc_reader rd;
-	struct sc_record rec;
-	unsigned long nr = 0;
-	int status, ret = 0;
-
-	sc_input_init_fd(&in, STDIN_FILENO);
-	sc_reader_init(&rd, &in);
-	sc_record_init(&rec);
-	while ((status = sc_reader_next(&rd, &rec)) == SC_READ_RECORD) {
-		if (sc_input_offset(&in) > SC_CONVERSATION_MAX) {
-			sc_error("CONVERSATION-TOO-LARGE",
-				 "the conversation passes %llu bytes",
-				 (unsigned long long)SC_CONVERSATION_MAX);
-			ret = SC_EXIT_MALFORMED;
-			break;
-		}
-		if (sc_conversation_add(c, &rec, ++nr) < 0) {
-			ret = SC_EXIT_MALFORMED;
-			break;
-		}
-	}
-	if (!ret && status < 0)
-		ret = sc_reader_report(&rd, status);
-	if (!ret && sc_conversation_finish(c) < 0)
-		ret = SC_EXIT_MALFORMED;
-	sc_record_release(&rec);
-	return ret;
-}
-
 /* Ask, then write the whole reply at once: never a partial one. */
 static int run(struct sc_provider *p, unsigned allowed)
 {
@@ -94,7 +61,7 @@ static int run(struct sc_provider *p, unsigned allowed)
 
 	sc_conversation_init(&c);
 	sc_reply_init(&reply);
-	ret = read_conversation(&c);
+	ret = sc_conversation_read(&c, STDIN_FILENO);
 	if (!ret && sc_conversation_check_labels(&c, allowed) < 0)
 		ret = SC_EXIT_NO;
 	if (!ret)

@@ -313,6 +313,38 @@ int sc_conversation_add(struct sc_conversation *c, const struct sc_record *rec,
 	return ret;
 }
 
+int sc_conversation_read(struct sc_conversation *c, int fd)
+{
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record rec;
+	unsigned long nr = 0;
+	int status, ret = 0;
+
+	sc_input_init_fd(&in, fd);
+	sc_reader_init(&rd, &in);
+	sc_record_init(&rec);
+	while ((status = sc_reader_next(&rd, &rec)) == SC_READ_RECORD) {
+		if (sc_input_offset(&in) > SC_CONVERSATION_MAX) {
+			sc_error("CONVERSATION-TOO-LARGE",
+				 "the conversation passes %llu bytes",
+				 (unsigned long long)SC_CONVERSATION_MAX);
+			ret = SC_EXIT_MALFORMED;
+			break;
+		}
+		if (sc_conversation_add(c, &rec, ++nr) < 0) {
+			ret = SC_EXIT_MALFORMED;
+			break;
+		}
+	}
+	if (!ret && status < 0)
+		ret = sc_reader_report(&rd, status);
+	if (!ret && sc_conversation_finish(c) < 0)
+		ret = SC_EXIT_MALFORMED;
+	sc_record_release(&rec);
+	return ret;
+}
+
 int sc_conversation_finish(const struct sc_conversation *c)
 {
 	size_t i;
