@@ -195,7 +195,9 @@ static void test_anthropic_parse(void **state)
 		"[]", "{}", "{\"content\":{}}", "{\"content\":[{\"type\":\"text\"}]}",
 		"{\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"r\",\"input\":[]}]}",
 		"{\"content\":[],\"usage\":{\"input_tokens\":-1}}",
-		"{\"content\":[],\"stop_reason\":5}", "{\"content\":[{}]}", NULL,
+		"{\"content\":[],\"stop_reason\":5}", "{\"content\":[{}]}",
+		"{\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"re\\u0000ad\",\"input\":{}}]}",
+		"{\"content\":[],\"content\":[]}", NULL,
 	};
 	struct sc_reply r;
 	const char *why = NULL;
