@@ -1,0 +1,152 @@
+/*
+ * sc-model: read a conversation as records, ask a model provider for the
+ * next turn, write the reply as records.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "io.h"
+#include "model.h"
+#include "opt.h"
+#include "provider.h"
+#include "record.h"
+
+static const char *const synopsis[] = {
+	"--provider anthropic|openai|replay [--model NAME] [--endpoint URL] "
+	"[--key-env NAME] [--max-tokens N] [--timeout S] [--retries N] "
+	"[--transcript FILE] [--allow-label LABEL]...",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-model", synopsis,
+	"    --provider P         anthropic, openai or replay\n"
+	"    --model NAME         the model (default: the provider's own)\n"
+	"    --endpoint URL       the server (https, or http on loopback)\n"
+	"    --key-env NAME       the variable holding the key\n"
+	"    --max-tokens N       the longest reply (default 4096)\n"
+	"    --timeout S          seconds one attempt may take (default 120)\n"
+	"    --retries N          retries after 429, 5xx, drops (default 3)\n"
+	"    --transcript FILE    replay: the recorded replies\n"
+	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
+	"    -h, --help           show this help\n"
+	"    --version            show the version\n",
+};
+
+static unsigned long number(const char *arg, unsigned long long lo,
+			    unsigned long long hi, const char *what)
+{
+	unsigned long long n;
+	char why[96];
+
+	if (sc_parse_uint(arg, hi, &n) < 0 || n < lo) {
+		snprintf(why, sizeof(why), "%s must be a number from %llu to %llu",
+			 what, lo, hi);
+		sc_usage_error(&tool, why);
+	}
+	return (unsigned long)n;
+}
+
+/* Ask, then write the whole reply at once: never a partial one. */
+static int run(struct sc_provider *p, unsigned allowed)
+{
+	struct sc_conversation c;
+	struct sc_reply reply;
+	struct sc_buf out = SC_BUF_INIT;
+	const char *why = NULL;
+	int ret;
+
+	sc_conversation_init(&c);
+	sc_reply_init(&reply);
+	ret = sc_conversation_read(&c, STDIN_FILENO);
+	if (!ret && sc_conversation_check_labels(&c, allowed) < 0)
+		ret = SC_EXIT_NO;
+	if (!ret)
+		ret = sc_provider_call(p, &c, &reply);
+	if (!ret && sc_reply_encode(&reply, c.labels, p->name, p->model, &out,
+				    &why) < 0) {
+		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name, why);
+		ret = SC_EXIT_NO;
+	}
+	if (!ret && sc_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_buf_release(&out);
+	sc_reply_release(&reply);
+	sc_conversation_release(&c);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "provider", required_argument, NULL, 'p' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "endpoint", required_argument, NULL, 'e' },
+		{ "key-env", required_argument, NULL, 'k' },
+		{ "max-tokens", required_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "retries", required_argument, NULL, 'r' },
+		{ "transcript", required_argument, NULL, 'T' },
+		{ "allow-label", required_argument, NULL, 'a' },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *model = NULL, *endpoint = NULL, *key_env = NULL;
+	const char *transcript = NULL, *why = NULL;
+	unsigned long max_tokens = 4096, timeout = 120, retries = 3;
+	enum sc_provider_kind kind = SC_PROVIDER_NONE;
+	unsigned allowed = 0;
+	struct sc_provider p;
+	int c, ret;
+
+	sc_diag_init(tool.name);
+	/* No core dump and no ptrace by peers: the key is in this memory. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		sc_die_errno(SC_EXIT_INTERNAL, "PRCTL", "cannot turn core dumps off");
+	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
+		switch (c) {
+		case 'p':
+			if ((kind = sc_provider_kind(optarg)) == SC_PROVIDER_NONE)
+				sc_usage_error(&tool, "unknown provider (anthropic, "
+						      "openai or replay)");
+			break;
+		case 'm': model = optarg; break;
+		case 'e': endpoint = optarg; break;
+		case 'k': key_env = optarg; break;
+		case 'n': max_tokens = number(optarg, 1, 1000000, "--max-tokens"); break;
+		case 't': timeout = number(optarg, 1, 86400, "--timeout"); break;
+		case 'r': retries = number(optarg, 0, 20, "--retries"); break;
+		case 'T': transcript = optarg; break;
+		case 'a':
+			if (!sc_label_parse(optarg))
+				sc_usage_error(&tool, "unknown label (trusted, "
+						      "untrusted or held-out)");
+			allowed |= sc_label_parse(optarg);
+			break;
+		}
+	}
+	if (optind < argc)
+		sc_usage_error(&tool, "sc-model takes no arguments");
+	if (kind == SC_PROVIDER_NONE)
+		sc_usage_error(&tool, "no --provider given");
+	sc_provider_init(&p, kind);
+	p.model = model ? model : p.model;
+	p.endpoint = endpoint ? endpoint : p.endpoint;
+	p.key_env = key_env ? key_env : p.key_env;
+	p.max_tokens = max_tokens;
+	p.http.timeout_ms = timeout * 1000;
+	p.http.retries = retries;
+	p.transcript_path = transcript;
+	ret = sc_provider_prepare(&p, &why);
+	if (ret < 0)
+		sc_usage_error(&tool, why);   /* nothing secret held yet to wipe */
+	if (!ret)
+		ret = run(&p, allowed);
+	sc_provider_release(&p);
+	return ret;
+}

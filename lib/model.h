@@ -1,0 +1,189 @@
+#ifndef SC_MODEL_H
+#define SC_MODEL_H
+
+/*
+ * sc-model's provider-neutral core: a conversation read from records, the
+ * provenance labels it carries, a reply, and the reply written as records.
+ *
+ * Conversation records (sc-model(1)):
+ *   type=system      text=                       the system prompt
+ *   type=tool        name= description= schema=  a tool (schema: JSON object)
+ *   type=message     role=user|assistant text=
+ *   type=text        text=                       the model's earlier words
+ *   type=call        id= tool= ARG...            the model's earlier calls
+ *   type=tool-result id= text=                   a call's result
+ * Every one of them carries label= (repeated: trusted or untrusted, plus
+ * held-out) and source=.  Labels are never inferred: a record without one
+ * is refused.  Other record types are ignored.
+ *
+ * Reply records: type=text text=; type=call id= tool= source=model ARG...;
+ * type=usage; type=end reason=.  A call's JSON arguments become fields:
+ * a string -> one field, an array of strings -> a repeated field, anything
+ * else -> one field holding its JSON text.
+ */
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "io.h"
+#include "record.h"
+
+/*
+ * The most input sc-model holds: a conversation is kept whole to be sent
+ * whole, so it is capped (far past any provider's context window) to keep
+ * a runaway driver from growing sc-model without bound.
+ */
+#define SC_CONVERSATION_MAX ((uint64_t)64 << 20)
+
+enum sc_label {
+	SC_LABEL_TRUSTED = 1,
+	SC_LABEL_UNTRUSTED = 2,
+	SC_LABEL_HELD_OUT = 4,
+};
+#define SC_LABEL_ALL (SC_LABEL_TRUSTED | SC_LABEL_UNTRUSTED | SC_LABEL_HELD_OUT)
+
+/* The label bit for NAME, or 0 when NAME is not a label. */
+unsigned sc_label_parse(const char *name);
+
+enum sc_item_kind {
+	SC_ITEM_USER,        /* type=message role=user */
+	SC_ITEM_ASSISTANT,   /* type=message role=assistant, or type=text */
+	SC_ITEM_CALL,        /* type=call: the model asked for a tool */
+	SC_ITEM_RESULT,      /* type=tool-result */
+};
+
+/*
+ * One turn element.  The record is kept whole (replay compares against
+ * it); the string pointers point into it.
+ */
+struct sc_item {
+	enum sc_item_kind kind;
+	struct sc_record rec;
+	const char *text;    /* message, text, tool-result */
+	size_t text_len;
+	const char *id;      /* call, tool-result */
+	const char *name;    /* call: the tool's name */
+	json_t *args;        /* call: the arguments, a JSON object */
+	unsigned labels;
+};
+
+struct sc_tooldef {
+	char *name;
+	char *description;   /* may be NULL */
+	json_t *schema;      /* a JSON object */
+};
+
+struct sc_conversation {
+	struct sc_buf system;    /* system records, joined by blank lines */
+	int has_system;
+	struct sc_tooldef *tools;
+	size_t tools_nr, tools_alloc;
+	struct sc_item *items;
+	size_t items_nr, items_alloc;
+	unsigned labels;         /* the union of every record's labels */
+};
+
+void sc_conversation_init(struct sc_conversation *c);
+void sc_conversation_release(struct sc_conversation *c);
+
+enum sc_conv_status {
+	SC_CONV_OK = 0,
+	SC_CONV_BAD = -1,        /* error printed; input malformed: exit 3 */
+};
+
+/*
+ * Add one input record.  Prints error[MISSING-LABEL], error[BAD-LABEL] or
+ * error[BAD-CONVERSATION] and returns -1 when it is not acceptable.  NR is
+ * the record's number (from 1), for the message.
+ */
+int sc_conversation_add(struct sc_conversation *c, const struct sc_record *rec,
+			unsigned long nr);
+/*
+ * Read every record from FD into C, then finish it: 0, or the exit code
+ * with the error printed (3 for malformed records, labels or a
+ * conversation past SC_CONVERSATION_MAX; 5 for a read error).
+ */
+int sc_conversation_read(struct sc_conversation *c, int fd);
+
+/* After the last record: -1 (error printed) when nothing can be asked. */
+int sc_conversation_finish(const struct sc_conversation *c);
+
+/*
+ * The provenance check, before anything is sent: a conversation carrying a
+ * label outside ALLOWED (the sealed labels not lifted by --allow-label) is
+ * refused with error[HELD-OUT-LEAK].  Returns -1 then.
+ */
+int sc_conversation_check_labels(const struct sc_conversation *c,
+				 unsigned allowed);
+
+/*
+ * A JSON string of LEN bytes at S (new reference).  Bytes that are not
+ * UTF-8 become '?', since every provider takes UTF-8 only.
+ */
+json_t *sc_json_string(const char *s, size_t len);
+
+/* Turn a call record's argument fields into a JSON object (new reference). */
+json_t *sc_call_args_from_record(const struct sc_record *rec);
+/* 1 when NAME is a structural call field (type, id, tool, source, label). */
+int sc_call_field_reserved(const char *name);
+
+struct sc_reply_item {
+	int is_call;
+	char *text;          /* text item */
+	size_t text_len;
+	char *id, *name;     /* call item */
+	json_t *args;        /* call item: a JSON object */
+};
+
+struct sc_reply {
+	struct sc_reply_item *items;
+	size_t nr, alloc;
+	unsigned long long input_tokens, output_tokens;
+	char reason[32];     /* end-turn, tool-use, max-tokens, ... */
+};
+
+void sc_reply_init(struct sc_reply *r);
+void sc_reply_release(struct sc_reply *r);
+void sc_reply_add_text(struct sc_reply *r, const char *text, size_t len);
+/* Takes over ARGS (a JSON object). */
+void sc_reply_add_call(struct sc_reply *r, const char *id, const char *name,
+		       json_t *args);
+
+/*
+ * Set the end reason from a provider's word (end_turn, tool_calls...):
+ * the names both providers share become end-turn, tool-use, max-tokens,
+ * stop-sequence, content-filter; other words in [a-z_-] keep their spelling
+ * with '-' for '_'; anything else becomes "other".  NULL leaves end-turn,
+ * or tool-use when the reply holds a call.
+ */
+void sc_reply_set_reason(struct sc_reply *r, const char *word);
+
+/*
+ * Read the non-negative integer member KEY of OBJ into *OUT (left alone
+ * when absent or null).  -1 when it is there but not one.
+ */
+int sc_json_count(json_t *obj, const char *key, unsigned long long *out);
+
+/*
+ * The provider's error type from an error body ({"error": {"type": ...}},
+ * or its "code"), when it is a short word of [A-Za-z0-9_.-]; otherwise
+ * "unknown".  Nothing else of the body is ever printed: it may echo the
+ * request.
+ */
+void sc_provider_error_type(const char *body, size_t len, char *out,
+			    size_t outsz);
+
+/*
+ * Encode the whole reply as records into OUT: text and calls in order, then
+ * usage (with the conversation's LABELS, PROVIDER and MODEL) and end.
+ * Returns -1 with a fixed reason in *WHY (nothing encoded) when a call
+ * cannot become a record: an argument name that is not a field name or is
+ * reserved (an answer forging source= or id= is refused, not renamed).
+ */
+int sc_reply_encode(const struct sc_reply *r, unsigned labels,
+		    const char *provider, const char *model, struct sc_buf *out,
+		    const char **why);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * Anthropic Messages API: conversation -> request, response -> reply.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "provider-anthropic.h"
+
+static json_t *tools_json(const struct sc_conversation *c)
+{
+	json_t *tools = json_array();
+	size_t i;
+
+	for (i = 0; i < c->tools_nr; i++) {
+		const struct sc_tooldef *t = &c->tools[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", sc_json_string(t->name, strlen(t->name)));
+		if (t->description)
+			json_object_set_new(o, "description",
+					    sc_json_string(t->description,
+							   strlen(t->description)));
+		json_object_set(o, "input_schema", t->schema);
+		json_array_append_new(tools, o);
+	}
+	return tools;
+}
+
+static json_t *block(const struct sc_item *it)
+{
+	json_t *b = json_object();
+
+	switch (it->kind) {
+	case SC_ITEM_USER:
+	case SC_ITEM_ASSISTANT:
+		json_object_set_new(b, "type", json_string("text"));
+		json_object_set_new(b, "text", sc_json_string(it->text, it->text_len));
+		break;
+	case SC_ITEM_RESULT:
+		json_object_set_new(b, "type", json_string("tool_result"));
+		json_object_set_new(b, "tool_use_id",
+				    sc_json_string(it->id, strlen(it->id)));
+		json_object_set_new(b, "content",
+				    sc_json_string(it->text, it->text_len));
+		break;
+	case SC_ITEM_CALL:
+		json_object_set_new(b, "type", json_string("tool_use"));
+		json_object_set_new(b, "id", sc_json_string(it->id, strlen(it->id)));
+		json_object_set_new(b, "name",
+				    sc_json_string(it->name, strlen(it->name)));
+		json_object_set(b, "input", it->args);
+		break;
+	}
+	return b;
+}
+
+/* Consecutive items of one role share one message, as the API wants. */
+static json_t *messages_json(const struct sc_conversation *c)
+{
+	json_t *msgs = json_array(), *content = NULL;
+	const char *role = NULL;
+	size_t i;
+
+	for (i = 0; i < c->items_nr; i++) {
+		const struct sc_item *it = &c->items[i];
+		const char *r = (it->kind == SC_ITEM_USER ||
+				 it->kind == SC_ITEM_RESULT) ? "user" : "assistant";
+
+		if (!role || strcmp(role, r)) {
+			json_t *m = json_object();
+
+			content = json_array();
+			json_object_set_new(m, "role", json_string(r));
+			json_object_set_new(m, "content", content);
+			json_array_append_new(msgs, m);
+			role = r;
+		}
+		json_array_append_new(content, block(it));
+	}
+	return msgs;
+}
+
+void sc_anthropic_request(const struct sc_conversation *c, const char *model,
+			  unsigned long max_tokens, struct sc_buf *body)
+{
+	json_t *req = json_object();
+	char *text;
+
+	json_object_set_new(req, "model", sc_json_string(model, strlen(model)));
+	json_object_set_new(req, "max_tokens", json_integer((json_int_t)max_tokens));
+	if (c->has_system)
+		json_object_set_new(req, "system",
+				    sc_json_string(c->system.data, c->system.len));
+	if (c->tools_nr)
+		json_object_set_new(req, "tools", tools_json(c));
+	json_object_set_new(req, "messages", messages_json(c));
+	text = json_dumps(req, JSON_COMPACT);
+	sc_buf_adds(body, text);
+	free(text);
+	json_decref(req);
+}
+
+static int parse_block(json_t *b, struct sc_reply *reply, const char **why)
+{
+	const char *type = json_string_value(json_object_get(b, "type"));
+
+	if (!type) {
+		*why = "a content block has no type";
+		return -1;
+	}
+	if (!strcmp(type, "text")) {
+		json_t *t = json_object_get(b, "text");
+
+		if (!json_is_string(t)) {
+			*why = "a text block has no text";
+			return -1;
+		}
+		sc_reply_add_text(reply, json_string_value(t), json_string_length(t));
+	} else if (!strcmp(type, "tool_use")) {
+		const char *id = json_string_value(json_object_get(b, "id"));
+		const char *name = json_string_value(json_object_get(b, "name"));
+		json_t *input = json_object_get(b, "input");
+
+		if (!id || !name || !*id || !*name || !json_is_object(input)) {
+			*why = "a tool_use block lacks its id, name or input object";
+			return -1;
+		}
+		sc_reply_add_call(reply, id, name, json_incref(input));
+	}
+	/* Other blocks (thinking, ...) carry nothing sc-model passes on. */
+	return 0;
+}
+
+int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
+		       const char **why)
+{
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+	json_t *content = json_object_get(root, "content");
+	json_t *usage = json_object_get(root, "usage"), *reason;
+	size_t i;
+	int ret = 0;
+
+	if (!json_is_object(root) || !json_is_array(content)) {
+		*why = "not a Messages response (no content array)";
+		ret = -1;
+	}
+	for (i = 0; !ret && i < json_array_size(content); i++)
+		ret = parse_block(json_array_get(content, i), reply, why);
+	if (!ret && (sc_json_count(usage, "input_tokens", &reply->input_tokens) ||
+		     sc_json_count(usage, "output_tokens", &reply->output_tokens))) {
+		*why = "usage counts are not non-negative integers";
+		ret = -1;
+	}
+	reason = json_object_get(root, "stop_reason");
+	if (!ret && reason && !json_is_null(reason) && !json_is_string(reason)) {
+		*why = "stop_reason is not a string";
+		ret = -1;
+	}
+	if (!ret)
+		sc_reply_set_reason(reply, json_string_value(reason));
+	json_decref(root);
+	return ret;
+}

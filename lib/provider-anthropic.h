@@ -1,0 +1,33 @@
+#ifndef SC_PROVIDER_ANTHROPIC_H
+#define SC_PROVIDER_ANTHROPIC_H
+
+/*
+ * The Anthropic Messages API: POST ENDPOINT/v1/messages with x-api-key and
+ * anthropic-version.  System prompt, tools with JSON schemas, and the
+ * tool_use / tool_result blocks that tie a result to its call by id.
+ */
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "model.h"
+
+#define SC_ANTHROPIC_ENDPOINT "https://api.anthropic.com"
+#define SC_ANTHROPIC_PATH "/v1/messages"
+#define SC_ANTHROPIC_VERSION "2023-06-01"
+#define SC_ANTHROPIC_MODEL "claude-sonnet-4-5"
+#define SC_ANTHROPIC_KEY_ENV "ANTHROPIC_API_KEY"
+
+/* Append the request body for C to BODY (compact JSON). */
+void sc_anthropic_request(const struct sc_conversation *c, const char *model,
+			  unsigned long max_tokens, struct sc_buf *body);
+
+/*
+ * Parse a successful response into REPLY (text and calls in their order,
+ * usage, stop reason).  -1 with a fixed reason in *WHY when it is not a
+ * well-formed Messages response; REPLY must then not be written.
+ */
+int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
+		       const char **why);
+
+#endif

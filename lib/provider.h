@@ -1,0 +1,65 @@
+#ifndef SC_PROVIDER_H
+#define SC_PROVIDER_H
+
+/*
+ * Choosing a provider, taking its key from the environment, sending the
+ * conversation and reading the reply: what sc-model does between reading
+ * records and writing them.
+ *
+ * The key is read once from the environment, copied into one header line
+ * (wiped after the request) and zeroed in the environment block, so it is
+ * in memory only while a request needs it.  It is never printed: every
+ * message names the variable, never its value.
+ */
+
+#include "buf.h"
+#include "http.h"
+#include "model.h"
+#include "replay.h"
+
+enum sc_provider_kind {
+	SC_PROVIDER_NONE,
+	SC_PROVIDER_ANTHROPIC,
+	SC_PROVIDER_OPENAI,
+	SC_PROVIDER_REPLAY,
+};
+
+struct sc_provider {
+	enum sc_provider_kind kind;
+	const char *name;           /* "anthropic", "openai", "replay" */
+	const char *model;          /* --model, or the provider's default */
+	const char *endpoint;       /* --endpoint, or the provider's default */
+	const char *key_env;        /* --key-env, or the provider's default */
+	unsigned long max_tokens;
+	struct sc_http_opts http;
+	const char *transcript_path;
+	/* Set up by sc_provider_prepare: */
+	struct sc_buf url;
+	struct sc_buf key_header;   /* secret: wiped by release */
+	struct sc_transcript transcript;
+	char why[160];              /* a usage error naming what is missing */
+};
+
+/* SC_PROVIDER_NONE when NAME is not a provider. */
+enum sc_provider_kind sc_provider_kind(const char *name);
+
+void sc_provider_init(struct sc_provider *p, enum sc_provider_kind kind);
+void sc_provider_release(struct sc_provider *p);
+
+/*
+ * Check the options and the environment before any input is read.  -1 with
+ * a fixed reason in *USAGE for a usage error (a missing key, a key a header
+ * cannot carry, plain http to a host that is not loopback, no transcript);
+ * an exit code > 0 (error printed) when the transcript cannot be loaded.
+ */
+int sc_provider_prepare(struct sc_provider *p, const char **usage);
+
+/*
+ * Ask for C's next turn and fill REPLY.  Returns 0, or an exit code with
+ * the error printed: error[AUTH], error[PROVIDER], error[NETWORK],
+ * error[TIMEOUT] (4), error[PROVIDER-RESPONSE], error[REPLAY-DIVERGED] (1).
+ */
+int sc_provider_call(struct sc_provider *p, const struct sc_conversation *c,
+		     struct sc_reply *reply);
+
+#endif

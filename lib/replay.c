@@ -1,0 +1,309 @@
+/*
+ * The replay provider: a transcript of recorded replies, checked against
+ * the conversation that asks for them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "opt.h"
+#include "recjson.h"
+#include "replay.h"
+
+void sc_transcript_init(struct sc_transcript *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void sc_transcript_release(struct sc_transcript *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nr; i++) {
+		for (j = 0; j < t->turns[i].nr; j++)
+			sc_record_release(&t->turns[i].recs[j]);
+		free(t->turns[i].recs);
+	}
+	free(t->turns);
+	memset(t, 0, sizeof(*t));
+}
+
+static int has_str(const struct sc_record *r, const char *name)
+{
+	return sc_record_str(r, name) != NULL;
+}
+
+static int count_ok(const struct sc_record *r, const char *name)
+{
+	const char *v = sc_record_str(r, name);
+	unsigned long long n;
+
+	return !v || sc_parse_uint(v, ~0ULL, &n) == 0;
+}
+
+/* The fields each record of a turn needs; NULL when REC is acceptable. */
+static const char *check_record(const struct sc_record *rec)
+{
+	const char *type = sc_record_type(rec);
+
+	if (!strcmp(type, "expect"))
+		return has_str(rec, "of") ? NULL : "an expect record needs of=";
+	if (!strcmp(type, "text"))
+		return sc_record_get(rec, "text") ? NULL :
+			"a text record needs text=";
+	if (!strcmp(type, "call"))
+		return has_str(rec, "id") && has_str(rec, "tool") &&
+		       *sc_record_str(rec, "id") && *sc_record_str(rec, "tool") ?
+		       NULL : "a call record needs id= and tool=";
+	if (!strcmp(type, "usage"))
+		return count_ok(rec, "input-tokens") &&
+		       count_ok(rec, "output-tokens") ? NULL :
+		       "usage counts must be decimal numbers";
+	if (!strcmp(type, "end"))
+		return has_str(rec, "reason") ? NULL : "an end record needs reason=";
+	return "not a transcript record (turn, expect, text, call, usage, end)";
+}
+
+static int add_line(struct sc_transcript *t, const char *s, size_t n,
+		    unsigned long lineno, const char **why)
+{
+	struct sc_json_error err;
+	struct sc_record rec;
+	struct sc_turn *turn;
+
+	sc_record_init(&rec);
+	if (sc_record_from_json(s, n, &rec, &err)) {
+		*why = err.what;
+		sc_record_release(&rec);
+		return -1;
+	}
+	if (!strcmp(sc_record_type(&rec), "turn")) {
+		SC_ALLOC_GROW(t->turns, t->nr + 1, t->alloc);
+		turn = &t->turns[t->nr++];
+		memset(turn, 0, sizeof(*turn));
+		turn->line = lineno;
+		sc_record_release(&rec);
+		return 0;
+	}
+	*why = t->nr ? check_record(&rec) : "a record before the first turn";
+	if (*why) {
+		sc_record_release(&rec);
+		return -1;
+	}
+	turn = &t->turns[t->nr - 1];
+	SC_ALLOC_GROW(turn->recs, turn->nr + 1, turn->alloc);
+	turn->recs[turn->nr++] = rec;   /* the turn owns it now */
+	return 0;
+}
+
+/* An empty line, white space only, or a '#' comment. */
+static int blank(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n && s[0] == '#')
+		return 1;
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+int sc_transcript_parse(const char *data, size_t len, struct sc_transcript *t,
+			unsigned long *line, const char **why)
+{
+	size_t pos = 0;
+
+	*line = 0;
+	while (pos < len) {
+		const char *s = data + pos;
+		const char *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		++*line;
+		pos += n + (nl ? 1 : 0);
+		if (n && s[n - 1] == '\r')
+			n--;
+		if (blank(s, n))
+			continue;
+		if (add_line(t, s, n, *line, why) < 0)
+			return -1;
+	}
+	if (!t->nr) {
+		*why = "no turn in the transcript";
+		return -1;
+	}
+	return 0;
+}
+
+static int read_file(const char *path, struct sc_buf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	char chunk[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return sc_error_errno("TRANSCRIPT", "cannot open '%s'", path);
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			sc_error_errno("TRANSCRIPT", "cannot read '%s'", path);
+			close(fd);
+			return -1;
+		}
+		if (out->len + (size_t)n > SC_TRANSCRIPT_MAX) {
+			close(fd);
+			return sc_error("TRANSCRIPT", "'%s' is larger than %zu bytes",
+					path, SC_TRANSCRIPT_MAX);
+		}
+		sc_buf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+int sc_transcript_load(const char *path, struct sc_transcript *t)
+{
+	struct sc_buf data = SC_BUF_INIT;
+	const char *why = NULL;
+	unsigned long line;
+	int ret = 0;
+
+	if (read_file(path, &data) < 0) {
+		ret = SC_EXIT_UNAVAILABLE;
+	} else if (sc_transcript_parse(data.data ? data.data : "", data.len, t,
+				       &line, &why) < 0) {
+		sc_error("MALFORMED-TRANSCRIPT", "%s: line %lu: %s", path, line, why);
+		ret = SC_EXIT_MALFORMED;
+	}
+	sc_buf_release(&data);
+	return ret;
+}
+
+static int is_assistant(const struct sc_item *it)
+{
+	return it->kind == SC_ITEM_ASSISTANT || it->kind == SC_ITEM_CALL;
+}
+
+/* The turn C is at, and where the records asked about begin. */
+static size_t find_turn(const struct sc_conversation *c, size_t *first)
+{
+	size_t i, runs = 0;
+
+	*first = 0;
+	for (i = 0; i < c->items_nr; i++) {
+		if (!is_assistant(&c->items[i]))
+			continue;
+		if (!i || !is_assistant(&c->items[i - 1]))
+			runs++;
+		*first = i + 1;
+	}
+	return runs;
+}
+
+/* 1 when the conversation record REC meets the expectation EXP. */
+static int meets(const struct sc_record *exp, const struct sc_record *rec)
+{
+	size_t i;
+
+	if (strcmp(sc_record_str(exp, "of"), sc_record_type(rec)))
+		return 0;
+	for (i = 0; i < exp->nr; i++) {
+		const struct sc_field *e = &exp->fields[i];
+		const struct sc_field *f;
+
+		if (!strcmp(e->name, "type") || !strcmp(e->name, "of"))
+			continue;
+		if (!strcmp(e->name, "contains")) {
+			f = sc_record_get(rec, "text");
+			if (!f || !memmem(f->value, f->value_len, e->value,
+					  e->value_len))
+				return 0;
+			continue;
+		}
+		f = sc_record_get(rec, e->name);
+		if (!f || f->value_len != e->value_len ||
+		    memcmp(f->value, e->value, e->value_len))
+			return 0;
+	}
+	return 1;
+}
+
+static int check_expect(const struct sc_turn *turn, size_t k,
+			const struct sc_conversation *c, size_t first)
+{
+	size_t i, nexp = 0, at = first;
+
+	for (i = 0; i < turn->nr; i++) {
+		const struct sc_record *r = &turn->recs[i];
+
+		if (strcmp(sc_record_type(r), "expect"))
+			continue;
+		nexp++;
+		if (at >= c->items_nr || !meets(r, &c->items[at].rec))
+			return sc_error("REPLAY-DIVERGED",
+					"turn %zu (line %lu): record %zu of the new "
+					"input does not match expectation %zu",
+					k + 1, turn->line, at - first + 1, nexp);
+		at++;
+	}
+	if (nexp && at != c->items_nr)
+		return sc_error("REPLAY-DIVERGED",
+				"turn %zu (line %lu): %zu new input records, "
+				"%zu expected", k + 1, turn->line,
+				c->items_nr - first, nexp);
+	return 0;
+}
+
+static void fill_reply(const struct sc_turn *turn, struct sc_reply *reply)
+{
+	const char *reason = NULL;
+	size_t i;
+
+	for (i = 0; i < turn->nr; i++) {
+		const struct sc_record *r = &turn->recs[i];
+		const char *type = sc_record_type(r);
+
+		if (!strcmp(type, "text")) {
+			const struct sc_field *f = sc_record_get(r, "text");
+
+			sc_reply_add_text(reply, f->value, f->value_len);
+		} else if (!strcmp(type, "call")) {
+			sc_reply_add_call(reply, sc_record_str(r, "id"),
+					  sc_record_str(r, "tool"),
+					  sc_call_args_from_record(r));
+		} else if (!strcmp(type, "usage")) {
+			const char *in = sc_record_str(r, "input-tokens");
+			const char *out = sc_record_str(r, "output-tokens");
+
+			if (in)
+				sc_parse_uint(in, ~0ULL, &reply->input_tokens);
+			if (out)
+				sc_parse_uint(out, ~0ULL, &reply->output_tokens);
+		} else if (!strcmp(type, "end")) {
+			reason = sc_record_str(r, "reason");
+		}
+	}
+	sc_reply_set_reason(reply, reason);
+}
+
+int sc_replay_answer(const struct sc_transcript *t,
+		     const struct sc_conversation *c, struct sc_reply *reply)
+{
+	size_t first, k = find_turn(c, &first);
+
+	if (k >= t->nr)
+		return sc_error("REPLAY-DIVERGED",
+				"the conversation is at turn %zu; the transcript "
+				"holds %zu", k + 1, t->nr);
+	if (check_expect(&t->turns[k], k, c, first) < 0)
+		return -1;
+	fill_reply(&t->turns[k], reply);
+	return 0;
+}

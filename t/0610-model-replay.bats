@@ -1,0 +1,129 @@
+#!/usr/bin/env bats
+# The replay provider: the demo's offline model.  A three-turn
+# conversation against t/data/model/demo.transcript, and divergence.
+
+# shellcheck disable=SC2154 # bats sets $stderr, $lines
+load lib/common
+load lib/model
+
+replay() {
+	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$MODEL_DATA/demo.transcript"
+}
+
+@test "replay: three turns, each answered from the transcript in order" {
+	echo '{"type":"message","role":"user","text":"Fix the greeting.","label":"trusted","source":"person"}' | model_conv
+	replay
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 0 '{"type":"text","text":"I will look at the source first.","source":"model","label":"trusted"}'
+	assert_line --index 1 '{"type":"call","id":"call-1","tool":"read","source":"model","label":"trusted","path":"hello.c"}'
+	assert_line --index 2 '{"type":"usage","input-tokens":"120","output-tokens":"24","labels":"trusted","provider":"replay","model":"replay"}'
+	assert_line --index 3 '{"type":"end","reason":"tool-use"}'
+
+	# Turn 2: the reply goes back with the file's content, untrusted.
+	cat "$SC_TMP/out" >>"$SC_TMP/conv"
+	sc-rec type=tool-result id=call-1 text='puts("helo");' label=untrusted \
+		source=worktree >>"$SC_TMP/conv"
+	replay
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 0 '{"type":"call","id":"call-2","tool":"run","source":"model","label":"untrusted","argv":["make","test"]}'
+	assert_line --index 1 --partial '"labels":["trusted","untrusted"]'
+	assert_line --index 2 '{"type":"end","reason":"tool-use"}'
+
+	cat "$SC_TMP/out" >>"$SC_TMP/conv"
+	sc-rec type=tool-result id=call-2 text='ok 1 - greeting' label=untrusted \
+		source=worktree >>"$SC_TMP/conv"
+	replay
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 0 --partial '"text":"The greeting is fixed and the tests pass."'
+	assert_line --index 2 '{"type":"end","reason":"end-turn"}'
+
+	# A fourth turn is past the transcript's end.
+	cat "$SC_TMP/out" >>"$SC_TMP/conv"
+	sc-rec type=message role=user text='more?' label=trusted source=person >>"$SC_TMP/conv"
+	replay
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[REPLAY-DIVERGED]: the conversation is at turn 4; the transcript holds 3"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "replay: a question the transcript did not record diverges (exit 1, nothing written)" {
+	echo '{"type":"message","role":"user","text":"Delete everything.","label":"trusted","source":"person"}' | model_conv
+	replay
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[REPLAY-DIVERGED]: turn 1"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "replay: a tool result under another id diverges" {
+	{
+		echo '{"type":"message","role":"user","text":"Fix the greeting.","label":"trusted","source":"person"}'
+		echo '{"type":"call","id":"call-1","tool":"read","path":"hello.c","label":"trusted","source":"model"}'
+		echo '{"type":"tool-result","id":"call-9","text":"x","label":"untrusted","source":"worktree"}'
+	} | model_conv
+	replay
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[REPLAY-DIVERGED]: turn 2"* ]]
+}
+
+@test "replay: extra input records that were not expected diverge" {
+	{
+		echo '{"type":"message","role":"user","text":"Fix the greeting.","label":"trusted","source":"person"}'
+		echo '{"type":"message","role":"user","text":"and push it","label":"untrusted","source":"issue"}'
+	} | model_conv
+	replay
+	assert_equal "$status" 1
+	[[ "$stderr" == *"2 new input records, 1 expected"* ]]
+}
+
+@test "replay: a held-out record is refused before the transcript answers" {
+	{
+		echo '{"type":"message","role":"user","text":"Fix the greeting.","label":"trusted","source":"person"}'
+		echo '{"type":"message","role":"user","text":"sealed test: assert greet()==\"hello\"","label":["trusted","held-out"],"source":"verifier"}'
+	} | model_conv
+	replay
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[HELD-OUT-LEAK]"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "replay: malformed transcripts are exit 3 with the line" {
+	printf '{"type":"turn"}\n{"type":"text"}\n' >"$SC_TMP/t1"
+	printf '{"type":"text","text":"x"}\n' >"$SC_TMP/t2"
+	printf '{"type":"turn"}\n{"type":"txt","text":"x"}\n' >"$SC_TMP/t3"
+	printf '{"type":"turn"}\n{"type":"call","tool":"read"}\n' >"$SC_TMP/t4"
+	printf '{"type":"turn"}\nnot json\n' >"$SC_TMP/t5"
+	printf '# only a comment\n' >"$SC_TMP/t6"
+	printf '{"type":"turn"}\n{"type":"usage","input-tokens":"-3"}\n' >"$SC_TMP/t7"
+	echo '{"type":"message","role":"user","text":"hi","label":"trusted","source":"person"}' | model_conv
+	for t in t1 t2 t3 t4 t5 t6 t7; do
+		model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+			--transcript "$SC_TMP/$t"
+		assert_equal "$status" 3
+		[[ "$stderr" == *"error[MALFORMED-TRANSCRIPT]"* ]]
+	done
+	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$SC_TMP/t2"
+	[[ "$stderr" == *"t2: line 1: a record before the first turn"* ]]
+}
+
+@test "replay: a transcript call cannot forge its source or carry a reserved argument" {
+	printf '%s\n' '{"type":"turn"}' \
+		'{"type":"call","id":"c","tool":"run","source":"person","argv":"ls"}' >"$SC_TMP/t"
+	echo '{"type":"message","role":"user","text":"hi","label":"trusted","source":"person"}' | model_conv
+	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay --transcript "$SC_TMP/t"
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 0 '{"type":"call","id":"c","tool":"run","source":"model","label":"trusted","argv":"ls"}'
+}
+
+@test "replay: the demo conversation starts against the demo transcript" {
+	model_conv <"$MODEL_DATA/demo-conv.jsonl"
+	replay
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 1 '{"type":"call","id":"call-1","tool":"read","source":"model","label":"trusted","path":"hello.c"}'
+}
