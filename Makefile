@@ -54,6 +54,7 @@ LIB_SRC = $(wildcard lib/*.c)
 TOOL_SRC = $(wildcard bin/sc-*.c)
 UNIT_SRC = $(wildcard t/unit/*.c)
 FUZZ_SRC = $(wildcard t/fuzz/*.c)
+TEST_HELPER_SRC = $(wildcard t/lib/*.c)
 MAN_SRC = $(wildcard Documentation/*.[1-8].scd)
 SCRIPTS = $(shell git ls-files -- bin libexec hooks-guard .ci contrib t 2>/dev/null | \
 	while read -r f; do [ -f "$$f" ] && head -c 64 "$$f" | grep -q '^\#!.*sh' && echo "$$f"; done)
@@ -67,6 +68,7 @@ ASAN_LIB = build/asan/libsc.a
 ASAN_UNIT = $(UNIT_SRC:t/unit/%.c=build/asan/t/unit/%)
 FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ = $(FUZZ_SRC:t/fuzz/%.c=build/fuzz/%)
+TEST_HELPERS = $(TEST_HELPER_SRC:t/lib/%.c=build/t/%)
 MAN = $(MAN_SRC:Documentation/%.scd=build/man/%)
 BATS = $(sort $(wildcard t/*.bats) $(wildcard t/escape/*.bats))
 
@@ -92,6 +94,11 @@ build/bin/%: build/obj/bin/%.o $(LIB)
 build/t/unit/%: build/obj/t/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(LIB) $(CMOCKA_LIBS) $(PKG_LIBS)
+
+# Programs the tests use (a loopback model server, ...): standalone.
+build/t/%: t/lib/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $<
 
 # The same library and unit tests under ASan and UBSan.
 build/asan/obj/%.o: %.c
@@ -121,7 +128,7 @@ build/man/%: Documentation/%.scd
 	@mkdir -p $(dir $@)
 	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
-unit: $(UNIT) $(ASAN_UNIT)
+unit: $(UNIT) $(ASAN_UNIT) $(TEST_HELPERS)
 
 test:
 	$(MAKE) deps

@@ -6,16 +6,13 @@ bats_require_minimum_version 1.5.0
 
 MODEL_DATA="$SC_TOP/t/data/model"
 
-# Build the server once per change of its source; concurrent test files
-# each build into a temporary name and rename, so none sees half a binary.
+# The server is built by make (make unit, which make test runs).
 model_server_build() {
-	local out="$SC_TOP/build/t/model-server" src="$SC_TOP/t/lib/model-server.c"
-	if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
-		mkdir -p "$SC_TOP/build/t"
-		cc -std=c11 -D_GNU_SOURCE -O1 -Wall -Werror -o "$out.$$" "$src"
-		mv -f "$out.$$" "$out"
-	fi
-	MODEL_SERVER="$out"
+	MODEL_SERVER="$SC_TOP/build/t/model-server"
+	[ -x "$MODEL_SERVER" ] || {
+		echo "build/t/model-server is missing: run 'make unit'" >&2
+		return 1
+	}
 }
 
 # Start the server with response files (names under t/data/model/ or paths).
