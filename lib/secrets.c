@@ -71,7 +71,7 @@ int sc_secrets_name_is_secret(const char *name)
 		"SECRET", "PASSWORD", "KEY", "PASS", "CREDENTIAL", "AUTH",
 		"PRIVATE", "DSN",
 	};
-	char upper[256];
+	char upper[256], *at;
 	size_t i, n = strlen(name);
 
 	if (!n)
@@ -81,6 +81,9 @@ int sc_secrets_name_is_secret(const char *name)
 	for (i = 0; i < n; i++)
 		upper[i] = (char)toupper((unsigned char)name[i]);
 	upper[n] = '\0';
+	/* GIT_AUTHOR_NAME is no credential: AUTHOR does not count as AUTH. */
+	for (at = strstr(upper, "AUTHOR"); at; at = strstr(at, "AUTHOR"))
+		memset(at, '_', 6);
 	if (ends_with(upper, "_API_KEY") || ends_with(upper, "_TOKEN") ||
 	    !strcmp(upper, "TOKEN"))
 		return 1;
@@ -123,9 +126,21 @@ void sc_secrets_from_environ(struct sc_secrets *s, char *const *envp)
 
 int sc_secrets_from_var(struct sc_secrets *s, const char *name)
 {
-	const char *value = getenv(name);
+	const char *value, *p;
 	char shown[128];
 
+	/*
+	 * Only a variable name is accepted, and a wrong one is not echoed:
+	 * "--secret TOKEN=value" must not print the value it was given.
+	 */
+	for (p = name; *p; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= 'a' && *p <= 'z') || (p > name && *p >= '0' && *p <= '9')))
+			break;
+	if (p == name || *p)
+		return sc_error("SECRET-NAME", "--secret takes the name of an "
+				"environment variable, never a value");
+	value = getenv(name);
 	if (!value) {
 		sc_sanitize(shown, sizeof(shown), name, strlen(name));
 		return sc_error("SECRET-UNSET",
@@ -230,6 +245,10 @@ int sc_secrets_from_key_file(struct sc_secrets *s, const char *spec)
 	if (sc_secrets_read_file(eq + 1, SECRETS_FILE_MAX, &text) < 0) {
 		ret = sc_error_errno("KEY-FILE", "cannot read '%s'", shown);
 	} else {
+		/* The final newline ends the file, it is not part of the key. */
+		while (text.len && (text.data[text.len - 1] == '\n' ||
+				    text.data[text.len - 1] == '\r'))
+			text.len--;
 		sc_secrets_add(s, name, text.data ? text.data : "", text.len);
 		s->v[s->nr - 1].lines = 1;
 	}
