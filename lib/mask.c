@@ -11,6 +11,7 @@ struct form {
 	char *text;
 	size_t len;
 	size_t secret;  /* index into names */
+	size_t lead;    /* leading NUL bytes, checked by hand (see compile) */
 };
 
 struct sc_mask_set {
@@ -59,6 +60,8 @@ static void add_form(struct sc_mask_set *set, struct sc_buf *text,
 	f = &set->forms[set->nr_forms++];
 	f->text = sc_buf_detach(text, &f->len);
 	f->secret = secret;
+	for (f->lead = 0; f->lead < f->len && !f->text[f->lead]; f->lead++)
+		;
 	if (f->len > set->longest)
 		set->longest = f->len;
 }
@@ -174,7 +177,7 @@ static int compile(struct sc_mask_set *set)
 {
 	const char **exprs;
 	unsigned *ids, *flags;
-	size_t *lens, i;
+	size_t *lens, i, n = 0;
 	hs_compile_error_t *err = NULL;
 	hs_error_t rc;
 
@@ -186,14 +189,24 @@ static int compile(struct sc_mask_set *set)
 	ids = sc_xcalloc(set->nr_forms, sizeof(*ids));
 	flags = sc_xcalloc(set->nr_forms, sizeof(*flags));
 	lens = sc_xcalloc(set->nr_forms, sizeof(*lens));
+	/*
+	 * Vectorscan's literal API refuses a literal that starts with a NUL
+	 * byte, so such a form is registered without its leading NULs and
+	 * on_match checks them.  A form of only NULs has nothing to register
+	 * (no such value is strong enough to reach here as a raw form).
+	 */
 	for (i = 0; i < set->nr_forms; i++) {
-		exprs[i] = set->forms[i].text;
-		ids[i] = (unsigned)i;
-		lens[i] = set->forms[i].len;
+		const struct form *f = &set->forms[i];
+
+		if (f->lead == f->len)
+			continue;
+		exprs[n] = f->text + f->lead;
+		ids[n] = (unsigned)i;
+		lens[n++] = f->len - f->lead;
 	}
-	rc = hs_compile_lit_multi(exprs, flags, ids, lens,
-				  (unsigned)set->nr_forms, HS_MODE_STREAM, NULL,
-				  &set->db, &err);
+	rc = n ? hs_compile_lit_multi(exprs, flags, ids, lens, (unsigned)n,
+				      HS_MODE_STREAM, NULL, &set->db, &err)
+	       : HS_SUCCESS;
 	free(exprs);
 	free(ids);
 	free(flags);
@@ -424,10 +437,21 @@ static int on_match(unsigned id, unsigned long long from,
 {
 	struct sc_masker *m = ctx;
 	const struct form *f = &m->set->forms[id];
+	uint64_t start = to - f->len;
 
 	(void)from;
 	(void)flags;
-	add_span(m, to - f->len, to, f->len, f->secret);
+	if (f->lead) {
+		size_t k;
+
+		/* Bytes no longer held were replaced already: masking is safe. */
+		if (to < f->len)
+			return 0;
+		for (k = 0; k < f->lead && start + k >= m->hold_base; k++)
+			if (m->hold.data[start + k - m->hold_base])
+				return 0;
+	}
+	add_span(m, start, to, f->len, f->secret);
 	if (m->hit)
 		m->hit(m->hit_ctx, f->secret);
 	return 0;

@@ -105,6 +105,12 @@ int sc_secrets_value_too_weak(const void *value, size_t len)
 		return 1;
 	for (i = 0; i < len; i++)
 		if (!isdigit(p[i]) && p[i] != '.')
+			break;
+	if (i == len)
+		return 1;
+	/* Only NUL bytes: padding, not a secret (and no literal to match). */
+	for (i = 0; i < len; i++)
+		if (p[i])
 			return 0;
 	return 1;
 }

@@ -42,7 +42,10 @@ void sc_secrets_add(struct sc_secrets *s, const char *name,
  */
 int sc_secrets_name_is_secret(const char *name);
 
-/* 1 when VALUE is too weak to mask: under 8 bytes, or only digits and dots. */
+/*
+ * 1 when VALUE is too weak to mask: under 8 bytes, only digits and dots,
+ * or only NUL bytes.
+ */
 int sc_secrets_value_too_weak(const void *value, size_t len);
 
 /* --env: every variable of ENVP (NAME=VALUE strings) whose name looks secret. */

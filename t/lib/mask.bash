@@ -32,6 +32,7 @@ mask_run_io() {
 	shift 2
 	status=0
 	"$@" <"$in" >"$out" 2>"$SC_TMP/.stderr" || status=$?
+	# shellcheck disable=SC2034  # read by the calling test
 	stderr=$(cat "$SC_TMP/.stderr")
 	if [ "$status" -ge 124 ]; then
 		echo "crashed or could not run: status $status" >&2

@@ -192,6 +192,30 @@ static void test_nul_bytes_pass(void **state)
 	sc_secrets_release(&s);
 }
 
+/* Vectorscan refuses literals starting with NUL: checked by hand instead. */
+static void test_leading_nul_secret(void **state)
+{
+	struct sc_secrets s;
+	struct sc_mask_set *set;
+	struct sc_masker *m;
+	struct sc_buf out = SC_BUF_INIT;
+	static const char in[] = "a\0\0bin-secret! x\0bin-secret! \0\0bin-secret!";
+
+	(void)state;
+	sc_secrets_init(&s);
+	sc_secrets_add(&s, "BIN", "\0\0bin-secret!", 13);
+	set = build(&s);
+	m = sc_masker_new(set);
+	mask_cut(m, in, sizeof(in) - 1, 1, 1, &out);
+	assert_int_equal(out.len, 1 + 14 + 15 + 14);
+	assert_memory_equal(out.data, "a[redacted:BIN] x\0bin-secret! [redacted:BIN]",
+			    out.len);
+	sc_buf_release(&out);
+	sc_masker_free(m);
+	sc_mask_set_free(set);
+	sc_secrets_release(&s);
+}
+
 /* Idle releases everything that cannot begin a form, and nothing else. */
 static void test_idle_releases(void **state)
 {
@@ -533,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_weak_values_not_masked),
 		cmocka_unit_test(test_nul_bytes_pass),
 		cmocka_unit_test(test_idle_releases),
+		cmocka_unit_test(test_leading_nul_secret),
 		cmocka_unit_test(test_leak_corpus),
 		cmocka_unit_test(test_every_split_point),
 		cmocka_unit_test(test_multiline_lines),
