@@ -1,0 +1,44 @@
+#!/bin/sh
+# The hyperfine commands are expanded by the shell it starts, from exports.
+# shellcheck disable=SC2016
+# Benchmark sc-mask against peers on the same input, in one run:
+#   256 MiB of log-like text, 100 secrets registered (every form);
+#   peers: ripgrep and GNU grep only counting the same forms (-F -c -f),
+#   and cat | cat (the floor of a pipeline).  Prints the throughput ratios.
+#   BENCH_MIB=N changes the input size.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir="$top/build/bench/mask"
+mib="${BENCH_MIB:-256}"
+mask="$top/build/bin/sc-mask"
+
+for tool in hyperfine rg grep jq perl; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "bench/mask: skipped: $tool is not installed" >&2
+		exit 0
+	fi
+done
+mkdir -p "$dir"
+if [ ! -f "$dir/input" ] || [ "$(($(wc -c <"$dir/input") >> 20))" -ne "$mib" ]; then
+	perl "$top/t/bench/mask-data.pl" "$dir" "$mib"
+fi
+export SECRETS="$dir/secrets.env" FORMS="$dir/forms" INPUT="$dir/input" MASK="$mask"
+
+echo "bench/mask: $mib MiB, $(wc -l <"$FORMS") forms of 100 secrets"
+hyperfine --style basic --warmup 1 --runs "${BENCH_RUNS:-3}" \
+	--export-json "$dir/result.json" \
+	-n sc-mask '"$MASK" --secrets-file "$SECRETS" <"$INPUT" >/dev/null' \
+	-n 'rg -F -c -f' 'rg -F -c -f "$FORMS" "$INPUT" >/dev/null' \
+	-n 'grep -F -c -f' 'grep -F -c -f "$FORMS" "$INPUT" >/dev/null' \
+	-n 'cat | cat' 'cat "$INPUT" | cat >/dev/null'
+
+# Ratios: each peer's mean time over sc-mask's (above 1: sc-mask is faster),
+# and sc-mask's share of cat | cat's throughput (goal: at least 1/3).
+jq -r --argjson mib "$mib" '
+	.results as $r
+	| ($r[] | select(.command == "sc-mask") | .mean) as $m
+	| ($r[] | "  \(.command): \(.mean * 1000 | floor) ms, \($mib / .mean | floor) MiB/s"),
+	  ($r[] | select(.command != "sc-mask")
+	   | "  ratio \(.command) / sc-mask = \(.mean / $m * 100 | round / 100)")
+' "$dir/result.json"
