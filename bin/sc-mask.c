@@ -10,6 +10,7 @@
 #include "mask.h"
 #include "maskio.h"
 #include "opt.h"
+#include "scan.h"
 #include "secrets.h"
 
 extern char **environ;
@@ -18,6 +19,7 @@ static const char *const synopsis[] = {
 	"[SOURCE...] [FILE...]",
 	"[SOURCE...] --records-stream",
 	"[SOURCE...] --check-diff",
+	"--scan PATH...",
 	NULL,
 };
 
@@ -33,12 +35,13 @@ static const struct sc_tool tool = {
 	"    FILE...                   mask files (or stdin) to stdout\n"
 	"    --records-stream          mask the text field of type=text records\n"
 	"    --check-diff              find secrets on added lines of a diff\n"
+	"    --scan PATH...            find credential-shaped content in files\n"
 	"    -h, --help                show this help\n"
 	"    --version                 show the version\n",
 };
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
-       OPT_STREAM, OPT_DIFF };
+       OPT_STREAM, OPT_DIFF, OPT_SCAN };
 
 /* Add one source; -1 when it cannot be read (already reported). */
 static int add_source(struct sc_secrets *s, int c, const char *arg)
@@ -76,6 +79,27 @@ static int run(int mode, struct sc_masker *m, int argc, char **argv)
 	return ret;
 }
 
+/* --scan needs no secret: it looks for the shape of credentials. */
+static int scan(int sources, int npaths, char **paths)
+{
+	struct sc_scanner *sc;
+	struct sc_output out;
+	int ret;
+
+	if (sources)
+		sc_usage_error(&tool, "--scan takes no secret source");
+	if (!npaths)
+		sc_usage_error(&tool, "--scan needs a PATH");
+	sc = sc_scanner_new();
+	if (!sc)
+		return SC_EXIT_INTERNAL;
+	sc_output_init(&out, STDOUT_FILENO);
+	ret = sc_scan_paths(sc, paths, npaths, &out);
+	sc_output_release(&out);
+	sc_scanner_free(sc);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -86,6 +110,7 @@ int main(int argc, char *argv[])
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "records-stream", no_argument, NULL, OPT_STREAM },
 		{ "check-diff", no_argument, NULL, OPT_DIFF },
+		{ "scan", no_argument, NULL, OPT_SCAN },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -97,7 +122,7 @@ int main(int argc, char *argv[])
 	sc_diag_init(tool.name);
 	sc_secrets_init(&secrets);
 	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
-		if (c == OPT_STREAM || c == OPT_DIFF) {
+		if (c == OPT_STREAM || c == OPT_DIFF || c == OPT_SCAN) {
 			if (mode && mode != c)
 				sc_usage_error(&tool, "choose one mode");
 			mode = c;
@@ -108,6 +133,8 @@ int main(int argc, char *argv[])
 		if (add_source(&secrets, c, optarg) < 0)
 			failed = 1;
 	}
+	if (mode == OPT_SCAN)
+		return scan(sources, argc - optind, argv + optind);
 	if (mode && optind < argc)
 		sc_usage_error(&tool, "this mode reads stdin and takes no FILE");
 	if (!sources)
