@@ -319,7 +319,8 @@ size_t sc_mask_set_secrets(const struct sc_mask_set *set)
  * still start there.  The forms are sorted, so the forms starting with P
  * follow the first form not less than P.
  */
-static int begins_form(const struct sc_mask_set *set, const char *p, size_t n)
+int sc_mask_set_begins_form(const struct sc_mask_set *set, const char *p,
+			     size_t n)
 {
 	size_t lo = 0, hi = set->nr_forms;
 
@@ -555,7 +556,7 @@ int sc_masker_idle(struct sc_masker *m, struct sc_buf *out)
 	if (!m->stream)
 		return 0;
 	for (p = safe_limit(m); p < m->pos; p++)
-		if (begins_form(m->set, m->hold.data + (p - m->hold_base),
+		if (sc_mask_set_begins_form(m->set, m->hold.data + (p - m->hold_base),
 				(size_t)(m->pos - p)))
 			break;
 	advance(m, p, out);

@@ -47,6 +47,9 @@ size_t sc_mask_set_longest(const struct sc_mask_set *set);
 /* The name of secret I of the set (the index given to hit hooks). */
 const char *sc_mask_set_name(const struct sc_mask_set *set, size_t i);
 size_t sc_mask_set_secrets(const struct sc_mask_set *set);
+/* 1 when the N bytes at P are a proper prefix of some form of the set. */
+int sc_mask_set_begins_form(const struct sc_mask_set *set, const char *p,
+			    size_t n);
 
 /* Called for every match with the index of its secret. */
 typedef void (*sc_mask_hit_fn)(void *ctx, size_t secret);

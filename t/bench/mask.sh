@@ -5,6 +5,8 @@
 #   256 MiB of log-like text, 100 secrets registered (every form);
 #   peers: ripgrep and GNU grep only counting the same forms (-F -c -f),
 #   and cat | cat (the floor of a pipeline).  Prints the throughput ratios.
+#   Every command writes to a regular file: GNU grep stops at the first
+#   match when its output is /dev/null, which would measure nothing.
 #   BENCH_MIB=N changes the input size.
 set -eu
 
@@ -23,15 +25,15 @@ mkdir -p "$dir"
 if [ ! -f "$dir/input" ] || [ "$(($(wc -c <"$dir/input") >> 20))" -ne "$mib" ]; then
 	perl "$top/t/bench/mask-data.pl" "$dir" "$mib"
 fi
-export SECRETS="$dir/secrets.env" FORMS="$dir/forms" INPUT="$dir/input" MASK="$mask"
+export OUT="$dir/out" SECRETS="$dir/secrets.env" FORMS="$dir/forms" INPUT="$dir/input" MASK="$mask"
 
 echo "bench/mask: $mib MiB, $(wc -l <"$FORMS") forms of 100 secrets"
 hyperfine --style basic --warmup 1 --runs "${BENCH_RUNS:-3}" \
 	--export-json "$dir/result.json" \
-	-n sc-mask '"$MASK" --secrets-file "$SECRETS" <"$INPUT" >/dev/null' \
-	-n 'rg -F -c -f' 'rg -F -c -f "$FORMS" "$INPUT" >/dev/null' \
-	-n 'grep -F -c -f' 'grep -F -c -f "$FORMS" "$INPUT" >/dev/null' \
-	-n 'cat | cat' 'cat "$INPUT" | cat >/dev/null'
+	-n sc-mask '"$MASK" --secrets-file "$SECRETS" <"$INPUT" >"$OUT"' \
+	-n 'rg -F -c -f' 'rg -F -c -f "$FORMS" "$INPUT" >"$OUT"' \
+	-n 'grep -F -c -f' 'grep -F -c -f "$FORMS" "$INPUT" >"$OUT"' \
+	-n 'cat | cat' 'cat "$INPUT" | cat >"$OUT"'
 
 # Ratios: each peer's mean time over sc-mask's (above 1: sc-mask is faster),
 # and sc-mask's share of cat | cat's throughput (goal: at least 1/3).

@@ -464,6 +464,63 @@ static void test_every_split_point(void **state)
 	sc_buf_release(&once);
 }
 
+/* The prefix search agrees with a brute-force one over the same forms. */
+static void test_begins_form(void **state)
+{
+	struct sc_secrets s;
+	struct sc_mask_set *set;
+	struct sc_buf v = SC_BUF_INIT, f = SC_BUF_INIT;
+	static const char *const vals[] = {
+		"abcdefgh-1", "abcdefgh-12", "abcdxxxx-3", "zzzzzzzzzz",
+	};
+	size_t i, round;
+
+	(void)state;
+	sc_secrets_init(&s);
+	for (i = 0; i < 4; i++)
+		sc_secrets_add(&s, "V", vals[i], strlen(vals[i]));
+	set = build(&s);
+	for (round = 0; round < 20000; round++) {
+		size_t n = 1 + rnd_below(12), k;
+		int want = 0;
+
+		/* Mostly a piece of a raw value, sometimes random. */
+		sc_buf_reset(&v);
+		if (rnd_below(4)) {
+			const char *src = vals[rnd_below(4)];
+
+			sc_buf_add(&v, src, n < strlen(src) ? n : strlen(src));
+		} else {
+			for (k = 0; k < n; k++)
+				sc_buf_addch(&v, "abcdxz-12"[rnd_below(9)]);
+		}
+		/* Brute force over the raw values and their hex, both cases. */
+		for (i = 0; i < 4 && !want; i++) {
+			const char *src = vals[i];
+			int form;
+
+			for (form = 0; form < 3 && !want; form++) {
+				sc_buf_reset(&f);
+				if (form == 0)
+					sc_buf_adds(&f, src);
+				else
+					sc_hex_encode(&f, src, strlen(src), form - 1);
+				want = f.len > v.len && !memcmp(f.data, v.data, v.len);
+			}
+		}
+		/* The set has more forms (base64...): only check "yes" answers. */
+		if (want)
+			assert_true(sc_mask_set_begins_form(set, v.data, v.len));
+	}
+	assert_false(sc_mask_set_begins_form(set, "abcdefgh-12", 11));
+	assert_true(sc_mask_set_begins_form(set, "abcdefgh-1", 10));
+	assert_false(sc_mask_set_begins_form(set, "abcq", 4));
+	sc_buf_release(&v);
+	sc_buf_release(&f);
+	sc_mask_set_free(set);
+	sc_secrets_release(&s);
+}
+
 /* Each line of a multi-line value is masked on its own. */
 static void test_multiline_lines(void **state)
 {
@@ -561,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_leak_corpus),
 		cmocka_unit_test(test_every_split_point),
 		cmocka_unit_test(test_multiline_lines),
+		cmocka_unit_test(test_begins_form),
 		cmocka_unit_test(test_base64_window),
 		cmocka_unit_test(test_percent_and_json),
 	};
