@@ -480,16 +480,19 @@ static void write_marker(struct sc_masker *m, const struct span *s,
 /*
  * No match not yet reported can start before LIMIT: write everything before
  * it, plain or replaced.  A span reaching LIMIT stays open, since a later
- * match may touch it and must join it.
+ * match may touch it and must join it; except when the input is IDLE: then
+ * a span ending at LIMIT is replaced at once, so a live log shows it (a
+ * match touching it later gets a marker of its own, nothing leaks).
  */
-static void advance(struct sc_masker *m, uint64_t limit, struct sc_buf *out)
+static void advance(struct sc_masker *m, uint64_t limit, int idle,
+		    struct sc_buf *out)
 {
 	while (m->head < m->nr && m->spans[m->head].start < limit) {
 		struct span *s = &m->spans[m->head];
 
 		if (!s->opened)
 			write_plain(m, s->start, out);
-		if (s->end >= limit) {
+		if (s->end > limit || (s->end == limit && !idle)) {
 			s->opened = 1;
 			if (s->end > m->done)
 				m->done = s->end;
@@ -544,7 +547,7 @@ int sc_masker_feed(struct sc_masker *m, const void *data, size_t len,
 			   on_match, m) != HS_SUCCESS)
 		return sc_error("MATCHER", "Vectorscan scan failed");
 	m->pos += len;
-	advance(m, safe_limit(m), out);
+	advance(m, safe_limit(m), 0, out);
 	trim(m);
 	return 0;
 }
@@ -559,7 +562,7 @@ int sc_masker_idle(struct sc_masker *m, struct sc_buf *out)
 		if (sc_mask_set_begins_form(m->set, m->hold.data + (p - m->hold_base),
 				(size_t)(m->pos - p)))
 			break;
-	advance(m, p, out);
+	advance(m, p, 1, out);
 	trim(m);
 	return 0;
 }
@@ -571,7 +574,7 @@ int sc_masker_finish(struct sc_masker *m, struct sc_buf *out)
 	if (m->stream && hs_reset_stream(m->stream, 0, m->scratch, on_match,
 					 m) != HS_SUCCESS)
 		ret = sc_error("MATCHER", "Vectorscan cannot end the stream");
-	advance(m, UINT64_MAX, out);
+	advance(m, UINT64_MAX, 0, out);
 	sc_buf_wipe(&m->hold);
 	m->pos = m->done = m->hold_base = 0;
 	m->head = m->nr = 0;

@@ -49,7 +49,6 @@ void sc_secrets_add(struct sc_secrets *s, const char *name,
 	sc_buf_init(&sec->value);
 	sc_buf_grow(&sec->value, len); /* one allocation: nothing left behind */
 	sc_buf_add(&sec->value, value, len);
-	sec->lines = 0;
 }
 
 static int contains(const char *upper, const char *word)
@@ -256,7 +255,6 @@ int sc_secrets_from_key_file(struct sc_secrets *s, const char *spec)
 				    text.data[text.len - 1] == '\r'))
 			text.len--;
 		sc_secrets_add(s, name, text.data ? text.data : "", text.len);
-		s->v[s->nr - 1].lines = 1;
 	}
 	free(name);
 	sc_buf_wipe(&text);
@@ -278,8 +276,6 @@ static int add_record(struct sc_secrets *s, const struct sc_record *rec,
 				"%s: record %lu: a secret needs name= and value=",
 				shown, nr);
 	sc_secrets_add(s, name, value->value, value->value_len);
-	if (memchr(value->value, '\n', value->value_len))
-		s->v[s->nr - 1].lines = 1;
 	return 0;
 }
 

@@ -16,10 +16,10 @@
 
 #include "buf.h"
 
+/* A value holding newlines is also masked line by line (lib/mask.c). */
 struct sc_secret {
 	char *name;
 	struct sc_buf value;
-	int lines;           /* also mask each line on its own (key files) */
 };
 
 struct sc_secrets {

@@ -168,22 +168,27 @@ load lib/mask
 	[[ "$stderr" == *"error[INPUT]"* ]]
 }
 
-@test "sc-mask: output stays live: a finished line appears before more input" {
+@test "sc-mask: output stays live: a finished line or secret appears before more input" {
 	export LIVE_TOKEN; LIVE_TOKEN=$(mask_gen_value)
 	mkfifo "$SC_TMP/fifo"
 	(
 		exec >"$SC_TMP/fifo"
+		# Each step waits (bounded) until sc-mask has written the last.
 		printf 'first line\n'
-		# Wait (bounded) until sc-mask has written it, then end.
 		for _ in $(seq 100); do
 			grep -q 'first line' "$SC_TMP/out" 2>/dev/null && break
 			sleep 0.05
 		done
-		grep -q 'first line' "$SC_TMP/out" && printf 'seen\n' || printf 'held\n'
+		printf 'token: %s' "$LIVE_TOKEN"
+		for _ in $(seq 100); do
+			grep -q 'redacted:LIVE_TOKEN' "$SC_TMP/out" 2>/dev/null && break
+			sleep 0.05
+		done
+		grep -q 'redacted:LIVE_TOKEN' "$SC_TMP/out" && printf ' seen\n' || printf ' held\n'
 	) &
 	mask_run_io "$SC_TMP/fifo" "$SC_TMP/out" sc-mask --secret LIVE_TOKEN
 	wait
 	assert_equal "$status" 0
-	printf 'first line\nseen\n' >"$SC_TMP/want"
+	printf 'first line\ntoken: [redacted:LIVE_TOKEN] seen\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
 }

@@ -237,7 +237,11 @@ static void test_idle_releases(void **state)
 	assert_int_equal(sc_masker_idle(m, &out), 0);
 	assert_string_equal(out.data, "log line\nmore ");
 	assert_int_equal(sc_masker_held(m), 5);
-	assert_int_equal(sc_masker_feed(m, "yuiop-secret.", 13, &out), 0);
+	assert_int_equal(sc_masker_feed(m, "yuiop-secret", 12, &out), 0);
+	/* Idle: a completed secret is replaced at once, live. */
+	assert_int_equal(sc_masker_idle(m, &out), 0);
+	assert_string_equal(out.data, "log line\nmore [redacted:S]");
+	assert_int_equal(sc_masker_feed(m, ".", 1, &out), 0);
 	assert_int_equal(sc_masker_finish(m, &out), 0);
 	assert_string_equal(out.data, "log line\nmore [redacted:S].");
 	sc_buf_release(&out);
@@ -323,6 +327,41 @@ static void check_no_probe(const struct corpus *c, const struct sc_buf *out)
 				 c->probe_len[i]);
 }
 
+/* IN with each run of adjacent markers replaced by "[R]". */
+static void collapse_markers(const struct sc_buf *in, struct sc_buf *out)
+{
+	size_t i = 0;
+
+	sc_buf_reset(out);
+	while (i < in->len) {
+		int run = 0;
+
+		while (i + 10 <= in->len && !memcmp(in->data + i, "[redacted:", 10)) {
+			const char *end = memchr(in->data + i, ']', in->len - i);
+
+			assert_non_null(end);
+			i = (size_t)(end - in->data) + 1;
+			run = 1;
+		}
+		if (run)
+			sc_buf_adds(out, "[R]");
+		else
+			sc_buf_addch(out, in->data[i++]);
+	}
+}
+
+static void same_up_to_markers(const struct sc_buf *a, const struct sc_buf *b)
+{
+	struct sc_buf x = SC_BUF_INIT, y = SC_BUF_INIT;
+
+	collapse_markers(a, &x);
+	collapse_markers(b, &y);
+	assert_int_equal(x.len, y.len);
+	assert_memory_equal(x.data, y.data, x.len);
+	sc_buf_release(&x);
+	sc_buf_release(&y);
+}
+
 /* Many random secrets (some inside others, some overlapping), every form. */
 static void test_leak_corpus(void **state)
 {
@@ -389,11 +428,19 @@ static void test_leak_corpus(void **state)
 						&once), 0);
 		check_no_probe(&c, &once);
 		/* The same output whatever the reads: byte by byte, random. */
-		mask_cut(m, c.text.data, c.text.len, 1, round & 1, &out);
+		mask_cut(m, c.text.data, c.text.len, 1, 0, &out);
 		assert_int_equal(out.len, once.len);
 		assert_memory_equal(out.data, once.data, once.len);
+		/*
+		 * With idle pauses, a marker can be written before a match
+		 * touching it is seen: the same output up to marker runs.
+		 */
+		mask_cut(m, c.text.data, c.text.len, round & 1, 1, &out);
+		check_no_probe(&c, &out);
+		same_up_to_markers(&out, &once);
 		mask_cut(m, c.text.data, c.text.len, 0, 1, &out);
-		assert_memory_equal(out.data, once.data, once.len);
+		check_no_probe(&c, &out);
+		same_up_to_markers(&out, &once);
 		sc_buf_reset(&once);
 		sc_masker_free(m);
 		sc_mask_set_free(set);
