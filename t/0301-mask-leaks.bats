@@ -31,7 +31,9 @@ corpus() {
 	mask_run_io "$SC_TMP/in4k" "$SC_TMP/once" sc-mask --secrets-file "$SC_TMP/secrets.env"
 	mask_slow_run 1 "$SC_TMP/in4k" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/secrets.env"
 	assert_equal "$status" 0
-	# Same output as one read; a cut form may survive only in the cut copy.
+	# Same output as one read, up to runs of adjacent markers (a pause may
+	# write a marker before a match touching it arrives).
+	perl -pi -e 's/(\[redacted:[A-Z_0-9]+\])+/[R]/g' "$SC_TMP/once" "$SC_TMP/out"
 	cmp "$SC_TMP/once" "$SC_TMP/out"
 	# Probes that lie entirely inside the first 4000 bytes must be gone.
 	perl -e 'local $/; open I, $ARGV[0]; $i = <I>; open P, $ARGV[1]; open O, ">", $ARGV[2];
