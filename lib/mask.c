@@ -299,6 +299,15 @@ size_t sc_mask_set_forms(const struct sc_mask_set *set)
 	return set->nr_forms;
 }
 
+const char *sc_mask_set_form(const struct sc_mask_set *set, size_t i,
+			     size_t *len)
+{
+	if (i >= set->nr_forms)
+		return NULL;
+	*len = set->forms[i].len;
+	return set->forms[i].text;
+}
+
 size_t sc_mask_set_longest(const struct sc_mask_set *set)
 {
 	return set->longest;

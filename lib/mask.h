@@ -47,6 +47,9 @@ size_t sc_mask_set_longest(const struct sc_mask_set *set);
 /* The name of secret I of the set (the index given to hit hooks). */
 const char *sc_mask_set_name(const struct sc_mask_set *set, size_t i);
 size_t sc_mask_set_secrets(const struct sc_mask_set *set);
+/* Form I of the set (for tests and fuzzing): its bytes and *LEN. */
+const char *sc_mask_set_form(const struct sc_mask_set *set, size_t i,
+			     size_t *len);
 /* 1 when the N bytes at P are a proper prefix of some form of the set. */
 int sc_mask_set_begins_form(const struct sc_mask_set *set, const char *p,
 			    size_t n);

@@ -4,8 +4,7 @@
  *
  * Input layout: byte 0 = number of secrets (1-4); then for each a length
  * byte (8-40) and that many bytes; then one byte of read size (1-64); the
- * rest is the text.  The test checks the raw value and its hex, the forms
- * sc-mask promises, in the output.
+ * rest is the text.  The property: no registered form is in the output.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -66,22 +65,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		at += k;
 	}
 	sc_masker_finish(m, &out);
-	for (i = 0; i < s.nr; i++) {
-		const struct sc_buf *v = &s.v[i].value;
+	/*
+	 * No registered form survives.  A form holding '[' or ']' could be
+	 * made by a marker and the text beside it, and a form inside
+	 * "[redacted:Sn]" by a marker alone: those are skipped.
+	 */
+	for (i = 0; i < sc_mask_set_forms(set); i++) {
+		size_t len;
+		const char *f = sc_mask_set_form(set, i, &len);
 
-		if (sc_secrets_value_too_weak(v->data, v->len))
-			continue;
-		/*
-		 * A marker can itself hold a form only if the value is part of
-		 * "[redacted:Sn]"; skip such values.
-		 */
-		if (memmem("[redacted:S0123]", 16, v->data, v->len))
+		if (memchr(f, '[', len) || memchr(f, ']', len) ||
+		    memmem("redacted:S0123", 14, f, len))
 			continue;
 		sc_buf_reset(&form);
-		sc_buf_add(&form, v->data, v->len);
-		must_not_contain(&out, &form);
-		sc_buf_reset(&form);
-		sc_hex_encode(&form, v->data, v->len, 0);
+		sc_buf_add(&form, f, len);
 		must_not_contain(&out, &form);
 	}
 	sc_buf_release(&out);

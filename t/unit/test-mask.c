@@ -229,11 +229,21 @@ static void test_idle_releases(void **state)
 	sc_secrets_add(&s, "S", "qwertyuiop-secret", 17);
 	set = build(&s);
 	m = sc_masker_new(set);
+	/* Without idle, exactly (longest form - 1) bytes are held, no more. */
+	assert_int_equal(sc_masker_feed(m, "                                                  "
+					"                                                  ",
+					100, &out), 0);
+	assert_int_equal(sc_masker_held(m), sc_mask_set_longest(set) - 1);
+	assert_int_equal(out.len, 100 - (sc_mask_set_longest(set) - 1));
+	assert_int_equal(sc_masker_idle(m, &out), 0);
+	assert_int_equal(out.len, 100);
+	sc_buf_reset(&out);
 	assert_int_equal(sc_masker_feed(m, "log line\n", 9, &out), 0);
 	assert_int_equal(out.len, 0);  /* held: shorter than the longest form */
 	assert_int_equal(sc_masker_idle(m, &out), 0);
 	assert_string_equal(out.data, "log line\n");
 	assert_int_equal(sc_masker_feed(m, "more qwert", 10, &out), 0);
+	assert_int_equal(sc_masker_held(m), 10);  /* fed after the idle */
 	assert_int_equal(sc_masker_idle(m, &out), 0);
 	assert_string_equal(out.data, "log line\nmore ");
 	assert_int_equal(sc_masker_held(m), 5);
