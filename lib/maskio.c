@@ -195,9 +195,15 @@ static int read_line(struct sc_input *in, struct sc_buf *line)
 	return line->len ? 1 : 0;
 }
 
-/* "+++ b/path" (or a quoted path): the new file's name, "b/" removed. */
-static void set_file(struct diff_state *ds, const char *p, size_t len)
+/*
+ * "+++ b/path" (or a quoted path): the new file's name, "b/" removed, and
+ * masked itself, since a finding must not print a secret through a path.
+ */
+static int set_file(struct sc_masker *m, struct diff_state *ds,
+		    const char *p, size_t len)
 {
+	int ret;
+
 	char *tab = memchr(p, '\t', len);
 
 	if (tab)
@@ -211,7 +217,10 @@ static void set_file(struct diff_state *ds, const char *p, size_t len)
 		len -= 2;
 	}
 	sc_buf_reset(&ds->file);
-	sc_buf_add(&ds->file, p, len);
+	sc_masker_set_hit(m, NULL, NULL);  /* a path is no added line */
+	ret = sc_masker_mask(m, p, len, &ds->file);
+	sc_masker_set_hit(m, note_hit, ds);
+	return ret;
 }
 
 /* "@@ -a[,b] +c[,d] @@": start a hunk. */
@@ -292,7 +301,7 @@ static int diff_line(struct sc_masker *m, struct diff_state *ds,
 		return 0;
 	}
 	if (len >= 4 && !memcmp(p, "+++ ", 4))
-		set_file(ds, p + 4, len - 4);
+		return set_file(m, ds, p + 4, len - 4);
 	else if (len >= 4 && !memcmp(p, "@@ -", 4))
 		start_hunk(ds, p);
 	return 0;

@@ -96,6 +96,15 @@ make_diff() {
 	[ ! -s "$SC_TMP/out" ]
 }
 
+@test "check-diff: a secret in a file name is masked in the finding" {
+	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
+	printf -- '--- /dev/null\n+++ b/keys/%s.txt\n@@ -0,0 +1 @@\n+%s\n' "$DIFF_TOKEN" "$DIFF_TOKEN" >"$SC_TMP/diff"
+	mask_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
+	assert_equal "$status" 1
+	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	assert_equal "$(cat "$SC_TMP/json")" '{"type":"finding","code":"SECRET-IN-DIFF","name":"DIFF_TOKEN","file":"keys/[redacted:DIFF_TOKEN].txt","line":"1"}'
+}
+
 @test "check-diff: takes no FILE" {
 	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
 	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff x
