@@ -17,6 +17,16 @@ load lib/mask
 	assert_success
 }
 
+@test "sc-mask: every diagnostic code of its sources is in the man page" {
+	local code missing=
+	for code in $(grep -ohE '(sc_error|sc_error_errno|sc_warning)\("[A-Z-]+"' \
+		"$SC_TOP"/lib/mask*.c "$SC_TOP"/lib/secrets.c "$SC_TOP"/lib/scan.c \
+		"$SC_TOP"/bin/sc-mask.c | sed 's/.*("//; s/"$//' | sort -u); do
+		grep -q "\[$code\]" "$SC_TOP/Documentation/sc-mask.1.scd" || missing="$missing $code"
+	done
+	assert_equal "$missing" ""
+}
+
 @test "sc-mask: no secret source is a usage error" {
 	printf 'x\n' >"$SC_TMP/in"
 	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask
