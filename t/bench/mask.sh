@@ -44,3 +44,16 @@ jq -r --argjson mib "$mib" '
 	  ($r[] | select(.command != "sc-mask")
 	   | "  ratio \(.command) / sc-mask = \(.mean / $m * 100 | round / 100)")
 ' "$dir/result.json"
+
+# Start-up with one secret (the common case) against cat, on empty input.
+export BENCH_TOKEN=bench-start-up-token-0001
+hyperfine --style basic --warmup 3 --runs "${BENCH_STARTUP_RUNS:-30}" \
+	--export-json "$dir/startup.json" \
+	-n 'sc-mask, 1 secret' '"$MASK" --secret BENCH_TOKEN </dev/null >"$OUT"' \
+	-n 'sc-mask, 100 secrets' '"$MASK" --secrets-file "$SECRETS" </dev/null >"$OUT"' \
+	-n cat 'cat </dev/null >"$OUT"'
+jq -r '
+	.results as $r
+	| ($r[] | select(.command == "cat") | .mean) as $c
+	| $r[] | "  start-up \(.command): \(.mean * 1000 * 10 | round / 10) ms, \(.mean / $c * 100 | round / 100) x cat"
+' "$dir/startup.json"
