@@ -81,6 +81,35 @@ static const int json_flags[] = {
 	SC_JSON_SLASH | SC_JSON_ASCII,
 };
 
+/*
+ * The lines of a wrapped base64 encoding that starts with the value (as
+ * "base64 FILE" writes it at 76 columns and PEM at 64): each line is
+ * masked on its own, since the unwrapped form never matches.  Lines
+ * shorter than 16 characters (the last) are too common to register.
+ */
+static void add_wrapped(struct sc_mask_set *set, const char *v, size_t len,
+			size_t secret)
+{
+	static const size_t widths[] = { 64, 76 };
+	struct sc_buf b = SC_BUF_INIT, line = SC_BUF_INIT;
+	size_t w, at;
+
+	sc_base64_window(&b, v, len, 0, 0);
+	for (w = 0; w < sizeof(widths) / sizeof(*widths); w++) {
+		if (b.len <= widths[w])
+			continue;
+		for (at = 0; at < b.len; at += widths[w]) {
+			size_t n = b.len - at < widths[w] ? b.len - at : widths[w];
+
+			if (n < 16)
+				continue;
+			sc_buf_add(&line, b.data + at, n);
+			add_form(set, &line, secret);
+		}
+	}
+	sc_buf_wipe(&b);
+}
+
 static void add_encodings(struct sc_mask_set *set, const char *v, size_t len,
 			  size_t secret)
 {
@@ -88,6 +117,7 @@ static void add_encodings(struct sc_mask_set *set, const char *v, size_t len,
 	unsigned off;
 	size_t i;
 
+	add_wrapped(set, v, len, secret);
 	for (off = 0; off < 3; off++) {
 		sc_base64_window(&b, v, len, off, 0);
 		add_form(set, &b, secret);

@@ -7,7 +7,8 @@
  * A mask set holds every printable form of every secret: the value; its
  * base64 (standard and URL-safe, at stream offsets 0, 1 and 2, only the
  * characters the value alone decides, so padding and the bytes around it
- * change nothing); hex in both cases; percent-encoding in both cases (also
+ * change nothing; and the lines of its base64 wrapped at 64 and 76 columns
+ * when it starts the encoded text); hex in both cases; percent-encoding in both cases (also
  * with '+' for space); JSON string escaping in the spellings common encoders
  * choose; and, for a multi-line value, each line of 8 bytes or more.  All
  * forms are compiled once into one Vectorscan literal database in streaming

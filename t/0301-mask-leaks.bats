@@ -130,3 +130,14 @@ corpus() {
 	printf 'got: [redacted:MULTI_SECRET]\ngot: [redacted:MULTI_SECRET]\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
 }
+
+@test "leaks: wrapped base64 of a key file (76 and 64 columns), line by line" {
+	head -c 900 /dev/urandom | base64 -w 0 >"$SC_TMP/key"
+	{ base64 "$SC_TMP/key"; base64 -w 64 "$SC_TMP/key"; } >"$SC_TMP/in"
+	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --key-file "WRAPPED_KEY=$SC_TMP/key"
+	assert_equal "$status" 0
+	# Every line is replaced but a last one shorter than 16 characters.
+	run grep -v -x -e '\[redacted:WRAPPED_KEY\]' -e '.\{0,15\}' "$SC_TMP/out"
+	assert_failure
+	[ "$(grep -c 'redacted' "$SC_TMP/out")" -ge 40 ]
+}
