@@ -27,4 +27,37 @@ int sc_base64_decode(struct sc_buf *out, const char *text, size_t len);
 void sc_hex_encode(struct sc_buf *out, const void *data, size_t len,
 		   int upper);
 
+/*
+ * The base64 characters that depend only on DATA when DATA starts OFFSET
+ * (0, 1 or 2) bytes into the encoded stream: the characters that also carry
+ * bits of the bytes before or after are left out, so the result appears in
+ * the base64 of any text holding DATA at that offset, padded or not.
+ */
+void sc_base64_window(struct sc_buf *out, const void *data, size_t len,
+		      unsigned offset, int flags);
+
+/*
+ * Percent-encoding (RFC 3986): every byte but the unreserved ones
+ * (A-Z a-z 0-9 - . _ ~) becomes %XX, in upper or lower case hex.  With
+ * SC_PCT_FORM a space becomes '+' (application/x-www-form-urlencoded).
+ */
+enum { SC_PCT_UPPER = 1, SC_PCT_FORM = 2 };
+void sc_percent_encode(struct sc_buf *out, const void *data, size_t len,
+		       int flags);
+
+/*
+ * The inside of a JSON string holding DATA (no quotes).  By default only
+ * what RFC 8259 requires is escaped: '"', '\\' and control bytes, as the
+ * short escapes \b \f \n \r \t where they exist and \u00xx otherwise.
+ * The flags give the spellings common encoders choose instead.
+ */
+enum {
+	SC_JSON_SLASH = 1,  /* '/' as "\/" (PHP, some Java) */
+	SC_JSON_ASCII = 2,  /* non-ASCII UTF-8 as \uXXXX (Python's default) */
+	SC_JSON_HTML = 4,   /* '<' '>' '&' as \u003c... (Go's default) */
+	SC_JSON_UPPER = 8,  /* \u00XX hex digits in upper case */
+};
+void sc_json_escape(struct sc_buf *out, const void *data, size_t len,
+		    int flags);
+
 #endif

@@ -1,0 +1,155 @@
+/*
+ * sc-mask: replace every printable form of known secret values with
+ * [redacted:NAME], as a streaming filter, over records, or over a diff.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "mask.h"
+#include "maskio.h"
+#include "opt.h"
+#include "scan.h"
+#include "secrets.h"
+
+extern char **environ;
+
+static const char *const synopsis[] = {
+	"[SOURCE...] [FILE...]",
+	"[SOURCE...] --records-stream",
+	"[SOURCE...] --check-diff",
+	"--scan PATH...",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-mask", synopsis,
+	"  SOURCE is one of (each may repeat; values never on the command line):\n"
+	"    --env                     variables whose names look secret\n"
+	"    --secret NAME             the value of environment variable NAME\n"
+	"    --secrets-file FILE       a dotenv file\n"
+	"    --key-file NAME=PATH      a key file (each line on its own too)\n"
+	"    --records FILE            type=secret name= value= records\n"
+	"  modes:\n"
+	"    FILE...                   mask files (or stdin) to stdout\n"
+	"    --records-stream          mask the text field of type=text records\n"
+	"    --check-diff              find secrets on added lines of a diff\n"
+	"    --scan PATH...            find credential-shaped content in files\n"
+	"    -h, --help                show this help\n"
+	"    --version                 show the version\n",
+};
+
+enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
+       OPT_STREAM, OPT_DIFF, OPT_SCAN };
+
+/* Add one source; -1 when it cannot be read (already reported). */
+static int add_source(struct sc_secrets *s, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_ENV:
+		sc_secrets_from_environ(s, environ);
+		return 0;
+	case OPT_SECRET:
+		return sc_secrets_from_var(s, arg);
+	case OPT_FILE:
+		return sc_secrets_from_dotenv(s, arg);
+	case OPT_KEY:
+		return sc_secrets_from_key_file(s, arg);
+	default:
+		return sc_secrets_from_records(s, arg);
+	}
+}
+
+static int run(int mode, struct sc_masker *m, int argc, char **argv)
+{
+	struct sc_output out;
+	struct sc_input in;
+	int ret;
+
+	sc_output_init(&out, STDOUT_FILENO);
+	sc_input_init_fd(&in, STDIN_FILENO);
+	if (mode == OPT_STREAM)
+		ret = sc_mask_records(m, &in, &out);
+	else if (mode == OPT_DIFF)
+		ret = sc_mask_check_diff(m, &in, &out);
+	else
+		ret = sc_mask_files(m, argv, argc, &out);
+	sc_output_release(&out);
+	return ret;
+}
+
+/* --scan needs no secret: it looks for the shape of credentials. */
+static int scan(int sources, int npaths, char **paths)
+{
+	struct sc_scanner *sc;
+	struct sc_output out;
+	int ret;
+
+	if (sources)
+		sc_usage_error(&tool, "--scan takes no secret source");
+	if (!npaths)
+		sc_usage_error(&tool, "--scan needs a PATH");
+	sc = sc_scanner_new();
+	if (!sc)
+		return SC_EXIT_INTERNAL;
+	sc_output_init(&out, STDOUT_FILENO);
+	ret = sc_scan_paths(sc, paths, npaths, &out);
+	sc_output_release(&out);
+	sc_scanner_free(sc);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "env", no_argument, NULL, OPT_ENV },
+		{ "secret", required_argument, NULL, OPT_SECRET },
+		{ "secrets-file", required_argument, NULL, OPT_FILE },
+		{ "key-file", required_argument, NULL, OPT_KEY },
+		{ "records", required_argument, NULL, OPT_RECORDS },
+		{ "records-stream", no_argument, NULL, OPT_STREAM },
+		{ "check-diff", no_argument, NULL, OPT_DIFF },
+		{ "scan", no_argument, NULL, OPT_SCAN },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sc_secrets secrets;
+	struct sc_mask_set *set = NULL;
+	struct sc_masker *m = NULL;
+	int mode = 0, sources = 0, failed = 0, c, ret;
+
+	sc_diag_init(tool.name);
+	sc_secrets_init(&secrets);
+	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
+		if (c == OPT_STREAM || c == OPT_DIFF || c == OPT_SCAN) {
+			if (mode && mode != c)
+				sc_usage_error(&tool, "choose one mode");
+			mode = c;
+			continue;
+		}
+		sources++;
+		/* Read every source, so each bad one is reported at once. */
+		if (add_source(&secrets, c, optarg) < 0)
+			failed = 1;
+	}
+	if (mode == OPT_SCAN)
+		return scan(sources, argc - optind, argv + optind);
+	if (mode && optind < argc)
+		sc_usage_error(&tool, "this mode reads stdin and takes no FILE");
+	if (!sources)
+		sc_usage_error(&tool, "no secret source");
+	/* A partial secret list is worse than none: refuse, output nothing. */
+	if (failed) {
+		sc_secrets_release(&secrets);
+		return SC_EXIT_USAGE;
+	}
+	set = sc_mask_set_build(&secrets, 1);
+	sc_secrets_release(&secrets);
+	if (set)
+		m = sc_masker_new(set);
+	ret = m ? run(mode, m, argc - optind, argv + optind) : SC_EXIT_INTERNAL;
+	sc_masker_free(m);
+	sc_mask_set_free(set);
+	return ret;
+}

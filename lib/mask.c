@@ -1,0 +1,643 @@
+#include <hs.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "encode.h"
+#include "mask.h"
+
+struct form {
+	char *text;
+	size_t len;
+	size_t secret;  /* index into names */
+	size_t lead;    /* leading NUL bytes, checked by hand (see compile) */
+};
+
+struct sc_mask_set {
+	char **names;        /* sanitised secret names, for markers */
+	size_t nr_names;
+	struct form *forms;  /* sorted by text, no duplicates */
+	size_t nr_forms, alloc_forms;
+	size_t longest;
+	hs_database_t *db;   /* NULL when there is no form */
+};
+
+/* A range of the stream to replace: [start, end). */
+struct span {
+	uint64_t start, end;
+	size_t best_len;     /* the longest match in it names the marker */
+	size_t secret;
+	int opened;          /* plain text before it written, marker pending */
+};
+
+struct sc_masker {
+	const struct sc_mask_set *set;
+	hs_stream_t *stream;
+	hs_scratch_t *scratch;
+	uint64_t pos;        /* bytes fed */
+	uint64_t done;       /* everything before it is written or replaced */
+	struct sc_buf hold;  /* bytes [hold_base, pos) */
+	uint64_t hold_base;
+	struct span *spans;  /* spans[head..nr): sorted, disjoint, not touching */
+	size_t head, nr, alloc;
+	sc_mask_hit_fn hit;
+	void *hit_ctx;
+};
+
+/* ---- building the forms ---- */
+
+static void add_form(struct sc_mask_set *set, struct sc_buf *text,
+		     size_t secret)
+{
+	struct form *f;
+
+	if (!text->len) {
+		sc_buf_wipe(text);
+		return;
+	}
+	SC_ALLOC_GROW(set->forms, set->nr_forms + 1, set->alloc_forms);
+	f = &set->forms[set->nr_forms++];
+	f->text = sc_buf_detach(text, &f->len);
+	f->secret = secret;
+	for (f->lead = 0; f->lead < f->len && !f->text[f->lead]; f->lead++)
+		;
+	if (f->len > set->longest)
+		set->longest = f->len;
+}
+
+static void add_raw(struct sc_mask_set *set, const char *p, size_t len,
+		    size_t secret)
+{
+	struct sc_buf b = SC_BUF_INIT;
+
+	sc_buf_add(&b, p, len);
+	add_form(set, &b, secret);
+}
+
+static const int json_flags[] = {
+	0, SC_JSON_SLASH, SC_JSON_ASCII, SC_JSON_HTML,
+	SC_JSON_ASCII | SC_JSON_UPPER, SC_JSON_HTML | SC_JSON_UPPER,
+	SC_JSON_SLASH | SC_JSON_ASCII,
+};
+
+/*
+ * The lines of a wrapped base64 encoding that starts with the value (as
+ * "base64 FILE" writes it at 76 columns and PEM at 64): each line is
+ * masked on its own, since the unwrapped form never matches.  Lines
+ * shorter than 16 characters (the last) are too common to register.
+ */
+static void add_wrapped(struct sc_mask_set *set, const char *v, size_t len,
+			size_t secret)
+{
+	static const size_t widths[] = { 64, 76 };
+	struct sc_buf b = SC_BUF_INIT, line = SC_BUF_INIT;
+	size_t w, at;
+
+	sc_base64_window(&b, v, len, 0, 0);
+	for (w = 0; w < sizeof(widths) / sizeof(*widths); w++) {
+		if (b.len <= widths[w])
+			continue;
+		for (at = 0; at < b.len; at += widths[w]) {
+			size_t n = b.len - at < widths[w] ? b.len - at : widths[w];
+
+			if (n < 16)
+				continue;
+			sc_buf_add(&line, b.data + at, n);
+			add_form(set, &line, secret);
+		}
+	}
+	sc_buf_wipe(&b);
+}
+
+static void add_encodings(struct sc_mask_set *set, const char *v, size_t len,
+			  size_t secret)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	unsigned off;
+	size_t i;
+
+	add_wrapped(set, v, len, secret);
+	for (off = 0; off < 3; off++) {
+		sc_base64_window(&b, v, len, off, 0);
+		add_form(set, &b, secret);
+		sc_base64_window(&b, v, len, off, SC_B64_URL);
+		add_form(set, &b, secret);
+	}
+	sc_hex_encode(&b, v, len, 0);
+	add_form(set, &b, secret);
+	sc_hex_encode(&b, v, len, 1);
+	add_form(set, &b, secret);
+	for (i = 0; i < 4; i++) {
+		sc_percent_encode(&b, v, len, (int)i);
+		add_form(set, &b, secret);
+	}
+	for (i = 0; i < sizeof(json_flags) / sizeof(*json_flags); i++) {
+		sc_json_escape(&b, v, len, json_flags[i]);
+		add_form(set, &b, secret);
+	}
+}
+
+/* Each line (without "\r\n" or "\n") of a multi-line value, when strong. */
+static void add_lines(struct sc_mask_set *set, const char *v, size_t len,
+		      size_t secret)
+{
+	const char *end = v + len;
+
+	while (v < end) {
+		const char *nl = memchr(v, '\n', (size_t)(end - v));
+		size_t n = nl ? (size_t)(nl - v) : (size_t)(end - v);
+		struct sc_buf b = SC_BUF_INIT;
+
+		if (n && v[n - 1] == '\r')
+			n--;
+		if (!sc_secrets_value_too_weak(v, n)) {
+			add_raw(set, v, n, secret);
+			sc_json_escape(&b, v, n, 0);
+			add_form(set, &b, secret);
+		}
+		v = nl ? nl + 1 : end;
+	}
+}
+
+static int form_cmp(const void *a, const void *b)
+{
+	const struct form *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->text, y->text, n);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	/* Equal texts: the earlier secret names the form. */
+	return x->secret < y->secret ? -1 : x->secret > y->secret;
+}
+
+static void wipe_free(char *p, size_t len)
+{
+	volatile char *q = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		q[i] = 0;
+	free(p);
+}
+
+static void sort_unique(struct sc_mask_set *set)
+{
+	size_t i, n = 0;
+
+	if (!set->nr_forms)
+		return;
+	qsort(set->forms, set->nr_forms, sizeof(*set->forms), form_cmp);
+	for (i = 0; i < set->nr_forms; i++) {
+		struct form *f = &set->forms[i];
+
+		if (n && f->len == set->forms[n - 1].len &&
+		    !memcmp(f->text, set->forms[n - 1].text, f->len))
+			wipe_free(f->text, f->len);
+		else
+			set->forms[n++] = *f;
+	}
+	set->nr_forms = n;
+}
+
+static int compile(struct sc_mask_set *set)
+{
+	const char **exprs;
+	unsigned *ids, *flags;
+	size_t *lens, i, n = 0;
+	hs_compile_error_t *err = NULL;
+	hs_error_t rc;
+
+	if (!set->nr_forms)
+		return 0;
+	if (set->nr_forms > 0x7fffffff)
+		return sc_error("MATCHER", "too many secret forms");
+	exprs = sc_xcalloc(set->nr_forms, sizeof(*exprs));
+	ids = sc_xcalloc(set->nr_forms, sizeof(*ids));
+	flags = sc_xcalloc(set->nr_forms, sizeof(*flags));
+	lens = sc_xcalloc(set->nr_forms, sizeof(*lens));
+	/*
+	 * Vectorscan's literal API refuses a literal that starts with a NUL
+	 * byte, so such a form is registered without its leading NULs and
+	 * on_match checks them.  A form of only NULs has nothing to register
+	 * (no such value is strong enough to reach here as a raw form).
+	 */
+	for (i = 0; i < set->nr_forms; i++) {
+		const struct form *f = &set->forms[i];
+
+		if (f->lead == f->len)
+			continue;
+		exprs[n] = f->text + f->lead;
+		ids[n] = (unsigned)i;
+		lens[n++] = f->len - f->lead;
+	}
+	rc = n ? hs_compile_lit_multi(exprs, flags, ids, lens, (unsigned)n,
+				      HS_MODE_STREAM, NULL, &set->db, &err)
+	       : HS_SUCCESS;
+	free(exprs);
+	free(ids);
+	free(flags);
+	free(lens);
+	if (rc != HS_SUCCESS) {
+		/* The message may quote a pattern, which is a secret: not shown. */
+		hs_free_compile_error(err);
+		return sc_error("MATCHER", "Vectorscan cannot compile the forms "
+				"(error %d)", (int)rc);
+	}
+	return 0;
+}
+
+static size_t add_name(struct sc_mask_set *set, const char *name)
+{
+	char shown[256];
+
+	sc_sanitize(shown, sizeof(shown), name, strlen(name));
+	set->names = sc_xrealloc(set->names,
+				 sc_st_mult(set->nr_names + 1, sizeof(char *)));
+	set->names[set->nr_names] = sc_xstrdup(shown);
+	return set->nr_names++;
+}
+
+static int warned_before(const struct sc_secrets *s, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(s->v[j].name, s->v[i].name) &&
+		    sc_secrets_value_too_weak(s->v[j].value.data,
+					      s->v[j].value.len))
+			return 1;
+	return 0;
+}
+
+struct sc_mask_set *sc_mask_set_build(const struct sc_secrets *s, int warn)
+{
+	struct sc_mask_set *set = sc_xcalloc(1, sizeof(*set));
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct sc_secret *sec = &s->v[i];
+		const char *v = sec->value.data ? sec->value.data : "";
+		size_t id;
+		char shown[256];
+
+		if (sc_secrets_value_too_weak(v, sec->value.len)) {
+			sc_sanitize(shown, sizeof(shown), sec->name,
+				    strlen(sec->name));
+			if (warn && !warned_before(s, i))
+				sc_warning("SHORT-SECRET", "'%s' is shorter than "
+					   "8 bytes or only digits and dots: "
+					   "not masked", shown);
+			continue;
+		}
+		id = add_name(set, sec->name);
+		add_raw(set, v, sec->value.len, id);
+		add_encodings(set, v, sec->value.len, id);
+		if (memchr(v, '\n', sec->value.len))
+			add_lines(set, v, sec->value.len, id);
+	}
+	sort_unique(set);
+	if (compile(set) < 0) {
+		sc_mask_set_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+void sc_mask_set_free(struct sc_mask_set *set)
+{
+	size_t i;
+
+	if (!set)
+		return;
+	for (i = 0; i < set->nr_forms; i++)
+		wipe_free(set->forms[i].text, set->forms[i].len);
+	for (i = 0; i < set->nr_names; i++)
+		free(set->names[i]);
+	free(set->names);
+	free(set->forms);
+	if (set->db)
+		hs_free_database(set->db);
+	free(set);
+}
+
+size_t sc_mask_set_forms(const struct sc_mask_set *set)
+{
+	return set->nr_forms;
+}
+
+const char *sc_mask_set_form(const struct sc_mask_set *set, size_t i,
+			     size_t *len)
+{
+	if (i >= set->nr_forms)
+		return NULL;
+	*len = set->forms[i].len;
+	return set->forms[i].text;
+}
+
+size_t sc_mask_set_longest(const struct sc_mask_set *set)
+{
+	return set->longest;
+}
+
+const char *sc_mask_set_name(const struct sc_mask_set *set, size_t i)
+{
+	return i < set->nr_names ? set->names[i] : NULL;
+}
+
+size_t sc_mask_set_secrets(const struct sc_mask_set *set)
+{
+	return set->nr_names;
+}
+
+/*
+ * 1 when the N bytes at P are a proper prefix of some form: a match could
+ * still start there.  The forms are sorted, so the forms starting with P
+ * follow the first form not less than P.
+ */
+int sc_mask_set_begins_form(const struct sc_mask_set *set, const char *p,
+			     size_t n)
+{
+	size_t lo = 0, hi = set->nr_forms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct form *f = &set->forms[mid];
+		size_t k = f->len < n ? f->len : n;
+		int c = memcmp(f->text, p, k);
+
+		if (c < 0 || (!c && f->len < n))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < set->nr_forms && lo < hi + 2; lo++) {
+		const struct form *f = &set->forms[lo];
+
+		if (f->len > n && !memcmp(f->text, p, n))
+			return 1;
+		if (f->len >= n && memcmp(f->text, p, n))
+			return 0;
+	}
+	return 0;
+}
+
+/* ---- the stream ---- */
+
+struct sc_masker *sc_masker_new(const struct sc_mask_set *set)
+{
+	struct sc_masker *m = sc_xcalloc(1, sizeof(*m));
+
+	m->set = set;
+	if (set->db) {
+		if (hs_alloc_scratch(set->db, &m->scratch) != HS_SUCCESS ||
+		    hs_open_stream(set->db, 0, &m->stream) != HS_SUCCESS) {
+			sc_masker_free(m);
+			sc_error("MATCHER", "Vectorscan cannot open a stream");
+			return NULL;
+		}
+	}
+	return m;
+}
+
+const struct sc_mask_set *sc_masker_get_set(const struct sc_masker *m)
+{
+	return m->set;
+}
+
+void sc_masker_set_hit(struct sc_masker *m, sc_mask_hit_fn fn, void *ctx)
+{
+	m->hit = fn;
+	m->hit_ctx = ctx;
+}
+
+void sc_masker_free(struct sc_masker *m)
+{
+	if (!m)
+		return;
+	if (m->stream)
+		hs_close_stream(m->stream, NULL, NULL, NULL);
+	if (m->scratch)
+		hs_free_scratch(m->scratch);
+	sc_buf_wipe(&m->hold);
+	free(m->spans);
+	free(m);
+}
+
+/* Merge [start, end) into the spans, joining every span it overlaps or touches. */
+static void add_span(struct sc_masker *m, uint64_t start, uint64_t end,
+		     size_t len, size_t secret)
+{
+	struct span s = { start, end, len, secret, 0 };
+	size_t k = m->nr, j;
+
+	/* Matches come in end order, so the search from the tail is short. */
+	while (k > m->head && m->spans[k - 1].end >= start)
+		k--;
+	for (j = k; j < m->nr && m->spans[j].start <= end; j++) {
+		const struct span *o = &m->spans[j];
+
+		if (o->start < s.start)
+			s.start = o->start;
+		if (o->end > s.end)
+			s.end = o->end;
+		if (o->best_len > s.best_len ||
+		    (o->best_len == s.best_len && o->secret < s.secret)) {
+			s.best_len = o->best_len;
+			s.secret = o->secret;
+		}
+		s.opened |= o->opened;
+	}
+	if (j == k) {
+		/* Nothing merged: insert at k. */
+		if (m->head && m->nr == m->alloc) {
+			memmove(m->spans, m->spans + m->head,
+				(m->nr - m->head) * sizeof(*m->spans));
+			m->nr -= m->head;
+			k -= m->head;
+			m->head = 0;
+		}
+		SC_ALLOC_GROW(m->spans, m->nr + 1, m->alloc);
+		memmove(m->spans + k + 1, m->spans + k,
+			(m->nr - k) * sizeof(*m->spans));
+		m->nr++;
+	} else if (j > k + 1) {
+		memmove(m->spans + k + 1, m->spans + j,
+			(m->nr - j) * sizeof(*m->spans));
+		m->nr -= j - k - 1;
+	}
+	m->spans[k] = s;
+}
+
+static int on_match(unsigned id, unsigned long long from,
+		    unsigned long long to, unsigned flags, void *ctx)
+{
+	struct sc_masker *m = ctx;
+	const struct form *f = &m->set->forms[id];
+	uint64_t start = to - f->len;
+
+	(void)from;
+	(void)flags;
+	if (f->lead) {
+		size_t k;
+
+		/* Bytes no longer held were replaced already: masking is safe. */
+		if (to < f->len)
+			return 0;
+		for (k = 0; k < f->lead && start + k >= m->hold_base; k++)
+			if (m->hold.data[start + k - m->hold_base])
+				return 0;
+	}
+	add_span(m, start, to, f->len, f->secret);
+	if (m->hit)
+		m->hit(m->hit_ctx, f->secret);
+	return 0;
+}
+
+static void write_plain(struct sc_masker *m, uint64_t to, struct sc_buf *out)
+{
+	if (to <= m->done)
+		return;
+	sc_buf_add(out, m->hold.data + (m->done - m->hold_base),
+		   (size_t)(to - m->done));
+	m->done = to;
+}
+
+static void write_marker(struct sc_masker *m, const struct span *s,
+			 struct sc_buf *out)
+{
+	sc_buf_adds(out, "[redacted:");
+	sc_buf_adds(out, m->set->names[s->secret]);
+	sc_buf_addch(out, ']');
+	if (s->end > m->done)
+		m->done = s->end;
+}
+
+/*
+ * No match not yet reported can start before LIMIT: write everything before
+ * it, plain or replaced.  A span reaching LIMIT stays open, since a later
+ * match may touch it and must join it; except when the input is IDLE: then
+ * a span ending at LIMIT is replaced at once, so a live log shows it (a
+ * match touching it later gets a marker of its own, nothing leaks).
+ */
+static void advance(struct sc_masker *m, uint64_t limit, int idle,
+		    struct sc_buf *out)
+{
+	while (m->head < m->nr && m->spans[m->head].start < limit) {
+		struct span *s = &m->spans[m->head];
+
+		if (!s->opened)
+			write_plain(m, s->start, out);
+		if (s->end > limit || (s->end == limit && !idle)) {
+			s->opened = 1;
+			if (s->end > m->done)
+				m->done = s->end;
+			return;  /* text after it waits for its marker */
+		}
+		write_marker(m, s, out);
+		m->head++;
+	}
+	if (m->head == m->nr)
+		m->head = m->nr = 0;
+	if (m->head < m->nr && m->spans[m->head].start < limit)
+		limit = m->spans[m->head].start;
+	if (limit > m->pos)
+		limit = m->pos;
+	write_plain(m, limit, out);
+}
+
+/* The first byte a new match could start at: (longest form - 1) back. */
+static uint64_t safe_limit(const struct sc_masker *m)
+{
+	uint64_t back = m->set->longest ? m->set->longest - 1 : 0;
+
+	return m->pos > back ? m->pos - back : 0;
+}
+
+/* Drop held bytes nobody needs: written ones older than the hold-back. */
+static void trim(struct sc_masker *m)
+{
+	uint64_t keep = safe_limit(m);
+
+	if (m->done < keep)
+		keep = m->done;
+	if (keep > m->hold_base) {
+		sc_buf_consume(&m->hold, (size_t)(keep - m->hold_base));
+		m->hold_base = keep;
+	}
+}
+
+int sc_masker_feed(struct sc_masker *m, const void *data, size_t len,
+		   struct sc_buf *out)
+{
+	if (!len)
+		return 0;
+	if (!m->stream) {
+		sc_buf_add(out, data, len);
+		m->pos += len;
+		m->done = m->hold_base = m->pos;
+		return 0;
+	}
+	sc_buf_add(&m->hold, data, len);
+	if (hs_scan_stream(m->stream, data, (unsigned)len, 0, m->scratch,
+			   on_match, m) != HS_SUCCESS)
+		return sc_error("MATCHER", "Vectorscan scan failed");
+	m->pos += len;
+	advance(m, safe_limit(m), 0, out);
+	trim(m);
+	return 0;
+}
+
+int sc_masker_idle(struct sc_masker *m, struct sc_buf *out)
+{
+	uint64_t p;
+
+	if (!m->stream)
+		return 0;
+	for (p = safe_limit(m); p < m->pos; p++)
+		if (sc_mask_set_begins_form(m->set, m->hold.data + (p - m->hold_base),
+				(size_t)(m->pos - p)))
+			break;
+	advance(m, p, 1, out);
+	trim(m);
+	return 0;
+}
+
+int sc_masker_finish(struct sc_masker *m, struct sc_buf *out)
+{
+	int ret = 0;
+
+	if (m->stream && hs_reset_stream(m->stream, 0, m->scratch, on_match,
+					 m) != HS_SUCCESS)
+		ret = sc_error("MATCHER", "Vectorscan cannot end the stream");
+	advance(m, UINT64_MAX, 0, out);
+	sc_buf_wipe(&m->hold);
+	m->pos = m->done = m->hold_base = 0;
+	m->head = m->nr = 0;
+	return ret;
+}
+
+size_t sc_masker_held(const struct sc_masker *m)
+{
+	return (size_t)(m->pos - m->done);
+}
+
+int sc_masker_mask(struct sc_masker *m, const void *data, size_t len,
+		   struct sc_buf *out)
+{
+	/* Scanned in slices, since Vectorscan takes an unsigned length. */
+	const char *p = data;
+
+	while (len) {
+		size_t n = len > (1u << 30) ? (1u << 30) : len;
+
+		if (sc_masker_feed(m, p, n, out) < 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return sc_masker_finish(m, out);
+}

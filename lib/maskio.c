@@ -1,0 +1,346 @@
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "maskio.h"
+#include "record.h"
+
+struct idle_ctx {
+	struct sc_masker *m;
+	struct sc_output *out;
+};
+
+/* Before a read that may block: release what is final and flush it. */
+static void idle_flush(void *ctx)
+{
+	struct idle_ctx *ic = ctx;
+
+	(void)sc_masker_idle(ic->m, &ic->out->buf);
+	(void)sc_output_flush(ic->out);
+}
+
+static int output_failed(void)
+{
+	sc_error_errno("WRITE-FAILED", "cannot write output");
+	return SC_EXIT_INTERNAL;
+}
+
+static int mask_fd(struct sc_masker *m, int fd, const char *shown,
+		   struct sc_output *out)
+{
+	struct sc_input in;
+	struct idle_ctx ic = { m, out };
+	long n;
+
+	sc_input_init_fd(&in, fd);
+	sc_input_set_idle(&in, idle_flush, &ic);
+	while ((n = sc_input_fill(&in)) > 0) {
+		if (sc_masker_feed(m, in.data + in.pos, (size_t)n, &out->buf) < 0)
+			return SC_EXIT_INTERNAL;
+		in.pos = in.end;
+		if (sc_output_unit_done(out) < 0)
+			return output_failed();
+	}
+	if (n < 0) {
+		sc_error_errno("READ-FAILED", "cannot read '%s'", shown);
+		return SC_EXIT_INTERNAL;
+	}
+	return SC_EXIT_OK;
+}
+
+int sc_mask_files(struct sc_masker *m, char *const *paths, int npaths,
+		  struct sc_output *out)
+{
+	int i, ret = SC_EXIT_OK;
+
+	if (!npaths)
+		ret = mask_fd(m, STDIN_FILENO, "stdin", out);
+	for (i = 0; i < npaths && ret == SC_EXIT_OK; i++) {
+		char shown[512];
+		int fd;
+
+		sc_sanitize(shown, sizeof(shown), paths[i], strlen(paths[i]));
+		if (!strcmp(paths[i], "-")) {
+			ret = mask_fd(m, STDIN_FILENO, "stdin", out);
+			continue;
+		}
+		fd = open(paths[i], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			sc_error_errno("INPUT", "cannot open '%s'", shown);
+			ret = SC_EXIT_USAGE;
+			break;
+		}
+		ret = mask_fd(m, fd, shown, out);
+		close(fd);
+	}
+	/* Even after an error, what was read is released masked, never raw. */
+	if (sc_masker_finish(m, &out->buf) < 0 && ret == SC_EXIT_OK)
+		ret = SC_EXIT_INTERNAL;
+	if (sc_output_flush(out) < 0)
+		ret = output_failed();
+	return ret;
+}
+
+/* A copy of REC with every text field masked. */
+static int mask_record(struct sc_masker *m, const struct sc_record *rec,
+		       struct sc_record *masked, struct sc_buf *tmp)
+{
+	size_t i;
+
+	sc_record_reset(masked);
+	for (i = 0; i < rec->nr; i++) {
+		const struct sc_field *f = &rec->fields[i];
+
+		if (strcmp(f->name, "text")) {
+			sc_record_add(masked, f->name, f->value, f->value_len);
+			continue;
+		}
+		sc_buf_reset(tmp);
+		if (sc_masker_mask(m, f->value, f->value_len, tmp) < 0)
+			return -1;
+		sc_record_add(masked, f->name, tmp->data ? tmp->data : "",
+			      tmp->len);
+	}
+	return 0;
+}
+
+int sc_mask_records(struct sc_masker *m, struct sc_input *in,
+		    struct sc_output *out)
+{
+	struct sc_reader rd;
+	struct sc_record rec, masked;
+	struct sc_buf tmp = SC_BUF_INIT;
+	int status, ret = SC_EXIT_OK;
+
+	sc_input_set_idle(in, sc_output_idle, out);
+	sc_reader_init(&rd, in);
+	sc_record_init(&rec);
+	sc_record_init(&masked);
+	while ((status = sc_reader_next(&rd, &rec)) == SC_READ_RECORD) {
+		const char *type = sc_record_type(&rec);
+		const struct sc_record *w = &rec;
+
+		if (type && !strcmp(type, "text")) {
+			if (mask_record(m, &rec, &masked, &tmp) < 0) {
+				ret = SC_EXIT_INTERNAL;
+				break;
+			}
+			w = &masked;
+		}
+		if (sc_record_write(out, w) < 0)
+			break;
+	}
+	if (ret == SC_EXIT_OK && status < 0)
+		ret = sc_reader_report(&rd, status);
+	if (sc_output_flush(out) < 0)
+		ret = output_failed();
+	sc_buf_wipe(&tmp);
+	sc_buf_wipe(&rec.store);
+	sc_record_release(&rec);
+	sc_record_release(&masked);
+	return ret;
+}
+
+/* ---- --check-diff ---- */
+
+/*
+ * The longest diff line read: a minified bundle can have long lines, but a
+ * hostile diff must not grow the tool without bound.
+ */
+#define DIFF_LINE_MAX ((size_t)64 << 20)
+
+struct diff_state {
+	struct sc_buf file;       /* the new side's path */
+	unsigned long new_line;   /* the line number of the next new line */
+	unsigned long old_left, new_left;  /* lines left in the hunk */
+	const struct sc_mask_set *set;
+	unsigned char *hits;      /* per secret: found on this line */
+	size_t nr_secrets;
+	int found;
+};
+
+static void note_hit(void *ctx, size_t secret)
+{
+	struct diff_state *ds = ctx;
+
+	if (secret < ds->nr_secrets)
+		ds->hits[secret] = 1;
+}
+
+/* 1 when LINE was read, 0 at the end, -1 read error, -2 too long. */
+static int read_line(struct sc_input *in, struct sc_buf *line)
+{
+	long n;
+
+	sc_buf_reset(line);
+	while ((n = sc_input_fill(in)) > 0) {
+		const char *start = in->data + in->pos;
+		const char *nl = memchr(start, '\n', (size_t)n);
+		size_t take = nl ? (size_t)(nl - start) : (size_t)n;
+
+		if (line->len + take > DIFF_LINE_MAX)
+			return -2;
+		sc_buf_add(line, start, take);
+		in->pos += take + (nl ? 1 : 0);
+		if (nl)
+			return 1;
+	}
+	if (n < 0)
+		return -1;
+	return line->len ? 1 : 0;
+}
+
+/*
+ * "+++ b/path" (or a quoted path): the new file's name, "b/" removed, and
+ * masked itself, since a finding must not print a secret through a path.
+ */
+static int set_file(struct sc_masker *m, struct diff_state *ds,
+		    const char *p, size_t len)
+{
+	int ret;
+
+	char *tab = memchr(p, '\t', len);
+
+	if (tab)
+		len = (size_t)(tab - p);
+	if (len >= 2 && p[0] == '"' && p[len - 1] == '"') {
+		p++;
+		len -= 2;
+	}
+	if (len > 2 && !memcmp(p, "b/", 2)) {
+		p += 2;
+		len -= 2;
+	}
+	sc_buf_reset(&ds->file);
+	sc_masker_set_hit(m, NULL, NULL);  /* a path is no added line */
+	ret = sc_masker_mask(m, p, len, &ds->file);
+	sc_masker_set_hit(m, note_hit, ds);
+	return ret;
+}
+
+/* "@@ -a[,b] +c[,d] @@": start a hunk. */
+static void start_hunk(struct diff_state *ds, const char *line)
+{
+	unsigned long a, b = 1, c, d = 1;
+	const char *p = line + 3;
+	char *end;
+
+	a = strtoul(p + 1, &end, 10);
+	if (*end == ',')
+		b = strtoul(end + 1, &end, 10);
+	p = strchr(end, '+');
+	if (!p)
+		return;
+	c = strtoul(p + 1, &end, 10);
+	if (*end == ',')
+		d = strtoul(end + 1, &end, 10);
+	(void)a;
+	ds->old_left = b;
+	ds->new_left = d;
+	ds->new_line = c;
+}
+
+static int report_line(struct diff_state *ds, struct sc_output *out)
+{
+	struct sc_record rec;
+	char num[32];
+	size_t i;
+
+	sc_record_init(&rec);
+	snprintf(num, sizeof(num), "%lu", ds->new_line);
+	for (i = 0; i < ds->nr_secrets; i++) {
+		if (!ds->hits[i])
+			continue;
+		ds->hits[i] = 0;
+		ds->found = 1;
+		sc_record_reset(&rec);
+		sc_record_adds(&rec, "type", "finding");
+		sc_record_adds(&rec, "code", "SECRET-IN-DIFF");
+		sc_record_adds(&rec, "name", sc_mask_set_name(ds->set, i));
+		sc_record_add(&rec, "file", ds->file.data ? ds->file.data : "",
+			      ds->file.len);
+		sc_record_adds(&rec, "line", num);
+		if (sc_record_write(out, &rec) < 0)
+			break;
+	}
+	sc_record_release(&rec);
+	return out->failed ? -1 : 0;
+}
+
+/* One line of the diff: headers set the file and the hunk, '+' lines are checked. */
+static int diff_line(struct sc_masker *m, struct diff_state *ds,
+		     const struct sc_buf *line, struct sc_buf *sink,
+		     struct sc_output *out)
+{
+	const char *p = line->data ? line->data : "";
+	size_t len = line->len;
+
+	if (ds->old_left || ds->new_left) {
+		if (len && p[0] == '+') {
+			sc_buf_reset(sink);
+			if (sc_masker_mask(m, p + 1, len - 1, sink) < 0)
+				return -1;
+			if (report_line(ds, out) < 0)
+				return -1;
+			ds->new_left -= !!ds->new_left;
+			ds->new_line++;
+		} else if (len && p[0] == '-') {
+			ds->old_left -= !!ds->old_left;
+		} else if (len && p[0] == '\\') {
+			/* "\ No newline at end of file" */
+		} else {
+			ds->old_left -= !!ds->old_left;
+			ds->new_left -= !!ds->new_left;
+			ds->new_line++;
+		}
+		return 0;
+	}
+	if (len >= 4 && !memcmp(p, "+++ ", 4))
+		return set_file(m, ds, p + 4, len - 4);
+	else if (len >= 4 && !memcmp(p, "@@ -", 4))
+		start_hunk(ds, p);
+	return 0;
+}
+
+int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
+		       struct sc_output *out)
+{
+	const struct sc_mask_set *set = sc_masker_get_set(m);
+	struct diff_state ds = { SC_BUF_INIT, 0, 0, 0, set, NULL, 0, 0 };
+	struct sc_buf line = SC_BUF_INIT, sink = SC_BUF_INIT;
+	int got, ret = SC_EXIT_OK;
+
+	ds.nr_secrets = sc_mask_set_secrets(set);
+	ds.hits = sc_xcalloc(ds.nr_secrets + 1, 1);
+	sc_masker_set_hit(m, note_hit, &ds);
+	sc_input_set_idle(in, sc_output_idle, out);
+	while ((got = read_line(in, &line)) > 0) {
+		if (diff_line(m, &ds, &line, &sink, out) < 0) {
+			ret = out->failed ? output_failed() : SC_EXIT_INTERNAL;
+			break;
+		}
+	}
+	if (got == -1) {
+		sc_error_errno("READ-FAILED", "cannot read the diff");
+		ret = SC_EXIT_INTERNAL;
+	} else if (got == -2) {
+		sc_error("LINE-TOO-LONG", "a diff line is longer than %zu bytes",
+			 DIFF_LINE_MAX);
+		ret = SC_EXIT_MALFORMED;
+	}
+	sc_masker_set_hit(m, NULL, NULL);
+	if (sc_output_flush(out) < 0)
+		ret = output_failed();
+	if (ret == SC_EXIT_OK && ds.found)
+		ret = SC_EXIT_NO;
+	sc_buf_wipe(&line);
+	sc_buf_wipe(&sink);
+	sc_buf_release(&ds.file);
+	free(ds.hits);
+	return ret;
+}

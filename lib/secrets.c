@@ -1,0 +1,310 @@
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "dotenv.h"
+#include "io.h"
+#include "record.h"
+#include "secrets.h"
+
+/*
+ * The largest secrets file read: far above any real one, and a bound on
+ * what a mistaken --secrets-file /dev/zero can cost.
+ */
+#define SECRETS_FILE_MAX ((size_t)16 << 20)
+
+void sc_secrets_init(struct sc_secrets *s)
+{
+	s->v = NULL;
+	s->nr = s->alloc = 0;
+}
+
+void sc_secrets_release(struct sc_secrets *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		free(s->v[i].name);
+		sc_buf_wipe(&s->v[i].value);
+	}
+	free(s->v);
+	sc_secrets_init(s);
+}
+
+void sc_secrets_add(struct sc_secrets *s, const char *name,
+		    const void *value, size_t len)
+{
+	struct sc_secret *sec;
+
+	SC_ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	sec = &s->v[s->nr++];
+	sec->name = sc_xstrdup(name);
+	sc_buf_init(&sec->value);
+	sc_buf_grow(&sec->value, len); /* one allocation: nothing left behind */
+	sc_buf_add(&sec->value, value, len);
+}
+
+static int contains(const char *upper, const char *word)
+{
+	return strstr(upper, word) != NULL;
+}
+
+static int ends_with(const char *upper, const char *suffix)
+{
+	size_t n = strlen(upper), m = strlen(suffix);
+
+	return n >= m && !strcmp(upper + n - m, suffix);
+}
+
+int sc_secrets_name_is_secret(const char *name)
+{
+	static const char *const prefixes[] = { "AWS_", "ANTHROPIC_", "OPENAI_" };
+	static const char *const words[] = {
+		"SECRET", "PASSWORD", "KEY", "PASS", "CREDENTIAL", "AUTH",
+		"PRIVATE", "DSN",
+	};
+	char upper[256], *at;
+	size_t i, n = strlen(name);
+
+	if (!n)
+		return 0;
+	if (n >= sizeof(upper))
+		n = sizeof(upper) - 1;
+	for (i = 0; i < n; i++)
+		upper[i] = (char)toupper((unsigned char)name[i]);
+	upper[n] = '\0';
+	/* GIT_AUTHOR_NAME is no credential: AUTHOR does not count as AUTH. */
+	for (at = strstr(upper, "AUTHOR"); at; at = strstr(at, "AUTHOR"))
+		memset(at, '_', 6);
+	if (ends_with(upper, "_API_KEY") || ends_with(upper, "_TOKEN") ||
+	    !strcmp(upper, "TOKEN"))
+		return 1;
+	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
+		if (!strncmp(upper, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	for (i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (contains(upper, words[i]))
+			return 1;
+	return 0;
+}
+
+int sc_secrets_value_too_weak(const void *value, size_t len)
+{
+	const unsigned char *p = value;
+	size_t i;
+
+	if (len < 8)
+		return 1;
+	for (i = 0; i < len; i++)
+		if (!isdigit(p[i]) && p[i] != '.')
+			break;
+	if (i == len)
+		return 1;
+	/* Only NUL bytes: padding, not a secret (and no literal to match). */
+	for (i = 0; i < len; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+void sc_secrets_from_environ(struct sc_secrets *s, char *const *envp)
+{
+	for (; *envp; envp++) {
+		const char *eq = strchr(*envp, '=');
+		char *name;
+
+		if (!eq || eq == *envp)
+			continue;
+		name = sc_xmemdup(*envp, (size_t)(eq - *envp));
+		if (sc_secrets_name_is_secret(name))
+			sc_secrets_add(s, name, eq + 1, strlen(eq + 1));
+		free(name);
+	}
+}
+
+int sc_secrets_from_var(struct sc_secrets *s, const char *name)
+{
+	const char *value, *p;
+	char shown[128];
+
+	/*
+	 * Only a variable name is accepted, and a wrong one is not echoed:
+	 * "--secret TOKEN=value" must not print the value it was given.
+	 */
+	for (p = name; *p; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= 'a' && *p <= 'z') || (p > name && *p >= '0' && *p <= '9')))
+			break;
+	if (p == name || *p)
+		return sc_error("SECRET-NAME", "--secret takes the name of an "
+				"environment variable, never a value");
+	value = getenv(name);
+	if (!value) {
+		sc_sanitize(shown, sizeof(shown), name, strlen(name));
+		return sc_error("SECRET-UNSET",
+				"environment variable '%s' is not set", shown);
+	}
+	sc_secrets_add(s, name, value, strlen(value));
+	return 0;
+}
+
+int sc_secrets_read_file(const char *path, size_t max, struct sc_buf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		errno = EFBIG;
+		goto fail;
+	}
+	/* One allocation for the whole file: a realloc would leave copies. */
+	sc_buf_grow(out, (size_t)st.st_size + 1);
+	for (;;) {
+		ssize_t n;
+
+		if (out->len >= max) {
+			errno = EFBIG;
+			goto fail;
+		}
+		if (out->cap - out->len < 2)
+			sc_buf_grow(out, 4096);
+		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (!n)
+			break;
+		sc_buf_setlen(out, out->len + (size_t)n);
+	}
+	close(fd);
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+static void shown_path(char *dst, size_t size, const char *path)
+{
+	sc_sanitize(dst, size, path, strlen(path));
+}
+
+static int add_dotenv(void *ctx, const char *name, const char *value,
+		      size_t len)
+{
+	sc_secrets_add(ctx, name, value, len);
+	return 0;
+}
+
+int sc_secrets_from_dotenv(struct sc_secrets *s, const char *path)
+{
+	struct sc_buf text = SC_BUF_INIT;
+	struct sc_dotenv_error err;
+	char shown[512];
+	int ret = 0;
+
+	shown_path(shown, sizeof(shown), path);
+	if (sc_secrets_read_file(path, SECRETS_FILE_MAX, &text) < 0) {
+		ret = sc_error_errno("SECRETS-FILE", "cannot read '%s'", shown);
+	} else if (sc_dotenv_parse(text.data ? text.data : "", text.len,
+				   add_dotenv, s, &err) < 0) {
+		ret = sc_error("SECRETS-FILE", "%s:%lu: %s", shown, err.line,
+			       err.what);
+	}
+	sc_buf_wipe(&text);
+	return ret;
+}
+
+int sc_secrets_from_key_file(struct sc_secrets *s, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	struct sc_buf text = SC_BUF_INIT;
+	char shown[512];
+	char *name;
+	int ret = 0;
+
+	if (!eq || eq == spec || !eq[1]) {
+		shown_path(shown, sizeof(shown), spec);
+		return sc_error("KEY-FILE", "'%s' is not NAME=PATH", shown);
+	}
+	name = sc_xmemdup(spec, (size_t)(eq - spec));
+	shown_path(shown, sizeof(shown), eq + 1);
+	if (sc_secrets_read_file(eq + 1, SECRETS_FILE_MAX, &text) < 0) {
+		ret = sc_error_errno("KEY-FILE", "cannot read '%s'", shown);
+	} else {
+		/* The final newline ends the file, it is not part of the key. */
+		while (text.len && (text.data[text.len - 1] == '\n' ||
+				    text.data[text.len - 1] == '\r'))
+			text.len--;
+		sc_secrets_add(s, name, text.data ? text.data : "", text.len);
+	}
+	free(name);
+	sc_buf_wipe(&text);
+	return ret;
+}
+
+/* One type=secret record: name= and value= (value may hold NUL). */
+static int add_record(struct sc_secrets *s, const struct sc_record *rec,
+		      const char *shown, unsigned long nr)
+{
+	const struct sc_field *value = sc_record_get(rec, "value");
+	const char *name = sc_record_str(rec, "name");
+	const char *type = sc_record_type(rec);
+
+	if (!type || strcmp(type, "secret"))
+		return 0;  /* other records pass: readers ignore what is not theirs */
+	if (!name || !*name || !value)
+		return sc_error("SECRETS-FILE",
+				"%s: record %lu: a secret needs name= and value=",
+				shown, nr);
+	sc_secrets_add(s, name, value->value, value->value_len);
+	return 0;
+}
+
+int sc_secrets_from_records(struct sc_secrets *s, const char *path)
+{
+	struct sc_buf text = SC_BUF_INIT;
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record rec;
+	char shown[512];
+	unsigned long nr = 0;
+	int status, ret = 0;
+
+	shown_path(shown, sizeof(shown), path);
+	if (sc_secrets_read_file(path, SECRETS_FILE_MAX, &text) < 0)
+		return sc_error_errno("SECRETS-FILE", "cannot read '%s'", shown);
+	sc_input_init_mem(&in, text.data ? text.data : "", text.len);
+	sc_reader_init(&rd, &in);
+	sc_record_init(&rec);
+	while (!ret && (status = sc_reader_next(&rd, &rec)) == SC_READ_RECORD)
+		ret = add_record(s, &rec, shown, ++nr);
+	if (!ret && status < 0)
+		ret = sc_error("SECRETS-FILE", "%s: record %lu: %s at byte %llu",
+			       shown, nr + 1,
+			       rd.err_what ? rd.err_what : "malformed",
+			       (unsigned long long)rd.err_offset);
+	/* The record's store held values: wipe it before releasing. */
+	sc_buf_wipe(&rec.store);
+	sc_record_release(&rec);
+	sc_buf_wipe(&text);
+	return ret;
+}

@@ -1,0 +1,69 @@
+#ifndef SC_SECRETS_H
+#define SC_SECRETS_H
+
+/*
+ * The secrets sc-mask(1) masks, gathered from its sources: the environment
+ * (--env, --secret NAME), a dotenv file (--secrets-file), a key file
+ * (--key-file NAME=PATH) and a record file (--records, type=secret records
+ * with name= and value=).  A value never comes from the command line.
+ *
+ * Values are wiped when the list is released.  Errors name the source, the
+ * line and the variable, never the value.  A source that cannot be read or
+ * parsed is an error: masking with a partial list is worse than refusing.
+ */
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/* A value holding newlines is also masked line by line (lib/mask.c). */
+struct sc_secret {
+	char *name;
+	struct sc_buf value;
+};
+
+struct sc_secrets {
+	struct sc_secret *v;
+	size_t nr, alloc;
+};
+
+void sc_secrets_init(struct sc_secrets *s);
+/* Wipe every value and free the list. */
+void sc_secrets_release(struct sc_secrets *s);
+void sc_secrets_add(struct sc_secrets *s, const char *name,
+		    const void *value, size_t len);
+
+/*
+ * 1 when an environment variable called NAME probably holds a secret:
+ * *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, AWS_*, ANTHROPIC_*, OPENAI_*,
+ * and names holding KEY, PASS, CREDENTIAL, AUTH, PRIVATE or DSN, in any
+ * letter case; AUTHOR is not AUTH (GIT_AUTHOR_NAME).  (sc-mask's copy; to
+ * be merged with sc_env_name_is_secret of lib/env.c.)
+ */
+int sc_secrets_name_is_secret(const char *name);
+
+/*
+ * 1 when VALUE is too weak to mask: under 8 bytes, only digits and dots,
+ * or only NUL bytes.
+ */
+int sc_secrets_value_too_weak(const void *value, size_t len);
+
+/* --env: every variable of ENVP (NAME=VALUE strings) whose name looks secret. */
+void sc_secrets_from_environ(struct sc_secrets *s, char *const *envp);
+/* --secret NAME: -1 and error[SECRET-UNSET] when NAME is not set. */
+int sc_secrets_from_var(struct sc_secrets *s, const char *name);
+/* --secrets-file PATH: -1 and error[SECRETS-FILE] naming the line. */
+int sc_secrets_from_dotenv(struct sc_secrets *s, const char *path);
+/* --key-file NAME=PATH: -1 and error[KEY-FILE]. */
+int sc_secrets_from_key_file(struct sc_secrets *s, const char *spec);
+/* --records PATH: -1 and error[SECRETS-FILE] naming the record. */
+int sc_secrets_from_records(struct sc_secrets *s, const char *path);
+
+/*
+ * Read the whole regular file PATH (not following a final symlink is not
+ * required: secrets files are often links into a secrets store) into OUT,
+ * at most MAX bytes.  -1 with errno set (EFBIG past MAX).
+ */
+int sc_secrets_read_file(const char *path, size_t max, struct sc_buf *out);
+
+#endif
