@@ -29,10 +29,14 @@ load lib/common
 	run find "$d" -mindepth 1 -maxdepth 2
 	assert_output "$d/opt
 $d/opt/sc"
-	# The installed tool works.
+	# The installed tool works, and the installed porcelain finds its
+	# drivers and tools in the installed tree.
 	run "$d/opt/sc/bin/sc-rec" --version
 	assert_success
 	assert_output --regexp '^sc-rec \(speccoder\) '
+	run "$d/opt/sc/bin/git-speccoder" --version
+	assert_success
+	assert_output --regexp '^git-speccoder \(speccoder\) '
 }
 
 @test "make deps is a no-op once the packages are present" {

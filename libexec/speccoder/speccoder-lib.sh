@@ -65,7 +65,7 @@ sc_repo_top() {
 sc_state_dir() {
 	_common=$(cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
 		sc_die 4 NOT-A-REPOSITORY "not inside a git repository"
-	_name=$(basename "$(dirname "$_common")" | tr -c 'A-Za-z0-9._-\n' '_')
+	_name=$(basename "$(dirname "$_common")" | tr -c 'A-Za-z0-9._\n-' '_')
 	case "$_name" in .*|-*|'') _name="repo$_name" ;; esac
 	_digest=$(printf '%s' "$_common" | sha256sum | cut -c1-12)
 	_base=${XDG_STATE_HOME:-${HOME:?HOME is not set}/.local/state}/speccoder

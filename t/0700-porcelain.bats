@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# git speccoder: dispatch, help, init and report.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+load lib/porcelain
+
+setup() {
+	sc_common_setup
+	sc_porcelain_repo
+}
+
+@test "git speccoder dispatches through git, with -h and help" {
+	run git speccoder -h
+	assert_success
+	assert_line --index 0 "usage: git speccoder <command> [<args>]"
+	run git speccoder help init
+	assert_success
+	assert_line --index 0 "usage: git speccoder init [--print]"
+	run git speccoder --version
+	assert_success
+	assert_output --regexp '^git-speccoder \(speccoder\) [0-9.]+$'
+}
+
+@test "an unknown or malformed command is a usage error" {
+	local c
+	for c in nosuch ../../bin/sh 'Init' 'lib.sh' ''; do
+		run --separate-stderr git speccoder "$c"
+		[ "$status" -eq 2 ] || fail "'$c': status $status"
+		[[ "$stderr" == *"error[USAGE]"* ]] || fail "'$c': $stderr"
+	done
+	run --separate-stderr git speccoder
+	assert_equal "$status" 2
+}
+
+@test "init writes the checks it finds and says what it found" {
+	printf 'all:\n\ttrue\ntest:\n\ttrue\n' >Makefile
+	printf '[package]\nname = "x"\n' >Cargo.toml
+	mkdir t && : >t/a.bats
+	run git speccoder init
+	assert_success
+	assert_line --partial "make: make test"
+	assert_line --partial "cargo: cargo test"
+	assert_line --partial "bats: bats -r t"
+	run git config -f speccoder.conf --get check.make.argv
+	assert_output "make test"
+	run git config -f speccoder.conf --get sandbox.mode
+	assert_output "required"
+	run git config -f speccoder.conf --get-regexp '^check\..*\.argv$'
+	assert_equal "${#lines[@]}" 3
+}
+
+@test "init never overwrites speccoder.conf and leaves no temporary file" {
+	printf 'mine\n' >speccoder.conf
+	run --separate-stderr git speccoder init
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[CONFIG-EXISTS]"* ]]
+	assert_equal "$(cat speccoder.conf)" mine
+	run ls
+	assert_output speccoder.conf
+}
+
+@test "init --print writes to stdout only" {
+	run git speccoder init --print
+	assert_success
+	assert_output --partial "[sandbox]"
+	[ ! -e speccoder.conf ]
+}
+
+@test "report with no run says so; a run id cannot leave the state directory" {
+	run --separate-stderr git speccoder report
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[NO-RUN]"* ]]
+	mkdir -p "$SC_TMP/outside" && printf 'type=x\0\0' >"$SC_TMP/outside/journal"
+	local id
+	for id in ../../../outside .hidden -x 'a/b' 'a b'; do
+		run --separate-stderr git speccoder report "$id"
+		[ "$status" -eq 2 ] || fail "'$id': status $status"
+	done
+}
+
+@test "the state directory is private" {
+	run git speccoder report
+	local d
+	d=$(find "$XDG_STATE_HOME/speccoder" -mindepth 1 -maxdepth 1 -type d)
+	[ -n "$d" ]
+	assert_equal "$(stat -c %a "$XDG_STATE_HOME/speccoder")" 700
+	assert_equal "$(stat -c %a "$d")" 700
+}
