@@ -107,6 +107,21 @@ static void sort_items(struct sc_hg_manifest *m)
 		qsort(m->v, m->nr, sizeof(*m->v), item_cmp);
 }
 
+/* Drop repeated items (a file included twice), keeping the first. */
+static void dedup_items(struct sc_hg_manifest *m)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < m->nr; i++) {
+		if (out && !item_cmp(&m->v[out - 1], &m->v[i])) {
+			item_release(&m->v[i]);
+			continue;
+		}
+		m->v[out++] = m->v[i];
+	}
+	m->nr = out;
+}
+
 /* ---- SHA-256 ---------------------------------------------------------- */
 
 static void hex_digest(EVP_MD_CTX *ctx, char hex[HEX_SHA256])
@@ -313,6 +328,8 @@ static int walk_entry(struct walk *w, int parent, const char *name,
 	return 0;
 }
 
+static int git_failed(const char *what);
+
 static int open_dir(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -358,6 +375,65 @@ static int add_gitdir_files(git_repository *repo, struct sc_hg_manifest *m)
 	close(common);
 	close(own);
 	return ret;
+}
+
+/*
+ * Files the repository's config pulls in with include.path and
+ * includeIf.*.path: libgit2 reads them (as data) and git would take keys
+ * that run programs from them, so an edit to one is a config change.  Each
+ * is recorded under its resolved absolute path.  A relative path inside an
+ * included file cannot be resolved here (libgit2 1.5 does not say which
+ * file an entry came from); it is recorded as written, with no digest, so
+ * adding or changing the include line is still seen.
+ */
+struct includes {
+	struct sc_hg_manifest *m;
+	const char *common;
+	int ret;
+};
+
+static int add_include(const git_config_entry *entry, void *payload)
+{
+	struct includes *inc = payload;
+	struct walk w = { inc->m, SC_HG_CONFIG, NULL, 0 };
+	struct sc_buf path = SC_BUF_INIT;
+	const char *v = entry->value;
+	const char *home = getenv("HOME");
+
+	if (!v || !*v || entry->level != GIT_CONFIG_LEVEL_LOCAL)
+		return 0;
+	if (v[0] == '/')
+		sc_buf_adds(&path, v);
+	else if (v[0] == '~' && v[1] == '/' && home)
+		sc_buf_addf(&path, "%s%s", home, v + 1);
+	else if (entry->include_depth == 0)
+		sc_buf_addf(&path, "%s%s", inc->common, v);
+	if (!path.len) {
+		sc_buf_addf(&path, "include:%s", v);
+		add_item(inc->m, SC_HG_CONFIG, path.data, "other", NULL, NULL);
+	} else {
+		inc->ret = walk_entry(&w, AT_FDCWD, path.data, path.data, 1, 0);
+	}
+	sc_buf_release(&path);
+	return inc->ret ? 1 : 0;
+}
+
+static int add_includes(git_repository *repo, struct sc_hg_manifest *m)
+{
+	struct includes inc = { m, git_repository_commondir(repo), 0 };
+	git_config *cfg = NULL;
+	int r;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return git_failed("cannot read the config");
+	r = git_config_foreach_match(cfg, "^include(if\\..*)?\\.path$",
+				     add_include, &inc);
+	git_config_free(cfg);
+	if (inc.ret)
+		return -1;
+	if (r < 0)
+		return git_failed("cannot read the config");
+	return 0;
 }
 
 static int add_protected(git_repository *repo, const struct sc_patterns *pats,
@@ -589,7 +665,8 @@ static int add_status(git_repository *repo, struct sc_hg_manifest *m)
 int sc_hg_build(git_repository *repo, const struct sc_hg_options *opt,
 		struct sc_hg_manifest *m)
 {
-	if (add_gitdir_files(repo, m) < 0 || add_head(repo, m) < 0 ||
+	if (add_gitdir_files(repo, m) < 0 || add_includes(repo, m) < 0 ||
+	    add_head(repo, m) < 0 ||
 	    add_refs(repo, opt, m) < 0)
 		return -1;
 	if (opt->status && add_status(repo, m) < 0)
@@ -597,6 +674,7 @@ int sc_hg_build(git_repository *repo, const struct sc_hg_options *opt,
 	if (opt->protect && add_protected(repo, opt->protect, m) < 0)
 		return -1;
 	sort_items(m);
+	dedup_items(m);
 	return 0;
 }
 

@@ -15,7 +15,8 @@
  * Items, in this stable order (kind, then name bytewise):
  *   config     "config" of the common dir, plus "config.worktree",
  *              "commondir" and "objects/info/alternates" when present (they
- *              change which config and objects git reads)
+ *              change which config and objects git reads), and the files
+ *              include.path / includeIf.*.path name, by absolute path
  *   hook       every entry under the common dir's hooks/, recursively
  *   info       every entry under the common dir's info/, recursively
  *   head       HEAD of the opened worktree: symbolic target and oid

@@ -37,7 +37,7 @@ setup() {
 	assert_line "ref refs/tags/v1 -"
 	run hg_jq "$SC_TMP/m" 'select(.kind=="head") | .target'
 	assert_output refs/heads/main
-	run hg_jq "$SC_TMP/m" 'select(.kind=="config") | .sha256'
+	run hg_jq "$SC_TMP/m" 'select(.path=="config") | .sha256'
 	assert_output "$(sha256sum <"$R/.git/config" | cut -d' ' -f1)"
 	run hg_jq "$SC_TMP/m" 'select(.type!="item") | "\(.type) \(.version // .items)"'
 	assert_line --index 0 "manifest 1"
