@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # sc-hash-git: what the manifest covers, in a stable order.
 
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # sc-hash-git --check: every kind of change is found, with the right change=.
 
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0

@@ -3,6 +3,7 @@
 # without the user's git configuration, and refuses what libgit2 1.5 would
 # misread.
 
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0

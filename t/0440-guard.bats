@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # hooks-guard/guard: a manifest before the tick, a check after every command.
 
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0
@@ -40,6 +41,7 @@ setup() {
 }
 
 @test "run: a command that edits the spec is stopped with 125" {
+	# shellcheck disable=SC2016 # $1 is the inner sh's
 	run --separate-stderr "$GU" "${O[@]}" run "$SC_TMP/m" -- \
 		sh -c 'echo more >>"$1"' sh "$R/specs/spec.md"
 	[ "$status" -eq 125 ]
@@ -69,4 +71,24 @@ setup() {
 	run "$GU" -C "$SC_TMP" snapshot "$SC_TMP/m2"
 	[ "$status" -eq 4 ]
 	[ ! -e "$SC_TMP/m2" ]
+}
+
+@test "the guard runs nothing of a hostile repository, and catches its edits" {
+	T="$SC_TMP/tools"
+	hg_marker_tools "$T"
+	H="$SC_TMP/hostile"
+	hg_hostile_repo "$H" "$T"
+	git -C "$H" status >/dev/null 2>&1 || : # control: git runs them
+	[ -s "$T/marker" ]
+	rm "$T/marker"
+	run "$GU" -C "$H" --status snapshot "$SC_TMP/hm"
+	assert_success
+	run "$GU" -C "$H" --status run "$SC_TMP/hm" -- \
+		"$SC_TOP/hooks-guard/sc-git" -C "$H" status
+	assert_success
+	run --separate-stderr "$GU" -C "$H" --status run "$SC_TMP/hm" -- \
+		git -C "$H" config alias.x '!true'
+	[ "$status" -eq 125 ]
+	[[ "$stderr" == *"GIT-CHANGED: config config modified"* ]]
+	[ ! -e "$T/marker" ]
 }
