@@ -44,34 +44,50 @@ int sc_hg_kind_parse(const char *name)
 	return -1;
 }
 
+#define CHUNK_SIZE 65536
+
 void sc_hg_manifest_init(struct sc_hg_manifest *m)
 {
 	m->v = NULL;
 	m->nr = m->alloc = 0;
-}
-
-static void item_release(struct sc_hg_item *it)
-{
-	free(it->name);
-	free(it->mode);
-	free(it->digest);
-	free(it->target);
-	free(it->clean);
+	m->chunks = NULL;
+	m->nchunks = m->chunks_alloc = 0;
+	m->cur = NULL;
+	m->left = 0;
 }
 
 void sc_hg_manifest_release(struct sc_hg_manifest *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nr; i++)
-		item_release(&m->v[i]);
+	for (i = 0; i < m->nchunks; i++)
+		free(m->chunks[i]);
+	free(m->chunks);
 	free(m->v);
 	sc_hg_manifest_init(m);
 }
 
-static char *dup_or_null(const char *s)
+/* A copy of S in M's chunks, or NULL for NULL. */
+static const char *dup_or_null(struct sc_hg_manifest *m, const char *s)
 {
-	return s ? sc_xstrdup(s) : NULL;
+	size_t len;
+	char *p;
+
+	if (!s)
+		return NULL;
+	len = sc_st_add(strlen(s), 1);
+	if (len > m->left) {
+		size_t size = len > CHUNK_SIZE ? len : CHUNK_SIZE;
+
+		SC_ALLOC_GROW(m->chunks, m->nchunks + 1, m->chunks_alloc);
+		m->chunks[m->nchunks++] = m->cur = sc_xmalloc(size);
+		m->left = size;
+	}
+	p = m->cur;
+	memcpy(p, s, len);
+	m->cur += len;
+	m->left -= len;
+	return p;
 }
 
 static struct sc_hg_item *add_item(struct sc_hg_manifest *m,
@@ -84,10 +100,10 @@ static struct sc_hg_item *add_item(struct sc_hg_manifest *m,
 	SC_ALLOC_GROW(m->v, m->nr + 1, m->alloc);
 	it = &m->v[m->nr++];
 	it->kind = kind;
-	it->name = sc_xstrdup(name);
-	it->mode = dup_or_null(mode);
-	it->digest = dup_or_null(digest);
-	it->target = dup_or_null(target);
+	it->name = dup_or_null(m, name);
+	it->mode = dup_or_null(m, mode);
+	it->digest = dup_or_null(m, digest);
+	it->target = dup_or_null(m, target);
 	it->clean = NULL;
 	return it;
 }
@@ -120,7 +136,11 @@ static void sort_items(struct sc_hg_manifest *m)
  * every earlier item's kind. */
 static void sort_tail(struct sc_hg_manifest *m, size_t start)
 {
-	struct sc_hg_manifest tail = { m->v + start, m->nr - start, 0 };
+	struct sc_hg_manifest tail;
+
+	sc_hg_manifest_init(&tail);
+	tail.v = m->v + start;
+	tail.nr = m->nr - start;
 
 	sort_items(&tail);
 }
@@ -131,10 +151,8 @@ static void dedup_items(struct sc_hg_manifest *m)
 	size_t i, out = 0;
 
 	for (i = 0; i < m->nr; i++) {
-		if (out && !item_cmp(&m->v[out - 1], &m->v[i])) {
-			item_release(&m->v[i]);
-			continue;
-		}
+		if (out && !item_cmp(&m->v[out - 1], &m->v[i]))
+			continue; /* its strings stay in the chunks */
 		m->v[out++] = m->v[i];
 	}
 	m->nr = out;
@@ -541,7 +559,7 @@ static int add_head(git_repository *repo, struct sc_hg_manifest *m)
 		if (err == 0) {
 			git_oid_tostr(hex, sizeof(hex),
 				      git_reference_target(resolved));
-			it->digest = sc_xstrdup(hex);
+			it->digest = dup_or_null(m, hex);
 			git_reference_free(resolved);
 		} else if (err != GIT_ENOTFOUND) {
 			git_reference_free(head);
@@ -676,7 +694,7 @@ static int add_status(git_repository *repo, struct sc_hg_manifest *m)
 	hex_digest(ctx, hex);
 	EVP_MD_CTX_free(ctx);
 	it = add_item(m, SC_HG_STATUS, "status", NULL, hex, NULL);
-	it->clean = sc_xstrdup(changes ? "no" : "yes");
+	it->clean = dup_or_null(m, changes ? "no" : "yes");
 	return 0;
 }
 
@@ -828,7 +846,7 @@ static int read_item(const struct sc_record *rec, size_t nrec,
 	if (m->nr >= MANIFEST_ITEMS_MAX)
 		return malformed(nrec, "too many items");
 	it = add_item(m, (enum sc_hg_kind)kind, name, mode, digest, target);
-	it->clean = dup_or_null(clean);
+	it->clean = dup_or_null(m, clean);
 	return 0;
 }
 

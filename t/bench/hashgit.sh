@@ -48,8 +48,10 @@ ours="'$hash_git' -C '$repo' >/dev/null"
 echo "hashgit: $refs refs (packed), $hooks hooks"
 hyperfine --warmup 2 --runs 10 --export-json "$work/r.json" \
 	-n sc-hash-git "$ours" -n git-plumbing "$peer" >/dev/null
+# Wall time, and CPU time (user + system), steadier on a shared machine.
 jq -r '.results | (map({(.command): .mean}) | add) as $m |
-	"sc-hash-git   \($m["sc-hash-git"] * 1000 | floor) ms\n" +
-	"git-plumbing  \($m["git-plumbing"] * 1000 | floor) ms\n" +
-	"ratio (git-plumbing / sc-hash-git): \($m["git-plumbing"] / $m["sc-hash-git"] * 100 | floor / 100)"' \
+	(map({(.command): (.user + .system)}) | add) as $c |
+	"sc-hash-git   \($m["sc-hash-git"] * 1000 | floor) ms (cpu \($c["sc-hash-git"] * 1000 | floor) ms)\n" +
+	"git-plumbing  \($m["git-plumbing"] * 1000 | floor) ms (cpu \($c["git-plumbing"] * 1000 | floor) ms)\n" +
+	"ratio (git-plumbing / sc-hash-git): wall \($m["git-plumbing"] / $m["sc-hash-git"] * 100 | floor / 100), cpu \($c["git-plumbing"] / $c["sc-hash-git"] * 100 | floor / 100)"' \
 	"$work/r.json"
