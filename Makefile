@@ -14,6 +14,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 LIBEXECDIR = $(PREFIX)/libexec/speccoder
+HOOKSGUARDDIR = $(LIBEXECDIR)/hooks-guard
 PROFILEDIR = $(PREFIX)/share/speccoder/profiles
 MANDIR = $(PREFIX)/share/man
 
@@ -166,6 +167,10 @@ install: all
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(BINDIR); fi; done
 	@set -e; for f in libexec/speccoder/*; do \
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(LIBEXECDIR); fi; done
+	install -d $(DESTDIR)$(HOOKSGUARDDIR)/hooks
+	@set -e; for f in hooks-guard/*; do \
+		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(HOOKSGUARDDIR); fi; done
+	install -m 644 hooks-guard/hooks/README $(DESTDIR)$(HOOKSGUARDDIR)/hooks
 	@set -e; for f in share/profiles/*; do \
 		if [ -f "$$f" ]; then install -m 644 "$$f" $(DESTDIR)$(PROFILEDIR); fi; done
 	@set -e; for m in $(MAN); do \

@@ -25,6 +25,10 @@ load lib/common
 	[ -f "$d/opt/sc/share/man/man5/sc-record.5" ]
 	[ -d "$d/opt/sc/libexec/speccoder" ]
 	[ -d "$d/opt/sc/share/speccoder/profiles" ]
+	# The git guard with its hooks directory, which must hold no hook.
+	[ -x "$d/opt/sc/libexec/speccoder/hooks-guard/sc-git" ]
+	[ -f "$d/opt/sc/libexec/speccoder/hooks-guard/hooks/README" ]
+	[ ! -x "$d/opt/sc/libexec/speccoder/hooks-guard/hooks/README" ]
 	# Nothing outside DESTDIR/PREFIX.
 	run find "$d" -mindepth 1 -maxdepth 2
 	assert_output "$d/opt
