@@ -546,10 +546,13 @@ static int parse_container(struct sc_sshkey *k, const struct sc_buf *raw,
 	if (rd_bytes(&r, sizeof(KEY_MAGIC), &magic) ||
 	    memcmp(magic, KEY_MAGIC, sizeof(KEY_MAGIC)))
 		return *why = "not an openssh-key-v1 key", -1;
-	if (rd_string(&r, &cipher) || rd_string(&r, &kdf) ||
-	    rd_string(&r, &kdfopts) || rd_u32(&r, &nkeys))
+	if (rd_string(&r, &cipher))
 		return *why = "truncated private key", -1;
-	if (!rd_eq(&cipher, "none") || !rd_eq(&kdf, "none"))
+	if (!rd_eq(&cipher, "none"))
+		return SC_SSHKEY_ERR_ENCRYPTED;
+	if (rd_string(&r, &kdf) || rd_string(&r, &kdfopts) || rd_u32(&r, &nkeys))
+		return *why = "truncated private key", -1;
+	if (!rd_eq(&kdf, "none"))
 		return SC_SSHKEY_ERR_ENCRYPTED;
 	if (nkeys != 1)
 		return *why = "a key file must hold exactly one key", -1;
