@@ -2,6 +2,7 @@
 # sc-attest's SSH signatures interoperate with ssh-keygen -Y, both ways, for
 # Ed25519, ECDSA P-256 and RSA.
 
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
 load lib/common
 load lib/attest
 

@@ -3,6 +3,7 @@
 # reads it (namespaces=, valid-after, valid-before); cert-authority and
 # malformed lines are errors with the line number.
 
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
 load lib/common
 load lib/attest
 
@@ -16,7 +17,7 @@ setup() {
 }
 
 verify_head() {
-	attest_verify -C "$SC_TMP/repo" --branch HEAD --allowed-signers "$A" "$@"
+	attest_verify -C "$SC_TMP/repo" --branch HEAD --allowed-signers "$A"
 }
 
 @test "a listed key is ok, and the record names the principals" {

@@ -2,6 +2,7 @@
 # sc-attest record: canonical statements in DSSE envelopes, appended one a
 # line to the commit's note under refs/notes/speccoder.
 
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
 load lib/common
 load lib/attest
 
@@ -62,12 +63,15 @@ speccoder <speccoder@localhost>|speccoder <speccoder@localhost>|N"
 }
 
 @test "concurrent recorders lose no line" {
-	local i pids=()
+	local i pids=() failed=0
 	for i in 1 2 3 4 5 6 7 8; do
-		attest_record "$SC_TMP/repo" HEAD --unsigned &
+		sc-attest -C "$SC_TMP/repo" record --commit HEAD --unsigned \
+			--predicate-type "$TEST_RESULT_TYPE" \
+			--predicate "$SC_TMP/pred.json" >/dev/null &
 		pids+=("$!")
 	done
-	for i in "${pids[@]}"; do wait "$i"; done
+	for i in "${pids[@]}"; do wait "$i" || failed=1; done
+	assert_equal "$failed" 0
 	assert_equal "$(attest_note "$SC_TMP/repo" HEAD | wc -l)" 8
 }
 

@@ -2,6 +2,7 @@
 # sc-attest verify: one result per commit of BASE..REV with every outcome,
 # then the conclusion, and the exit codes of DESIGN.md.
 
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
 load lib/common
 load lib/attest
 

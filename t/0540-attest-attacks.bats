@@ -3,6 +3,7 @@
 # Where it is safe, the same trap is shown to work without the protection,
 # so each test can fail.
 
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
 load lib/common
 load lib/attest
 
@@ -86,7 +87,7 @@ arm_repository() {
 	HOME="$SC_TMP/home" XDG_CONFIG_HOME="$SC_TMP/xdg" \
 		GIT_DIR="$SC_TMP/decoy/.git" GIT_WORK_TREE="$SC_TMP/decoy" \
 		GIT_CONFIG_GLOBAL="$SC_TMP/home/.gitconfig" \
-		GIT_CONFIG_SYSTEM="$SC_TMP/home/.gitconfig" GIT_CONFIG_NOSYSTEM= \
+		GIT_CONFIG_SYSTEM="$SC_TMP/home/.gitconfig" GIT_CONFIG_NOSYSTEM='' \
 		GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor \
 		GIT_CONFIG_VALUE_0="$SC_TMP/evil" GIT_SSH_COMMAND="$SC_TMP/evil" \
 		GIT_EXTERNAL_DIFF="$SC_TMP/evil" GIT_PAGER="$SC_TMP/evil" \
@@ -124,11 +125,12 @@ arm_repository() {
 	git -C "$R" add allowed_signers .github .speccoder
 	git -C "$R" commit -q -m 'trust me'
 	git -C "$R" config gpg.ssh.allowedSignersFile "$R/allowed_signers"
-	HEAD=$(git -C "$R" rev-parse HEAD)
+	local tip
+	tip=$(git -C "$R" rev-parse HEAD)
 	attest_record "$R" HEAD attacker
 	verify --branch HEAD --base "$BASE"
 	assert_failure 1
-	run jq -r 'select(.type == "result" and .commit == "'"$HEAD"'") | .outcome' "$SC_TMP/out.json"
+	run jq -r 'select(.type == "result" and .commit == "'"$tip"'") | .outcome' "$SC_TMP/out.json"
 	assert_output untrusted-signer
 	# Without the verifier's file there is no fallback to the tree's.
 	attest_verify -C "$R" --branch HEAD --base "$BASE"

@@ -3,6 +3,7 @@
 # code in a job that holds the base repository's secrets
 # (pull_request_target, or a workflow_run started by a pull request).
 
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
 load lib/common
 load lib/attest
 
@@ -89,6 +90,6 @@ prt_event() {
 
 @test "outside GitHub Actions the event is not consulted" {
 	prt_event "$HEAD" "$HEAD"
-	GITHUB_ACTIONS= gh_verify pull_request_target
+	GITHUB_ACTIONS='' gh_verify pull_request_target
 	assert_success
 }
