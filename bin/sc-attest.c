@@ -15,6 +15,8 @@
 static const char *const synopsis[] = {
 	"[-C DIR] record --commit REV --predicate-type URI --predicate FILE "
 	"[--subject NAME] [--key PATH | --unsigned]",
+	"[-C DIR] sign --commit REV --key PATH",
+	"[-C DIR] show REV",
 	"[-C DIR] verify --branch REV [--base REV] --allowed-signers FILE "
 	"[--allow-unsigned] [--neutral-ok]",
 	NULL,
@@ -30,6 +32,11 @@ static const struct sc_tool tool = {
 	"    --subject NAME          the subject's name (default: the commit id)\n"
 	"    --key PATH              sign with this OpenSSH private key\n"
 	"    --unsigned              record without a signature\n"
+	"  sign:\n"
+	"    --commit REV            sign the unsigned envelopes of REV's note\n"
+	"    --key PATH              with this OpenSSH private key\n"
+	"  show:\n"
+	"    REV                     print REV's attestations for a person\n"
 	"  verify:\n"
 	"    --branch REV            the tip of the range to check\n"
 	"    --base REV              exclude REV and its ancestors\n"
@@ -49,8 +56,16 @@ enum {
 struct args {
 	struct sc_attest_record_opts rec;
 	struct sc_attest_verify_opts ver;
-	int unsigned_, record_only, verify_only;
+	int unsigned_;
+	unsigned long seen;  /* bit (c - OPT_COMMIT) for each option given */
 };
+
+#define BIT(opt) (1UL << ((opt) - OPT_COMMIT))
+#define RECORD_OPTS (BIT(OPT_COMMIT) | BIT(OPT_PTYPE) | BIT(OPT_PRED) | \
+		     BIT(OPT_SUBJECT) | BIT(OPT_KEY) | BIT(OPT_UNSIGNED))
+#define SIGN_OPTS (BIT(OPT_COMMIT) | BIT(OPT_KEY))
+#define VERIFY_OPTS (BIT(OPT_BRANCH) | BIT(OPT_BASE) | BIT(OPT_SIGNERS) | \
+		     BIT(OPT_ALLOW_UNSIGNED) | BIT(OPT_NEUTRAL_OK))
 
 static void parse(int argc, char *argv[], struct args *a)
 {
@@ -72,8 +87,8 @@ static void parse(int argc, char *argv[], struct args *a)
 	int c;
 
 	while ((c = sc_getopt(argc, argv, "hC:", longopts, &tool)) != -1) {
-		a->record_only += c >= OPT_COMMIT && c <= OPT_UNSIGNED;
-		a->verify_only += c >= OPT_BRANCH && c <= OPT_NEUTRAL_OK;
+		if (c >= OPT_COMMIT && c <= OPT_NEUTRAL_OK)
+			a->seen |= BIT(c);
 		switch (c) {
 		case 'C': a->rec.repo_dir = a->ver.repo_dir = optarg; break;
 		case OPT_COMMIT: a->rec.commit = optarg; break;
@@ -94,8 +109,8 @@ static void parse(int argc, char *argv[], struct args *a)
 
 static int run_record(struct args *a, struct sc_output *out)
 {
-	if (a->verify_only)
-		sc_usage_error(&tool, "a verify option given to record");
+	if (a->seen & ~RECORD_OPTS)
+		sc_usage_error(&tool, "an option record does not take");
 	if (!a->rec.commit || !a->rec.predicate_type || !a->rec.predicate_path)
 		sc_usage_error(&tool, "record needs --commit, --predicate-type "
 				      "and --predicate");
@@ -106,8 +121,8 @@ static int run_record(struct args *a, struct sc_output *out)
 
 static int run_verify(struct args *a, struct sc_output *out)
 {
-	if (a->record_only)
-		sc_usage_error(&tool, "a record option given to verify");
+	if (a->seen & ~VERIFY_OPTS)
+		sc_usage_error(&tool, "an option verify does not take");
 	if (!a->ver.branch)
 		sc_usage_error(&tool, "verify needs --branch");
 	/* Read here, so the library takes the environment as arguments. */
@@ -118,21 +133,47 @@ static int run_verify(struct args *a, struct sc_output *out)
 	return sc_attest_verify(&a->ver, out);
 }
 
+static int run_sign(struct args *a, struct sc_output *out)
+{
+	if (a->seen & ~SIGN_OPTS)
+		sc_usage_error(&tool, "an option sign does not take");
+	if (!a->rec.commit || !a->rec.key_path)
+		sc_usage_error(&tool, "sign needs --commit and --key");
+	return sc_attest_sign(a->rec.repo_dir, a->rec.commit, a->rec.key_path,
+			      out);
+}
+
+static int run_show(struct args *a, const char *rev, struct sc_output *out)
+{
+	if (a->seen)
+		sc_usage_error(&tool, "show takes only a revision");
+	return sc_attest_show(a->rec.repo_dir, rev, out);
+}
+
 int main(int argc, char *argv[])
 {
 	struct args a;
 	struct sc_output out;
+	const char *cmd;
 	int ret;
 
 	sc_diag_init(tool.name);
 	memset(&a, 0, sizeof(a));
 	parse(argc, argv, &a);
-	if (argc - optind != 1)
-		sc_usage_error(&tool, "give one command: record or verify");
+	if (argc - optind < 1)
+		sc_usage_error(&tool, "give a command: record, sign, show or verify");
+	cmd = argv[optind];
+	if (argc - optind != (strcmp(cmd, "show") ? 1 : 2))
+		sc_usage_error(&tool, "show takes one revision, other commands "
+				      "no argument");
 	sc_output_init(&out, STDOUT_FILENO);
-	if (!strcmp(argv[optind], "record"))
+	if (!strcmp(cmd, "record"))
 		ret = run_record(&a, &out);
-	else if (!strcmp(argv[optind], "verify"))
+	else if (!strcmp(cmd, "sign"))
+		ret = run_sign(&a, &out);
+	else if (!strcmp(cmd, "show"))
+		ret = run_show(&a, argv[optind + 1], &out);
+	else if (!strcmp(cmd, "verify"))
 		ret = run_verify(&a, &out);
 	else
 		sc_usage_error(&tool, "unknown command");

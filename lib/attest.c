@@ -132,25 +132,33 @@ static int make_payload(const struct sc_attest_record_opts *o,
 	return ret;
 }
 
+static int sign_with(struct sc_dsse *env, const struct sc_sshkey *key)
+{
+	struct sc_buf pae = SC_BUF_INIT, sig = SC_BUF_INIT, fpr = SC_BUF_INIT;
+	int ret = 0;
+
+	sc_dsse_pae(&pae, env->payload_type, env->payload.data, env->payload.len);
+	if (sc_sshsig_sign(key, SC_ATTEST_NAMESPACE, pae.data, pae.len, &sig))
+		ret = SC_EXIT_INTERNAL;
+	else {
+		sc_sshkey_fingerprint(key, &fpr);
+		sc_dsse_add_sig(env, fpr.data, sig.data, sig.len);
+	}
+	sc_buf_release(&pae);
+	sc_buf_release(&sig);
+	sc_buf_release(&fpr);
+	return ret;
+}
+
 static int sign_envelope(struct sc_dsse *env, const char *key_path)
 {
 	struct sc_sshkey key;
-	struct sc_buf pae = SC_BUF_INIT, sig = SC_BUF_INIT, fpr = SC_BUF_INIT;
 	int ret = sc_sshkey_load_private(&key, key_path);
 
 	if (ret)
 		return ret;
-	sc_dsse_pae(&pae, env->payload_type, env->payload.data, env->payload.len);
-	if (sc_sshsig_sign(&key, SC_ATTEST_NAMESPACE, pae.data, pae.len, &sig))
-		ret = SC_EXIT_INTERNAL;
-	else {
-		sc_sshkey_fingerprint(&key, &fpr);
-		sc_dsse_add_sig(env, fpr.data, sig.data, sig.len);
-	}
+	ret = sign_with(env, &key);
 	sc_sshkey_release(&key);
-	sc_buf_release(&pae);
-	sc_buf_release(&sig);
-	sc_buf_release(&fpr);
 	return ret;
 }
 
@@ -182,38 +190,57 @@ static int lock_notes(git_repository *repo)
 	return fd;
 }
 
+/* The note of COMMIT into TEXT: 1 when there is one, 0 when not. */
+static int read_note(git_repository *repo, const git_oid *commit,
+		     struct sc_buf *text)
+{
+	git_note *note = NULL;
+
+	if (git_note_read(&note, repo, SC_ATTEST_NOTES_REF, commit) < 0)
+		return 0;
+	sc_buf_adds(text, git_note_message(note));
+	git_note_free(note);
+	return 1;
+}
+
+static int write_note(git_repository *repo, const git_oid *commit,
+		      const char *text)
+{
+	git_signature *who = NULL;
+	git_oid note_id;
+	int ret = 0;
+
+	if (git_signature_now(&who, NOTES_NAME, NOTES_EMAIL) < 0 ||
+	    git_note_create(&note_id, repo, SC_ATTEST_NOTES_REF, who, who, commit,
+			    text, 1) < 0) {
+		git_failed("NOTES-WRITE", "cannot write the note");
+		ret = SC_EXIT_INTERNAL;
+	}
+	git_signature_free(who);
+	return ret;
+}
+
 static int append_note(git_repository *repo, const git_oid *commit,
 		       const struct sc_buf *line)
 {
 	struct sc_buf text = SC_BUF_INIT;
-	git_signature *who = NULL;
-	git_note *note = NULL;
-	git_oid note_id;
-	int fd, ret = 0;
+	int fd, ret;
 
 	if ((fd = lock_notes(repo)) < 0)
 		return SC_EXIT_INTERNAL;
-	if (!git_note_read(&note, repo, SC_ATTEST_NOTES_REF, commit)) {
-		sc_buf_adds(&text, git_note_message(note));
-		if (text.len && text.data[text.len - 1] != '\n')
-			sc_buf_addch(&text, '\n');
-	}
+	if (read_note(repo, commit, &text) && text.len &&
+	    text.data[text.len - 1] != '\n')
+		sc_buf_addch(&text, '\n');
 	sc_buf_add(&text, line->data, line->len);
 	sc_buf_addch(&text, '\n');
-	if (git_signature_now(&who, NOTES_NAME, NOTES_EMAIL) < 0 ||
-	    git_note_create(&note_id, repo, SC_ATTEST_NOTES_REF, who, who, commit,
-			    text.data, 1) < 0)
-		ret = git_failed("NOTES-WRITE", "cannot write the note"),
-		ret = SC_EXIT_INTERNAL;
+	ret = write_note(repo, commit, text.data);
 	close(fd);
-	git_signature_free(who);
-	git_note_free(note);
 	sc_buf_release(&text);
 	return ret;
 }
 
 static int write_attestation(struct sc_output *out, git_commit *commit,
-			     const struct sc_attest_record_opts *o,
+			     const char *predicate_type,
 			     const struct sc_dsse *env)
 {
 	char chex[GIT_OID_HEXSZ + 1];
@@ -224,7 +251,7 @@ static int write_attestation(struct sc_output *out, git_commit *commit,
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "attestation");
 	sc_record_adds(&rec, "commit", chex);
-	sc_record_adds(&rec, "predicate-type", o->predicate_type);
+	sc_record_adds(&rec, "predicate-type", predicate_type);
 	sc_record_adds(&rec, "signed", env->nr ? "yes" : "no");
 	if (env->nr)
 		sc_record_adds(&rec, "keyid", env->sigs[0].keyid);
@@ -258,9 +285,230 @@ int sc_attest_record(const struct sc_attest_record_opts *o,
 	if (!ret)
 		ret = append_note(repo, git_commit_id(commit), &line);
 	if (!ret)
-		ret = write_attestation(out, commit, o, &env);
+		ret = write_attestation(out, commit, o->predicate_type, &env);
 	sc_buf_release(&line);
 	sc_dsse_release(&env);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	return ret;
+}
+
+/* ---- sign ---- */
+
+struct sign_state {
+	git_commit *commit;
+	const struct sc_sshkey *key;
+	struct sc_output *out;
+	struct sc_buf text;       /* the new note */
+	unsigned long signed_nr;
+};
+
+/*
+ * One note line: signed again only when it is an unsigned in-toto
+ * envelope about this very commit and tree; anything else is kept as it is.
+ */
+static int sign_line(struct sign_state *st, const char *line, size_t len,
+		     unsigned long lineno)
+{
+	char chex[GIT_OID_HEXSZ + 1], thex[GIT_OID_HEXSZ + 1];
+	struct sc_dsse env;
+	struct sc_buf enc = SC_BUF_INIT;
+	const char *why = NULL;
+	char *ptype = NULL;
+	int ret = 0;
+
+	oid_hex(git_commit_id(st->commit), chex);
+	oid_hex(git_commit_tree_id(st->commit), thex);
+	if (!len || sc_dsse_parse(&env, line, len, &why)) {
+		sc_buf_add(&st->text, line, len);
+		return 0;
+	}
+	if (!env.nr && !strcmp(env.payload_type, SC_DSSE_INTOTO) &&
+	    sc_intoto_check_subject(env.payload.data ? env.payload.data : "",
+				    env.payload.len, chex, thex, &ptype,
+				    &why) == SC_SUBJECT_MATCH) {
+		if (!(ret = sign_with(&env, st->key)) &&
+		    !(ret = sc_dsse_encode(&env, &enc) ? SC_EXIT_INTERNAL : 0) &&
+		    !(ret = write_attestation(st->out, st->commit, ptype, &env))) {
+			sc_buf_add(&st->text, enc.data, enc.len);
+			st->signed_nr++;
+			line = NULL;
+		}
+	} else if (!env.nr) {
+		sc_warning("NOT-THIS-COMMIT", "note line %lu is not a statement "
+			   "about %s; left unsigned", lineno, chex);
+	}
+	if (line)
+		sc_buf_add(&st->text, line, len);
+	free(ptype);
+	sc_buf_release(&enc);
+	sc_dsse_release(&env);
+	return ret;
+}
+
+static int sign_note(struct sign_state *st, const struct sc_buf *note)
+{
+	const char *p = note->data, *end = note->data + note->len;
+	unsigned long lineno = 0;
+	int ret = 0;
+
+	while (!ret && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		ret = sign_line(st, p, n, ++lineno);
+		sc_buf_addch(&st->text, '\n');
+		p = nl ? nl + 1 : end;
+	}
+	return ret;
+}
+
+int sc_attest_sign(const char *repo_dir, const char *rev, const char *key_path,
+		   struct sc_output *out)
+{
+	struct sc_sshkey key;
+	struct sign_state st = { NULL, &key, out, SC_BUF_INIT, 0 };
+	struct sc_buf note = SC_BUF_INIT;
+	git_repository *repo = NULL;
+	int ret, fd = -1;
+
+	if ((ret = sc_sshkey_load_private(&key, key_path)))
+		return ret;
+	if (open_repo(&repo, repo_dir))
+		ret = SC_EXIT_UNAVAILABLE;
+	else if (resolve_commit(repo, rev, &st.commit))
+		ret = SC_EXIT_USAGE;
+	else if ((fd = lock_notes(repo)) < 0)
+		ret = SC_EXIT_INTERNAL;
+	else if (!read_note(repo, git_commit_id(st.commit), &note)) {
+		sc_error("NO-NOTE", "'%s' has no note to sign", rev);
+		ret = SC_EXIT_NO;
+	} else if (!(ret = sign_note(&st, &note)) && st.signed_nr)
+		ret = write_note(repo, git_commit_id(st.commit), st.text.data);
+	else if (!ret) {
+		sc_warning("NOTHING-TO-SIGN", "'%s' has no unsigned envelope "
+			   "about itself", rev);
+		ret = SC_EXIT_NO;
+	}
+	if (fd >= 0)
+		close(fd);
+	sc_buf_release(&note);
+	sc_buf_release(&st.text);
+	git_commit_free(st.commit);
+	git_repository_free(repo);
+	sc_sshkey_release(&key);
+	return ret;
+}
+
+/* ---- show ---- */
+
+static void show_json(struct sc_output *out, const void *data, size_t len)
+{
+	json_error_t jerr;
+	json_t *j = json_loadb(data, len, 0, &jerr);
+	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS |
+					   JSON_ENSURE_ASCII) : NULL;
+
+	/* ENSURE_ASCII: no terminal control or bidi trick reaches the screen. */
+	if (text) {
+		sc_output_add(out, "  ", 2);
+		for (const char *p = text; *p; p++) {
+			sc_output_add(out, p, 1);
+			if (*p == '\n')
+				sc_output_add(out, "  ", 2);
+		}
+		sc_output_add(out, "\n", 1);
+	} else {
+		sc_output_add(out, "  (payload is not JSON)\n", 24);
+	}
+	free(text);
+	json_decref(j);
+}
+
+static void show_sig(struct sc_output *out, const struct sc_dsse *env,
+		     const struct sc_dsse_sig *s)
+{
+	struct sc_buf pae = SC_BUF_INIT, line = SC_BUF_INIT;
+	struct sc_sshkey key;
+	const char *why = NULL;
+
+	sc_dsse_pae(&pae, env->payload_type, env->payload.data, env->payload.len);
+	if (sc_sshsig_verify(s->sig.data, s->sig.len, SC_ATTEST_NAMESPACE,
+			     pae.data, pae.len, &key, &why) == SC_SSHSIG_OK) {
+		sc_buf_adds(&line, "  signature: valid, ");
+		sc_buf_adds(&line, sc_sshkey_type_name(key.type));
+		sc_buf_addch(&line, ' ');
+		sc_sshkey_fingerprint(&key, &line);
+		sc_buf_adds(&line, " (trust is decided by verify)\n");
+		sc_sshkey_release(&key);
+	} else {
+		sc_buf_addf(&line, "  signature: INVALID (%s)\n", why);
+	}
+	sc_output_add(out, line.data, line.len);
+	sc_buf_release(&line);
+	sc_buf_release(&pae);
+}
+
+static void show_line(struct sc_output *out, const char *line, size_t len,
+		      unsigned long n)
+{
+	struct sc_dsse env;
+	struct sc_buf head = SC_BUF_INIT;
+	const char *why = NULL;
+	size_t i;
+
+	if (sc_dsse_parse(&env, line, len, &why)) {
+		sc_buf_addf(&head, "envelope %lu: malformed (%s)\n", n, why);
+		sc_output_add(out, head.data, head.len);
+		sc_buf_release(&head);
+		return;
+	}
+	sc_buf_addf(&head, "envelope %lu: %s, %zu signature%s\n", n,
+		    strcmp(env.payload_type, SC_DSSE_INTOTO) ? "unknown payload type"
+							     : "in-toto statement",
+		    env.nr, env.nr == 1 ? "" : "s");
+	sc_output_add(out, head.data, head.len);
+	for (i = 0; i < env.nr; i++)
+		show_sig(out, &env, &env.sigs[i]);
+	show_json(out, env.payload.data ? env.payload.data : "", env.payload.len);
+	sc_buf_release(&head);
+	sc_dsse_release(&env);
+}
+
+int sc_attest_show(const char *repo_dir, const char *rev,
+		   struct sc_output *out)
+{
+	char chex[GIT_OID_HEXSZ + 1];
+	struct sc_buf note = SC_BUF_INIT, head = SC_BUF_INIT;
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	unsigned long n = 0;
+	int ret = 0;
+
+	if (open_repo(&repo, repo_dir))
+		ret = SC_EXIT_UNAVAILABLE;
+	else if (resolve_commit(repo, rev, &commit))
+		ret = SC_EXIT_USAGE;
+	else if (!read_note(repo, git_commit_id(commit), &note)) {
+		sc_error("NO-NOTE", "'%s' has no attestation", rev);
+		ret = SC_EXIT_NO;
+	} else {
+		const char *p = note.data, *end = note.data + note.len;
+
+		oid_hex(git_commit_id(commit), chex);
+		sc_buf_addf(&head, "commit %s\n", chex);
+		sc_output_add(out, head.data, head.len);
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+			if (len)
+				show_line(out, p, len, ++n);
+			p = nl ? nl + 1 : end;
+		}
+	}
+	sc_buf_release(&note);
+	sc_buf_release(&head);
 	git_commit_free(commit);
 	git_repository_free(repo);
 	return ret;

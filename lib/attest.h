@@ -35,6 +35,24 @@ struct sc_attest_record_opts {
 int sc_attest_record(const struct sc_attest_record_opts *o,
 		     struct sc_output *out);
 
+/*
+ * Sign every unsigned envelope in the note of COMMIT with the private key
+ * at KEY_PATH, after checking that its statement is about COMMIT and its
+ * tree (a signer never signs a claim about another commit).  The note is
+ * rewritten with those lines signed, others unchanged; one
+ * type=attestation record per signed envelope.  Returns the exit code.
+ */
+int sc_attest_sign(const char *repo_dir, const char *commit,
+		   const char *key_path, struct sc_output *out);
+
+/*
+ * Print the note of REV for a person: each envelope's statement, its
+ * predicate, and whether each signature is valid (not whether it is
+ * trusted: that is verify's question).  Exit 0, or 1 when REV has no note.
+ */
+int sc_attest_show(const char *repo_dir, const char *rev,
+		   struct sc_output *out);
+
 struct sc_attest_verify_opts {
 	const char *repo_dir;
 	const char *branch;          /* REV */
