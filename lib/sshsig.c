@@ -106,7 +106,7 @@ static void wr_u32(struct sc_buf *b, uint32_t v)
 static void wr_string(struct sc_buf *b, const void *data, size_t len)
 {
 	if (len > UINT32_MAX)
-		sc_die(SC_EXIT_INTERNAL, "TOO-LARGE", "string too long");
+		sc_die(SC_EXIT_INTERNAL, "INTERNAL", "SSH string longer than 4 GiB");
 	wr_u32(b, (uint32_t)len);
 	sc_buf_add(b, data, len);
 }
