@@ -99,6 +99,26 @@ arm_repository() {
 	[ ! -e "$MARK" ]
 }
 
+@test "the user's global git configuration is never read" {
+	# Observable through safe.directory: with the repository owned by
+	# another user, only a global setting lets a reader in.  git reads it;
+	# verify must not (its configuration search paths are emptied).
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "needs root to give the repository to another owner"
+	fi
+	attest_record "$R" HEAD trusted
+	chown -R nobody: "$R"
+	mkdir -p "$SC_TMP/home"
+	printf '[safe]\n\tdirectory = *\n' >"$SC_TMP/home/.gitconfig"
+	# Control: git honours the global file.
+	HOME="$SC_TMP/home" GIT_CONFIG_GLOBAL="$SC_TMP/home/.gitconfig" \
+		git -C "$R" rev-parse HEAD
+	HOME="$SC_TMP/home" GIT_CONFIG_GLOBAL="$SC_TMP/home/.gitconfig" \
+		verify --branch HEAD --base "$BASE"
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[NO-REPOSITORY]"* ]]
+}
+
 @test "verify runs no git and no ssh-keygen found on PATH" {
 	attest_record "$R" HEAD trusted
 	mkdir -p "$SC_TMP/fakebin"
