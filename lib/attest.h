@@ -1,0 +1,77 @@
+#ifndef SC_ATTEST_H
+#define SC_ATTEST_H
+
+/*
+ * Attestations on commits: in-toto Statements in DSSE envelopes, one
+ * canonical-JSON envelope a line, in the git note of the commit under
+ * refs/notes/speccoder (speccoder-attestation(5)).
+ *
+ * Everything goes through libgit2 with the configuration search paths
+ * emptied and without GIT_REPOSITORY_OPEN_FROM_ENV: no git binary, no hook,
+ * filter, fsmonitor or helper runs, and neither the environment nor the
+ * user's or system's git configuration changes which repository is read.
+ */
+
+#include <time.h>
+
+#include "io.h"
+
+#define SC_ATTEST_NOTES_REF "refs/notes/speccoder"
+#define SC_ATTEST_NAMESPACE "in-toto"
+
+struct sc_attest_record_opts {
+	const char *repo_dir;        /* NULL: discover from "." */
+	const char *commit;          /* a revision */
+	const char *predicate_type;  /* a URI */
+	const char *predicate_path;  /* a JSON object; "-" for stdin */
+	const char *subject_name;    /* NULL: the commit id */
+	const char *key_path;        /* NULL: the envelope stays unsigned */
+};
+
+/*
+ * Add one envelope to the commit's note and write a type=attestation
+ * record to OUT.  Returns the exit code (diagnostics already printed).
+ */
+int sc_attest_record(const struct sc_attest_record_opts *o,
+		     struct sc_output *out);
+
+/*
+ * Sign every unsigned envelope in the note of COMMIT with the private key
+ * at KEY_PATH, after checking that its statement is about COMMIT and its
+ * tree (a signer never signs a claim about another commit).  The note is
+ * rewritten with those lines signed, others unchanged; one
+ * type=attestation record per signed envelope.  Returns the exit code.
+ */
+int sc_attest_sign(const char *repo_dir, const char *commit,
+		   const char *key_path, struct sc_output *out);
+
+/*
+ * Print the note of REV for a person: each envelope's statement, its
+ * predicate, and whether each signature is valid (not whether it is
+ * trusted: that is verify's question).  Exit 0, or 1 when REV has no note.
+ */
+int sc_attest_show(const char *repo_dir, const char *rev,
+		   struct sc_output *out);
+
+struct sc_attest_verify_opts {
+	const char *repo_dir;
+	const char *branch;          /* REV */
+	const char *base;            /* NULL: every ancestor of REV */
+	const char *allowed_signers; /* required: the only source of trust */
+	int allow_unsigned;
+	int neutral_ok;
+	time_t now;                  /* when validity windows are judged */
+	/* The GitHub Actions environment, as main read it (may be NULL). */
+	const char *github_actions;
+	const char *github_event_name;
+	const char *github_event_path;
+};
+
+/*
+ * Check every commit in BASE..BRANCH and write one type=result record
+ * each, then type=conclusion.  Returns the exit code.
+ */
+int sc_attest_verify(const struct sc_attest_verify_opts *o,
+		     struct sc_output *out);
+
+#endif

@@ -1,0 +1,63 @@
+#ifndef SC_INTOTO_H
+#define SC_INTOTO_H
+
+/*
+ * in-toto Statements (v1) about git commits, in canonical JSON: keys sorted
+ * at every level (bytewise), no white space (jansson's JSON_SORT_KEYS |
+ * JSON_COMPACT).  The subject of every statement sc-attest makes is
+ *
+ *   {"digest":{"gitCommit":HEX,"gitTree":HEX},"name":NAME}
+ *
+ * and a verifier accepts a statement for a commit only when one subject's
+ * gitCommit is that commit and its gitTree, when present, is that commit's
+ * tree.  The predicates are described in speccoder-attestation(5).
+ */
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+
+#define SC_INTOTO_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
+#define SC_PREDICATE_TEST_RESULT \
+	"https://in-toto.io/attestation/test-result/v0.1"
+#define SC_PREDICATE_TASK \
+	"https://speccoder.dev/attestation/task-verification/v0.1"
+
+/* Append the canonical JSON of J to OUT.  0, or -1 when jansson fails. */
+int sc_canonical_json(const json_t *j, struct sc_buf *out);
+
+/*
+ * A new Statement (caller owns the reference).  PREDICATE must be an
+ * object; its reference is not taken.  NULL on a bad argument.
+ */
+json_t *sc_intoto_statement(const char *name, const char *commit_hex,
+			    const char *tree_hex, const char *predicate_type,
+			    json_t *predicate);
+
+/*
+ * Check the rules of a known predicate type (test-result: "result" is
+ * PASSED, WARNED or FAILED; task-verification: the fields of
+ * speccoder-attestation(5) with their types).  Unknown types pass.
+ * 0, or -1 with *WHY.
+ */
+int sc_intoto_check_predicate(const char *predicate_type,
+			      const json_t *predicate, const char **why);
+
+enum sc_subject_status {
+	SC_SUBJECT_MATCH = 0,
+	SC_SUBJECT_MISMATCH = 1,
+	SC_SUBJECT_MALFORMED = -1,
+};
+
+/*
+ * Parse PAYLOAD as a Statement and compare its subjects with COMMIT_HEX
+ * and TREE_HEX.  On a parsed statement *PREDICATE_TYPE gets a copy of its
+ * predicateType (caller frees).  *WHY explains anything but a match.
+ */
+int sc_intoto_check_subject(const void *payload, size_t len,
+			    const char *commit_hex, const char *tree_hex,
+			    char **predicate_type, const char **why);
+
+#endif
