@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "attest.h"
+#include "gitopen.h"
 #include "diag.h"
 #include "dsse.h"
 #include "intoto.h"
@@ -46,22 +47,16 @@ static int git_failed(const char *code, const char *what)
  *
  * TODO(lead): replace with lib/gitopen.c's hardened open once merged.
  */
+/*
+ * Open DIR through lib/gitopen: only the repository's own configuration is
+ * read, as data, and nothing of the repository ever runs.  0, or the exit
+ * code for the failure (its diagnostic printed).
+ */
 static int open_repo(git_repository **repo, const char *dir)
 {
-	static const int levels[] = {
-		GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG,
-		GIT_CONFIG_LEVEL_GLOBAL, GIT_CONFIG_LEVEL_PROGRAMDATA,
-	};
-	size_t i;
+	int st = sc_gitopen(repo, dir ? dir : ".");
 
-	if (git_libgit2_init() < 0)
-		return git_failed("GIT", "cannot start libgit2");
-	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		if (git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, levels[i], "") < 0)
-			return git_failed("GIT", "cannot empty the config search path");
-	if (git_repository_open_ext(repo, dir ? dir : ".", 0, NULL) < 0)
-		return git_failed("NO-REPOSITORY", dir ? dir : ".");
-	return 0;
+	return st ? sc_gitopen_exit(st) : 0;
 }
 
 static int resolve_commit(git_repository *repo, const char *rev,
@@ -270,8 +265,8 @@ int sc_attest_record(const struct sc_attest_record_opts *o,
 	int ret;
 
 	sc_dsse_init(&env);
-	if (open_repo(&repo, o->repo_dir))
-		return SC_EXIT_UNAVAILABLE;
+	if ((ret = open_repo(&repo, o->repo_dir)))
+		return ret;
 	ret = resolve_commit(repo, o->commit, &commit) ? SC_EXIT_USAGE : 0;
 	if (!ret)
 		ret = make_payload(o, commit, &env.payload);
@@ -374,9 +369,9 @@ int sc_attest_sign(const char *repo_dir, const char *rev, const char *key_path,
 
 	if ((ret = sc_sshkey_load_private(&key, key_path)))
 		return ret;
-	if (open_repo(&repo, repo_dir))
-		ret = SC_EXIT_UNAVAILABLE;
-	else if (resolve_commit(repo, rev, &st.commit))
+	if ((ret = open_repo(&repo, repo_dir)) != 0) {
+		/* open_repo said why */
+	} else if (resolve_commit(repo, rev, &st.commit))
 		ret = SC_EXIT_USAGE;
 	else if ((fd = lock_notes(repo)) < 0)
 		ret = SC_EXIT_INTERNAL;
@@ -485,9 +480,9 @@ int sc_attest_show(const char *repo_dir, const char *rev,
 	unsigned long n = 0;
 	int ret = 0;
 
-	if (open_repo(&repo, repo_dir))
-		ret = SC_EXIT_UNAVAILABLE;
-	else if (resolve_commit(repo, rev, &commit))
+	if ((ret = open_repo(&repo, repo_dir)) != 0) {
+		/* open_repo said why */
+	} else if (resolve_commit(repo, rev, &commit))
 		ret = SC_EXIT_USAGE;
 	else if (!read_note(repo, git_commit_id(commit), &note)) {
 		sc_error("NO-NOTE", "'%s' has no attestation", rev);
@@ -936,9 +931,9 @@ int sc_attest_verify(const struct sc_attest_verify_opts *o,
 	}
 	if ((ret = sc_signers_load(&c.signers, o->allowed_signers)))
 		return ret;
-	if (open_repo(&c.repo, o->repo_dir))
-		ret = SC_EXIT_UNAVAILABLE;
-	else if (github_check(o, c.repo))
+	if ((ret = open_repo(&c.repo, o->repo_dir)) != 0) {
+		/* open_repo said why */
+	} else if (github_check(o, c.repo))
 		ret = SC_EXIT_UNAVAILABLE;
 	else if (load_notes(c.repo, &m))
 		ret = SC_EXIT_INTERNAL;

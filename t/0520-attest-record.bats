@@ -125,12 +125,12 @@ JSON
 	assert_equal "$stderr" "sc-attest: error[BAD-REVISION]: 'nosuch' does not name a commit"
 }
 
-@test "not a repository is NO-REPOSITORY, exit 4" {
+@test "not a repository is NOT-A-REPOSITORY, exit 4" {
 	mkdir "$SC_TMP/plain"
 	attest_run_io /dev/null "$SC_TMP/out.rec" sc-attest -C "$SC_TMP/plain" \
 		record --commit HEAD --predicate-type x --predicate "$SC_TMP/pred.json" --unsigned
 	assert_equal "$status" 4
-	[[ "$stderr" == "sc-attest: error[NO-REPOSITORY]: "* ]]
+	[[ "$stderr" == "sc-attest: error[NOT-A-REPOSITORY]: "* ]]
 }
 
 @test "usage errors exit 2" {

@@ -116,7 +116,7 @@ arm_repository() {
 	HOME="$SC_TMP/home" GIT_CONFIG_GLOBAL="$SC_TMP/home/.gitconfig" \
 		verify --branch HEAD --base "$BASE"
 	assert_equal "$status" 4
-	[[ "$stderr" == *"error[NO-REPOSITORY]"* ]]
+	[[ "$stderr" == *"error[UNSAFE-REPOSITORY-OWNER]"* ]]
 }
 
 @test "verify runs no git and no ssh-keygen found on PATH" {
