@@ -141,3 +141,16 @@ corpus() {
 	assert_failure
 	[ "$(grep -c 'redacted' "$SC_TMP/out")" -ge 40 ]
 }
+
+@test "leaks: memory stays bounded on 20 MB of one endless overlapping match" {
+	command -v /usr/bin/time >/dev/null || skip "GNU time is not installed"
+	export CHAIN_TOKEN=abababab
+	yes abababababababababababababababab | tr -d '\n' | head -c 20000000 >"$SC_TMP/in"
+	printf 'end\n' >>"$SC_TMP/in"
+	mask_run_io "$SC_TMP/in" "$SC_TMP/out" /usr/bin/time -f '%M' -o "$SC_TMP/rss" \
+		sc-mask --secret CHAIN_TOKEN
+	assert_equal "$status" 0
+	assert_equal "$(cat "$SC_TMP/out")" '[redacted:CHAIN_TOKEN]end'
+	# Maximum resident set in KiB: far below the input's 20 MB.
+	[ "$(cat "$SC_TMP/rss")" -lt 20000 ]
+}
