@@ -108,6 +108,8 @@ corpus() {
 		perl -MURI::Escape -e 'print uri_escape($ENV{FORM_PASSWORD}), "\n"' 2>/dev/null ||
 			perl -e '($e = $ENV{FORM_PASSWORD}) =~ s/([^A-Za-z0-9\-._~])/sprintf("%%%02X", ord $1)/ge; print "$e\n"'
 		perl -e '($e = $ENV{FORM_PASSWORD}) =~ s/([^A-Za-z0-9\-._~])/sprintf("%%%02x", ord $1)/ge; print "$e\n"'
+		# Python's quote() keeps '/'.
+		perl -e '($e = $ENV{FORM_PASSWORD}) =~ s/([^A-Za-z0-9\-._~\/])/sprintf("%%%02X", ord $1)/ge; print "$e\n"'
 		jq -n --arg v "$FORM_PASSWORD" '{v: $v}' -c; echo
 		jq -n --arg v "$FORM_PASSWORD" '{v: $v}' -c --ascii-output; echo
 	} >"$SC_TMP/in"
@@ -115,6 +117,7 @@ corpus() {
 	assert_equal "$status" 0
 	printf '%s\n' '[redacted:FORM_PASSWORD]' '[redacted:FORM_PASSWORD]' \
 		'[redacted:FORM_PASSWORD]' '[redacted:FORM_PASSWORD]' \
+		'[redacted:FORM_PASSWORD]' \
 		'{"v":"[redacted:FORM_PASSWORD]"}' '' \
 		'{"v":"[redacted:FORM_PASSWORD]"}' '' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
