@@ -131,7 +131,9 @@ void sc_percent_encode(struct sc_buf *out, const void *data, size_t len,
 
 		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-		    c == '_' || c == '~') {
+		    c == '_' || c == '~' ||
+		    (c == '/' && (flags & SC_PCT_SLASH)) ||
+		    ((flags & SC_PCT_JS) && strchr("!'()*", c) && c)) {
 			sc_buf_addch(out, c);
 		} else if (c == ' ' && (flags & SC_PCT_FORM)) {
 			sc_buf_addch(out, '+');

@@ -39,9 +39,11 @@ void sc_base64_window(struct sc_buf *out, const void *data, size_t len,
 /*
  * Percent-encoding (RFC 3986): every byte but the unreserved ones
  * (A-Z a-z 0-9 - . _ ~) becomes %XX, in upper or lower case hex.  With
- * SC_PCT_FORM a space becomes '+' (application/x-www-form-urlencoded).
+ * SC_PCT_FORM a space becomes '+' (application/x-www-form-urlencoded);
+ * SC_PCT_SLASH keeps '/' (Python's quote()), SC_PCT_JS keeps ! ' ( ) *
+ * (JavaScript's encodeURIComponent).
  */
-enum { SC_PCT_UPPER = 1, SC_PCT_FORM = 2 };
+enum { SC_PCT_UPPER = 1, SC_PCT_FORM = 2, SC_PCT_SLASH = 4, SC_PCT_JS = 8 };
 void sc_percent_encode(struct sc_buf *out, const void *data, size_t len,
 		       int flags);
 

@@ -75,6 +75,9 @@ static void add_raw(struct sc_mask_set *set, const char *p, size_t len,
 	add_form(set, &b, secret);
 }
 
+/* Percent-encoders: strict, form, Python's quote(), encodeURIComponent. */
+static const int pct_flags[] = { 0, SC_PCT_FORM, SC_PCT_SLASH, SC_PCT_JS };
+
 static const int json_flags[] = {
 	0, SC_JSON_SLASH, SC_JSON_ASCII, SC_JSON_HTML,
 	SC_JSON_ASCII | SC_JSON_UPPER, SC_JSON_HTML | SC_JSON_UPPER,
@@ -128,8 +131,10 @@ static void add_encodings(struct sc_mask_set *set, const char *v, size_t len,
 	add_form(set, &b, secret);
 	sc_hex_encode(&b, v, len, 1);
 	add_form(set, &b, secret);
-	for (i = 0; i < 4; i++) {
-		sc_percent_encode(&b, v, len, (int)i);
+	for (i = 0; i < sizeof(pct_flags) / sizeof(*pct_flags); i++) {
+		sc_percent_encode(&b, v, len, pct_flags[i]);
+		add_form(set, &b, secret);
+		sc_percent_encode(&b, v, len, pct_flags[i] | SC_PCT_UPPER);
 		add_form(set, &b, secret);
 	}
 	for (i = 0; i < sizeof(json_flags) / sizeof(*json_flags); i++) {
@@ -519,9 +524,11 @@ static void write_marker(struct sc_masker *m, const struct span *s,
 /*
  * No match not yet reported can start before LIMIT: write everything before
  * it, plain or replaced.  A span reaching LIMIT stays open, since a later
- * match may touch it and must join it; except when the input is IDLE: then
- * a span ending at LIMIT is replaced at once, so a live log shows it (a
- * match touching it later gets a marker of its own, nothing leaks).
+ * match may touch or overlap it and must join it; except when the input is
+ * IDLE: then every span starting before LIMIT is replaced at once, so a
+ * live log shows it.  A match that touches or overlaps it later gets a
+ * marker of its own for the part not yet written (write_plain and
+ * write_marker never go back before m->done), so nothing leaks.
  */
 static void advance(struct sc_masker *m, uint64_t limit, int idle,
 		    struct sc_buf *out)
@@ -531,7 +538,7 @@ static void advance(struct sc_masker *m, uint64_t limit, int idle,
 
 		if (!s->opened)
 			write_plain(m, s->start, out);
-		if (s->end > limit || (s->end == limit && !idle)) {
+		if (!idle && s->end >= limit) {
 			s->opened = 1;
 			if (s->end > m->done)
 				m->done = s->end;

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,13 +14,22 @@
 struct idle_ctx {
 	struct sc_masker *m;
 	struct sc_output *out;
+	int fd;
 };
 
-/* Before a read that may block: release what is final and flush it. */
+/*
+ * Before each read: when no input is ready (the read would block), the
+ * input is idle, so release what is final and flush it.  When input is
+ * ready (a file, a busy pipe) nothing is released early: the output then
+ * does not depend on how the input was cut into reads.
+ */
 static void idle_flush(void *ctx)
 {
 	struct idle_ctx *ic = ctx;
+	struct pollfd pfd = { ic->fd, POLLIN, 0 };
 
+	if (poll(&pfd, 1, 0) == 1 && pfd.revents)
+		return;
 	(void)sc_masker_idle(ic->m, &ic->out->buf);
 	(void)sc_output_flush(ic->out);
 }
@@ -34,7 +44,7 @@ static int mask_fd(struct sc_masker *m, int fd, const char *shown,
 		   struct sc_output *out)
 {
 	struct sc_input in;
-	struct idle_ctx ic = { m, out };
+	struct idle_ctx ic = { m, out, fd };
 	long n;
 
 	sc_input_init_fd(&in, fd);

@@ -108,6 +108,8 @@ corpus() {
 		perl -MURI::Escape -e 'print uri_escape($ENV{FORM_PASSWORD}), "\n"' 2>/dev/null ||
 			perl -e '($e = $ENV{FORM_PASSWORD}) =~ s/([^A-Za-z0-9\-._~])/sprintf("%%%02X", ord $1)/ge; print "$e\n"'
 		perl -e '($e = $ENV{FORM_PASSWORD}) =~ s/([^A-Za-z0-9\-._~])/sprintf("%%%02x", ord $1)/ge; print "$e\n"'
+		# Python's quote() keeps '/'.
+		perl -e '($e = $ENV{FORM_PASSWORD}) =~ s/([^A-Za-z0-9\-._~\/])/sprintf("%%%02X", ord $1)/ge; print "$e\n"'
 		jq -n --arg v "$FORM_PASSWORD" '{v: $v}' -c; echo
 		jq -n --arg v "$FORM_PASSWORD" '{v: $v}' -c --ascii-output; echo
 	} >"$SC_TMP/in"
@@ -115,6 +117,7 @@ corpus() {
 	assert_equal "$status" 0
 	printf '%s\n' '[redacted:FORM_PASSWORD]' '[redacted:FORM_PASSWORD]' \
 		'[redacted:FORM_PASSWORD]' '[redacted:FORM_PASSWORD]' \
+		'[redacted:FORM_PASSWORD]' \
 		'{"v":"[redacted:FORM_PASSWORD]"}' '' \
 		'{"v":"[redacted:FORM_PASSWORD]"}' '' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
@@ -140,4 +143,17 @@ corpus() {
 	run grep -v -x -e '\[redacted:WRAPPED_KEY\]' -e '.\{0,15\}' "$SC_TMP/out"
 	assert_failure
 	[ "$(grep -c 'redacted' "$SC_TMP/out")" -ge 40 ]
+}
+
+@test "leaks: memory stays bounded on 20 MB of one endless overlapping match" {
+	command -v /usr/bin/time >/dev/null || skip "GNU time is not installed"
+	export CHAIN_TOKEN=abababab
+	yes abababababababababababababababab | tr -d '\n' | head -c 20000000 >"$SC_TMP/in"
+	printf 'end\n' >>"$SC_TMP/in"
+	mask_run_io "$SC_TMP/in" "$SC_TMP/out" /usr/bin/time -f '%M' -o "$SC_TMP/rss" \
+		sc-mask --secret CHAIN_TOKEN
+	assert_equal "$status" 0
+	assert_equal "$(cat "$SC_TMP/out")" '[redacted:CHAIN_TOKEN]end'
+	# Maximum resident set in KiB: far below the input's 20 MB.
+	[ "$(cat "$SC_TMP/rss")" -lt 20000 ]
 }
