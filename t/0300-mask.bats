@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # sc-mask: sources, forms, bad input.  Every secret is a generated test value.
 
+# shellcheck disable=SC2154,SC2030,SC2031 # bats: run sets status, output, stderr; each @test is a subshell
 bats_require_minimum_version 1.5.0
 load lib/common
 load lib/mask
@@ -19,6 +20,7 @@ load lib/mask
 
 @test "sc-mask: every diagnostic code of its sources is in the man page" {
 	local code missing=
+	# shellcheck disable=SC2013 # codes are single words
 	for code in $(grep -ohE '(sc_error|sc_error_errno|sc_warning)\("[A-Z-]+"' \
 		"$SC_TOP"/lib/mask*.c "$SC_TOP"/lib/secrets.c "$SC_TOP"/lib/scan.c \
 		"$SC_TOP"/bin/sc-mask.c | sed 's/.*("//; s/"$//' | sort -u); do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # sc-mask: the masking corpus (t/data/mask), --records-stream, --check-diff.
 
+# shellcheck disable=SC2154,SC2030,SC2031 # bats: run sets status, output, stderr; each @test is a subshell
 bats_require_minimum_version 1.5.0
 load lib/common
 load lib/mask
@@ -61,7 +62,7 @@ load lib/mask
 
 make_diff() {
 	git init -q "$SC_TMP/repo"
-	cd "$SC_TMP/repo"
+	cd "$SC_TMP/repo" || return 1
 	printf 'one\ntwo\nthree\nold %s\n' "$DIFF_TOKEN" >config.txt
 	git add config.txt
 	git -c user.name=t -c user.email=t@t commit -qm init
@@ -69,7 +70,7 @@ make_diff() {
 	printf 'new %s\n' "$DIFF_TOKEN" >"new file.txt"
 	git add -A
 	git diff --cached >"$SC_TMP/diff"
-	cd - >/dev/null
+	cd - >/dev/null || return 1
 }
 
 @test "check-diff: each added line with a secret form is a finding, exit 1" {

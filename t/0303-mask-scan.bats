@@ -2,6 +2,7 @@
 # sc-mask --scan: credential-shaped content found without the value, which
 # is never printed.  Every token here is a made-up example.
 
+# shellcheck disable=SC2154,SC2030,SC2031 # bats: run sets status, output, stderr; each @test is a subshell
 bats_require_minimum_version 1.5.0
 load lib/common
 load lib/mask
@@ -47,6 +48,7 @@ setup_tree() {
 
 @test "scan: a clean tree is exit 0 with no output" {
 	mkdir -p "$SC_TMP/c"
+	# shellcheck disable=SC2016 # a literal reference, as a .env file holds it
 	printf 'PASSWORD=changeme-changeme\nTOKEN=${GITHUB_TOKEN}\nhello\n' >"$SC_TMP/c/a.env"
 	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/c"
 	assert_equal "$status" 0
