@@ -17,7 +17,7 @@ extern char **environ;
 
 static const char *const synopsis[] = {
 	"[SOURCE...] [FILE...]",
-	"[SOURCE...] --records-stream",
+	"[SOURCE...] --records-stream [--all-fields]",
 	"[SOURCE...] --check-diff",
 	"--scan PATH...",
 	NULL,
@@ -34,6 +34,7 @@ static const struct sc_tool tool = {
 	"  modes:\n"
 	"    FILE...                   mask files (or stdin) to stdout\n"
 	"    --records-stream          mask the text field of type=text records\n"
+	"    --all-fields              with --records-stream: every field of every record\n"
 	"    --check-diff              find secrets on added lines of a diff\n"
 	"    --scan PATH...            find credential-shaped content in files\n"
 	"    -h, --help                show this help\n"
@@ -41,7 +42,7 @@ static const struct sc_tool tool = {
 };
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
-       OPT_STREAM, OPT_DIFF, OPT_SCAN };
+       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN };
 
 /* Add one source; -1 when it cannot be read (already reported). */
 static int add_source(struct sc_secrets *s, int c, const char *arg)
@@ -61,7 +62,8 @@ static int add_source(struct sc_secrets *s, int c, const char *arg)
 	}
 }
 
-static int run(int mode, struct sc_masker *m, int argc, char **argv)
+static int run(int mode, int all_fields, struct sc_masker *m, int argc,
+	       char **argv)
 {
 	struct sc_output out;
 	struct sc_input in;
@@ -70,7 +72,7 @@ static int run(int mode, struct sc_masker *m, int argc, char **argv)
 	sc_output_init(&out, STDOUT_FILENO);
 	sc_input_init_fd(&in, STDIN_FILENO);
 	if (mode == OPT_STREAM)
-		ret = sc_mask_records(m, &in, &out);
+		ret = sc_mask_records(m, &in, &out, all_fields);
 	else if (mode == OPT_DIFF)
 		ret = sc_mask_check_diff(m, &in, &out);
 	else
@@ -109,6 +111,7 @@ int main(int argc, char *argv[])
 		{ "key-file", required_argument, NULL, OPT_KEY },
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "records-stream", no_argument, NULL, OPT_STREAM },
+		{ "all-fields", no_argument, NULL, OPT_ALL },
 		{ "check-diff", no_argument, NULL, OPT_DIFF },
 		{ "scan", no_argument, NULL, OPT_SCAN },
 		SC_OPT_STANDARD,
@@ -117,11 +120,15 @@ int main(int argc, char *argv[])
 	struct sc_secrets secrets;
 	struct sc_mask_set *set = NULL;
 	struct sc_masker *m = NULL;
-	int mode = 0, sources = 0, failed = 0, c, ret;
+	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
 
 	sc_diag_init(tool.name);
 	sc_secrets_init(&secrets);
 	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
+		if (c == OPT_ALL) {
+			all_fields = 1;
+			continue;
+		}
 		if (c == OPT_STREAM || c == OPT_DIFF || c == OPT_SCAN) {
 			if (mode && mode != c)
 				sc_usage_error(&tool, "choose one mode");
@@ -133,6 +140,8 @@ int main(int argc, char *argv[])
 		if (add_source(&secrets, c, optarg) < 0)
 			failed = 1;
 	}
+	if (all_fields && mode != OPT_STREAM)
+		sc_usage_error(&tool, "--all-fields goes with --records-stream");
 	if (mode == OPT_SCAN)
 		return scan(sources, argc - optind, argv + optind);
 	if (mode && optind < argc)
@@ -148,7 +157,8 @@ int main(int argc, char *argv[])
 	sc_secrets_release(&secrets);
 	if (set)
 		m = sc_masker_new(set);
-	ret = m ? run(mode, m, argc - optind, argv + optind) : SC_EXIT_INTERNAL;
+	ret = m ? run(mode, all_fields, m, argc - optind, argv + optind) :
+		  SC_EXIT_INTERNAL;
 	sc_masker_free(m);
 	sc_mask_set_free(set);
 	return ret;

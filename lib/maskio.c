@@ -96,9 +96,12 @@ int sc_mask_files(struct sc_masker *m, char *const *paths, int npaths,
 	return ret;
 }
 
-/* A copy of REC with every text field masked. */
+/*
+ * A copy of REC with its text fields masked, or with every field but the
+ * type masked when ALL is set.
+ */
 static int mask_record(struct sc_masker *m, const struct sc_record *rec,
-		       struct sc_record *masked, struct sc_buf *tmp)
+		       int all, struct sc_record *masked, struct sc_buf *tmp)
 {
 	size_t i;
 
@@ -106,7 +109,7 @@ static int mask_record(struct sc_masker *m, const struct sc_record *rec,
 	for (i = 0; i < rec->nr; i++) {
 		const struct sc_field *f = &rec->fields[i];
 
-		if (strcmp(f->name, "text")) {
+		if (all ? i == 0 : strcmp(f->name, "text") != 0) {
 			sc_record_add(masked, f->name, f->value, f->value_len);
 			continue;
 		}
@@ -120,7 +123,7 @@ static int mask_record(struct sc_masker *m, const struct sc_record *rec,
 }
 
 int sc_mask_records(struct sc_masker *m, struct sc_input *in,
-		    struct sc_output *out)
+		    struct sc_output *out, int all_fields)
 {
 	struct sc_reader rd;
 	struct sc_record rec, masked;
@@ -135,8 +138,8 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
 		const char *type = sc_record_type(&rec);
 		const struct sc_record *w = &rec;
 
-		if (type && !strcmp(type, "text")) {
-			if (mask_record(m, &rec, &masked, &tmp) < 0) {
+		if (all_fields || (type && !strcmp(type, "text"))) {
+			if (mask_record(m, &rec, all_fields, &masked, &tmp) < 0) {
 				ret = SC_EXIT_INTERNAL;
 				break;
 			}
@@ -145,10 +148,11 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
 		if (sc_record_write(out, w) < 0)
 			break;
 	}
-	if (ret == SC_EXIT_OK && status < 0)
-		ret = sc_reader_report(&rd, status);
+	/* The good records go out before the diagnostic about the bad one. */
 	if (sc_output_flush(out) < 0)
 		ret = output_failed();
+	else if (ret == SC_EXIT_OK && status < 0)
+		ret = sc_reader_report(&rd, status);
 	sc_buf_wipe(&tmp);
 	sc_buf_wipe(&rec.store);
 	sc_record_release(&rec);

@@ -20,9 +20,12 @@
 int sc_mask_files(struct sc_masker *m, char *const *paths, int npaths,
 		  struct sc_output *out);
 
-/* --records-stream: type=text records from IN get their text fields masked. */
+/*
+ * --records-stream: type=text records from IN get their text fields
+ * masked; with ALL_FIELDS, every field of every record but its type.
+ */
 int sc_mask_records(struct sc_masker *m, struct sc_input *in,
-		    struct sc_output *out);
+		    struct sc_output *out, int all_fields);
 
 /*
  * --check-diff: read a unified diff from IN; one type=finding

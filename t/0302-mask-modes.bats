@@ -38,6 +38,27 @@ load lib/mask
 	cmp "$SC_TMP/want" "$SC_TMP/json"
 }
 
+@test "records-stream --all-fields: every field of every record but its type" {
+	export REC_TOKEN; REC_TOKEN=$(mask_gen_value)
+	{
+		sc-rec type=event id=1 argv=echo "argv=$REC_TOKEN" "text=x$REC_TOKEN"
+		sc-rec type=call "path=$REC_TOKEN"
+	} >"$SC_TMP/in"
+	printf 'type=blob\0v:7=a\0b\0\0\0\0\0\0' >>"$SC_TMP/in"
+	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream --all-fields
+	assert_equal "$status" 0
+	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	printf '%s\n' \
+		'{"type":"event","id":"1","argv":["echo","[redacted:REC_TOKEN]"],"text":"x[redacted:REC_TOKEN]"}' \
+		'{"type":"call","path":"[redacted:REC_TOKEN]"}' \
+		'{"type":"blob","v":"a\u0000b\u0000\u0000\u0000\u0000"}' \
+		>"$SC_TMP/want"
+	cmp "$SC_TMP/want" "$SC_TMP/json"
+	# Without --records-stream it is a usage error, and nothing is read.
+	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --all-fields
+	assert_equal "$status" 2
+}
+
 @test "records-stream: a secret never spans two records" {
 	export REC_TOKEN; REC_TOKEN=$(mask_gen_value)
 	{
