@@ -390,8 +390,10 @@ int sc_path_resolve(const struct sc_root *root, const char *cwd,
 	sc_path_release(out);
 	ret = lexical(root, cwd ? cwd : "", path, len, &lex);
 	out->lexical = sc_buf_detach(&lex, NULL);
-	if (ret != SC_PATH_OK)
+	if (ret != SC_PATH_OK) {
+		out->rel = sc_xstrdup(out->lexical);
 		return ret;
+	}
 	sc_buf_adds(&r.cur, root->path);
 	if (r.cur.len == 1)
 		sc_buf_reset(&r.cur);   /* the root is / */

@@ -12,6 +12,9 @@
 #include "buf.h"
 #include "shellwords.h"
 
+/* An unquoted { in the word: brace expansion when a , or .. follows. */
+#define SW_BRACE (1u << 15)
+
 struct heredoc_wait {
 	size_t cmd;        /* index in line->cmds the body belongs to */
 	char *delim;
@@ -457,6 +460,16 @@ static struct sc_sw_word take_word(struct lexer *lx)
 {
 	struct sc_sw_word w;
 
+	if (lx->wflags & SW_BRACE) {
+		const char *b = strchr(lx->word.data, '{');
+		const char *e = b ? strchr(b, '}') : NULL;
+
+		if (e && (memchr(b, ',', (size_t)(e - b)) ||
+			  strstr(b, "..")))
+			lx->wflags |= SC_SW_GLOB;
+		lx->wflags &= ~SW_BRACE;
+	}
+
 	w.len = lx->word.len;
 	w.s = sc_buf_detach(&lx->word, NULL);
 	w.flags = lx->wflags;
@@ -784,8 +797,10 @@ static int control_op(struct lexer *lx)
 
 static int plain_char(struct lexer *lx, unsigned char c)
 {
-	if (c == '*' || c == '?' || c == '[' || c == '{' || c == '}')
+	if (c == '*' || c == '?' || c == '[')
 		lx->wflags |= SC_SW_GLOB;
+	if (c == '{')
+		lx->wflags |= SW_BRACE;
 	if (c == '~' && !lx->in_word)
 		lx->wflags |= SC_SW_TILDE;
 	add_byte(lx, c);
