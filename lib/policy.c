@@ -1350,7 +1350,8 @@ static void judge_git(struct judge *j, struct ctx *c,
 			if (strstr(w[k].s, "refs/notes"))
 				note(j, R_GIT_NOTES, object);
 	if (j->p->mode == SC_MODE_IN_PLACE &&
-	    git_moves_checkout(sub.data, w, n, at))
+	    git_moves_checkout(sub.data, w, n, at) &&
+	    !git_read_only(sub.data, w, n, at))
 		note(j, R_IN_PLACE_GIT, object);
 	judge_git_outputs(j, c, w, n, at, object);
 	if (!strcmp(sub.data, "config"))

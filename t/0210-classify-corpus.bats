@@ -13,3 +13,23 @@ load lib/policy
 @test "corpus: commands and shell lines" {
 	policy_corpus "$SC_POLICY_DATA/commands.tsv"
 }
+
+@test "corpus: configured checks, allow lists and MCP servers" {
+	policy_corpus "$SC_POLICY_DATA/config.tsv"
+}
+
+@test "corpus: in-place mode" {
+	policy_corpus "$SC_POLICY_DATA/inplace.tsv"
+}
+
+@test "corpus: spec mode" {
+	policy_corpus "$SC_POLICY_DATA/spec.tsv"
+}
+
+@test "corpus: explore mode" {
+	policy_corpus "$SC_POLICY_DATA/explore.tsv"
+}
+
+@test "corpus: frozen tests under --no-prompt" {
+	policy_corpus "$SC_POLICY_DATA/frozen.tsv"
+}
