@@ -179,6 +179,8 @@ static int add_entry(struct sc_config *cfg, const git_config_entry *e)
 	return 0;
 }
 
+static int libgit2_ready;
+
 static int load_git(struct sc_config *cfg, const char *path)
 {
 	git_config *gc = NULL;
@@ -186,7 +188,10 @@ static int load_git(struct sc_config *cfg, const char *path)
 	git_config_entry *e;
 	int ret = SC_CONFIG_OK, err;
 
-	git_libgit2_init();
+	/* libgit2 stays initialised for the process: init is counted, and
+	 * shutting it down after every file costs more than the parse */
+	if (!libgit2_ready++)
+		git_libgit2_init();
 	if (git_config_new(&gc) < 0 ||
 	    git_config_add_file_ondisk(gc, path, GIT_CONFIG_LEVEL_APP, NULL, 0) < 0 ||
 	    git_config_iterator_new(&it, gc) < 0) {
@@ -207,7 +212,6 @@ static int load_git(struct sc_config *cfg, const char *path)
 out:
 	git_config_iterator_free(it);
 	git_config_free(gc);
-	git_libgit2_shutdown();
 	if (ret != SC_CONFIG_OK)
 		sc_config_release(cfg);
 	return ret;

@@ -36,6 +36,7 @@ void sc_sanitize(char *dst, size_t dstsz, const char *src, size_t len)
 	dst[i] = '\0';
 }
 
+__attribute__((format(printf, 4, 0)))
 static void report(const char *kind, const char *code, const char *suffix,
 		   const char *fmt, va_list ap)
 {

@@ -44,7 +44,7 @@ int sc_error_errno(const char *code, const char *fmt, ...)
 void sc_warning(const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sc_vreport(const char *kind, const char *code, const char *fmt,
-		va_list ap);
+		va_list ap) __attribute__((format(printf, 3, 0)));
 
 /* Print an error and exit with STATUS.  For mains and allocation failure. */
 noreturn void sc_die(int status, const char *code, const char *fmt, ...)

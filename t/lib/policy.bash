@@ -39,6 +39,7 @@ policy_fixture() {
 # values with printf %b escapes.  A line "@args ..." gives the options
 # (@DATA@ stands for t/data/policy, @ROOT@ for the fixture).  Between cases
 # an allowed read keeps three denials from ending the stream.
+# shellcheck disable=SC2154 # bats run sets status and stderr
 policy_corpus() {
 	local file="$1" root="$SC_TMP/root" line n=0 args=() exp_rule exp_dec
 	local -a fields
@@ -96,9 +97,11 @@ policy_corpus() {
 # Run CMD with stdin from IN and stdout to OUT, keeping its own status and
 # its stderr in $stderr.  (bats' run captures stdout itself, so a
 # redirection around run would not reach the command.)
+# shellcheck disable=SC2154 # bats run sets status and stderr
 policy_run() {
 	local in="$1" out="$2"
 	shift 2
+	# shellcheck disable=SC2016 # expanded by that sh, not here
 	run --separate-stderr sh -c 'in=$1 out=$2; shift 2; exec "$@" <"$in" >"$out"' \
 		sh "$in" "$out" "$@"
 }
