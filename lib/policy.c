@@ -58,6 +58,7 @@
  X(EXEC_ARG, "ask.exec-arg", SC_ASK, "An argument makes the command run another program.") \
  X(NETWORK_TOOL, "ask.network-tool", SC_ASK, "The command is a network tool.") \
  X(RECURSIVE_RM, "ask.recursive-rm", SC_ASK, "The command deletes recursively.") \
+ X(RECURSIVE_COPY, "ask.recursive-copy", SC_ASK, "The command copies or moves a whole directory, whose names cannot be judged one by one.") \
  X(GIT_STATE, "ask.git-state", SC_ASK, "The git command changes the repository's state.") \
  X(GIT_CONFIG, "ask.git-config", SC_ASK, "The command sets a git configuration value.") \
  X(ENV_PREFIX, "ask.env-prefix", SC_ASK, "An assignment changes what programs run or how.") \
@@ -1305,6 +1306,57 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 	return i;
 }
 
+/*
+ * Paths git reads or writes for the agent: REV:PATH and pathspecs of the
+ * reading commands are reads (git show HEAD:.env prints a secret), the
+ * operands of rm, mv and restore and the pathspecs of checkout are writes.
+ */
+static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
+			    const struct sc_sw_word *w, size_t n, size_t at,
+			    const struct sc_buf *gitcwd, const char *object)
+{
+	static const char *const writers[] = { "rm", "mv", "restore", NULL };
+	int write = in_list(sub, writers), dd = 0;
+	int checkout = !strcmp(sub, "checkout");
+	struct ctx gc = *c, top = *c;
+	struct sc_buf empty = SC_BUF_INIT;
+	size_t k;
+
+	gc.cwd = *gitcwd;        /* borrowed, never released here */
+	top.cwd = empty;
+	for (k = at + 1; k < n; k++) {
+		const struct sc_sw_word *a = &w[k];
+		const char *colon = strchr(a->s, ':');
+
+		if (!dd && !strcmp(a->s, "--")) {
+			dd = 1;
+			continue;
+		}
+		if (!dd && a->s[0] == '-') {
+			if (!strcmp(a->s, "-s") || !strcmp(a->s, "--source"))
+				k++;
+			continue;
+		}
+		if (colon && colon[1] && !dd) {
+			struct sc_sw_word t = *a;
+
+			t.s = (char *)colon + 1;
+			t.len = strlen(t.s);
+			/* HEAD:./x is relative to the cwd, HEAD:x to the top */
+			if (t.s[0] == '.' && (t.s[1] == '/' || !t.s[1]))
+				judge_arg_path(j, &gc, &t, 0, object);
+			else
+				judge_arg_path(j, &top, &t, 0, object);
+			continue;
+		}
+		if (write || (checkout && dd))
+			judge_arg_path(j, &gc, a, 1, object);
+		else if (dd && (a->flags & SC_SW_UNRESOLVED) == 0 &&
+			 strcmp(sub, "add") && strcmp(sub, "commit"))
+			judge_arg_path(j, &gc, a, 0, object);
+	}
+}
+
 static void judge_git(struct judge *j, struct ctx *c,
 		      const struct sc_sw_word *w, size_t n, size_t i,
 		      const char *object)
@@ -1354,6 +1406,7 @@ static void judge_git(struct judge *j, struct ctx *c,
 	    !git_read_only(sub.data, w, n, at))
 		note(j, R_IN_PLACE_GIT, object);
 	judge_git_outputs(j, c, w, n, at, object);
+	judge_git_paths(j, c, sub.data, w, n, at, &gitcwd, object);
 	if (!strcmp(sub.data, "config"))
 		judge_git_config(j, w, n, at, object);
 	else if (git_read_only(sub.data, w, n, at))
@@ -1578,7 +1631,7 @@ static const char *const inert[] = {
 	"which", "type", "hostname", "nproc", "tty", "arch", "groups",
 	"logname", "expr", "factor", "numfmt", "getconf", "locale", "cal",
 	"wait", "shift", "return", "break", "continue", "exit", "unalias",
-	"let", "getopts", "jobs", "times", "umask", "tput", "clear",
+	"jobs", "times", "umask", "tput", "clear",
 	"stty", NULL,
 };
 
@@ -1598,6 +1651,7 @@ static void judge_reader(struct judge *j, struct ctx *c,
 {
 	size_t k;
 	int dd = 0, skip_first = r->pattern_first, tr = r->pattern_first == 2;
+	int operands = 0;
 
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
@@ -1628,6 +1682,16 @@ static void judge_reader(struct judge *j, struct ctx *c,
 					judge_arg_path(j, c, &w[++k], 1, object);
 				else
 					note(j, R_OPAQUE, object);
+			} else if (!r->pattern_first && (!strcmp(s, "-o") ||
+				   !strcmp(s, "--output")) && k + 1 < n) {
+				judge_arg_path(j, c, &w[++k], 1, object);
+			} else if (!r->pattern_first &&
+				   !strncmp(s, "--output=", 9)) {
+				struct sc_sw_word t = w[k];
+
+				t.s += 9;
+				t.len -= 9;
+				judge_arg_path(j, c, &t, 1, object);
 			} else if (!strcmp(r->name, "tree") && !strcmp(s, "-o") &&
 				   k + 1 < n) {
 				judge_arg_path(j, c, &w[++k], 1, object);
@@ -1648,6 +1712,10 @@ static void judge_reader(struct judge *j, struct ctx *c,
 		}
 		if (tr)
 			continue;   /* tr reads no files */
+		if (!strcmp(r->name, "uniq") && ++operands == 2) {
+			judge_arg_path(j, c, &w[k], 1, object);   /* uniq IN OUT */
+			continue;
+		}
 		if (skip_first) {
 			skip_first = 0;
 			continue;
@@ -1659,6 +1727,66 @@ static void judge_reader(struct judge *j, struct ctx *c,
 	note(j, R_READ_COMMAND, object);
 }
 
+/* 1 when W names an existing directory (or ends in a slash). */
+static int names_dir(const struct judge *j, const struct ctx *c,
+		     const struct sc_sw_word *w)
+{
+	struct sc_path res;
+	int dir;
+
+	if (w->len && w->s[w->len - 1] == '/')
+		return 1;
+	sc_path_init(&res);
+	dir = sc_path_resolve(&j->p->root, c->cwd.data ? c->cwd.data : "",
+			      w->s, w->len, 0, &res) == SC_PATH_OK &&
+	      res.exists && S_ISDIR(res.st.st_mode);
+	sc_path_release(&res);
+	return dir;
+}
+
+/*
+ * cp, mv, ln and install: each source lands in DEST/basename(source) when
+ * the destination is a directory, so that is the path a write reaches.
+ */
+static void judge_copy(struct judge *j, struct ctx *c, const char *name,
+		       const struct sc_sw_word *ops, size_t nops,
+		       const struct sc_sw_word *dest, int recursive,
+		       const char *object)
+{
+	size_t k;
+	int into = dest && names_dir(j, c, dest);
+
+	for (k = 0; k < nops; k++) {
+		const struct sc_sw_word *src = &ops[k];
+
+		/* mv removes its sources; cp, ln and install read them */
+		judge_arg_path(j, c, src, !strcmp(name, "mv"), object);
+		if (!(src->flags & SC_SW_UNRESOLVED) && names_dir(j, c, src) &&
+		    (recursive || !strcmp(name, "mv")))
+			note(j, R_RECURSIVE_COPY, object);
+		if (into && !(src->flags & SC_SW_UNRESOLVED) &&
+		    !(dest->flags & SC_SW_UNRESOLVED)) {
+			struct sc_sw_word t = *dest;
+			struct sc_buf b = SC_BUF_INIT;
+			const char *base = src->s + src->len;
+
+			while (base > src->s && base[-1] == '/')
+				base--;
+			while (base > src->s && base[-1] != '/')
+				base--;
+			sc_buf_add(&b, dest->s, dest->len);
+			sc_buf_addch(&b, '/');
+			sc_buf_add(&b, base, strcspn(base, "/"));
+			t.s = b.data;
+			t.len = b.len;
+			judge_arg_path(j, c, &t, 1, object);
+			sc_buf_release(&b);
+		}
+	}
+	if (dest && !into)
+		judge_arg_path(j, c, dest, 1, object);
+}
+
 /* rm, mv, cp, touch and friends: their operands are writes. */
 static int judge_file_command(struct judge *j, struct ctx *c,
 			      const char *name, const struct sc_sw_word *w,
@@ -1668,21 +1796,19 @@ static int judge_file_command(struct judge *j, struct ctx *c,
 		"shred", "touch", "mkdir", "mv", "cp", "tee", "truncate",
 		"ln", "chmod", "chown", "chgrp", "install", "dd", "patch",
 		"mkfifo", "mknod", "setfattr", "chattr", "rsync", NULL };
+	static const char *const copiers[] = { "mv", "cp", "ln", "install",
+		NULL };
 	static const char *const listed[] = { "rm", "rmdir", "unlink",
 		"touch", "mkdir", "mv", "cp", "tee", NULL };
-	size_t k, last = n, first_op = 1;
-	int dd = 0, recursive = 0, dest_dir = 0;
+	struct sc_sw_word *ops = NULL, target;
+	size_t k, nops = 0, alloc = 0;
+	int dd = 0, recursive = 0, have_target = 0, first_op;
 
 	if (!in_list(name, writers))
 		return 0;
 	/* chmod MODE, chown OWNER, chgrp GROUP: the first operand */
 	first_op = in_list(name, (const char *const[]){ "chmod", "chown",
 		"chgrp", NULL });
-	for (k = n; k > i + 1; k--)
-		if (!is_option(&w[k - 1], 0)) {
-			last = k - 1;
-			break;
-		}
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
@@ -1691,23 +1817,30 @@ static int judge_file_command(struct judge *j, struct ctx *c,
 			continue;
 		}
 		if (is_option(&w[k], dd)) {
-			if ((s[1] != '-' && strpbrk(s + 1, "rR")) ||
-			    !strcmp(s, "--recursive"))
+			if ((s[1] != '-' && strpbrk(s + 1, "rRa")) ||
+			    !strcmp(s, "--recursive") || !strcmp(s, "--archive"))
 				recursive = 1;
-			if (!strcmp(s, "-t") || !strcmp(s, "--target-directory")) {
-				dest_dir = 1;
-				if (k + 1 < n)
-					judge_arg_path(j, c, &w[++k], 1, object);
+			if ((!strcmp(s, "-t") || !strcmp(s, "--target-directory")) &&
+			    k + 1 < n) {
+				target = w[++k];
+				have_target = 1;
+			} else if (!strncmp(s, "--target-directory=", 19)) {
+				target = w[k];
+				target.s += 19;
+				target.len -= 19;
+				have_target = 1;
 			} else if (in_list(s, (const char *const[]){ "-m", "-s",
 				"-r", "-d", "-S", "--suffix", "--mode",
 				"--size", "--reference", NULL }) &&
-				   strcmp(name, "rm") && strcmp(name, "cp") &&
-				   strcmp(name, "mv")) {
+				   in_list(name, (const char *const[]){
+					   "truncate", "mkdir", "touch",
+					   "install", "mkfifo", "mknod",
+					   NULL })) {
 				k++;
 			}
 			continue;
 		}
-		if (first_op && !dd) {
+		if (first_op) {
 			first_op = 0;
 			continue;
 		}
@@ -1721,13 +1854,23 @@ static int judge_file_command(struct judge *j, struct ctx *c,
 			}
 			continue;
 		}
-		/* cp and install read their sources, ln links to them */
-		if ((!strcmp(name, "cp") || !strcmp(name, "install") ||
-		     !strcmp(name, "ln")) && k != last && !dest_dir)
-			judge_arg_path(j, c, &w[k], 0, object);
-		else
-			judge_arg_path(j, c, &w[k], 1, object);
+		SC_ALLOC_GROW(ops, nops + 1, alloc);
+		ops[nops++] = w[k];
 	}
+	if (in_list(name, copiers)) {
+		if (!have_target && nops) {
+			target = ops[--nops];
+			have_target = nops > 0 || !strcmp(name, "ln");
+			if (!nops && strcmp(name, "ln"))
+				judge_arg_path(j, c, &target, 1, object);
+		}
+		judge_copy(j, c, name, ops, nops, have_target ? &target : NULL,
+			   recursive, object);
+	} else {
+		for (k = 0; k < nops; k++)
+			judge_arg_path(j, c, &ops[k], 1, object);
+	}
+	free(ops);
 	if (recursive && !strcmp(name, "rm"))
 		note(j, R_RECURSIVE_RM, object);
 	if (in_list(name, listed))
@@ -1761,6 +1904,11 @@ static void judge_shell_cmd(struct judge *j, struct ctx *c,
 
 		if (s[0] == '-' && s[1] != '-' && strchr(s, 'c')) {
 			seen_c = 1;
+			continue;
+		}
+		if (in_list(s, (const char *const[]){ "-o", "+o", "-O", "+O",
+			"--rcfile", "--init-file", NULL })) {
+			k++;
 			continue;
 		}
 		if (s[0] == '-' || s[0] == '+')
@@ -2074,6 +2222,15 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	} else if ((r = find_reader(name.data))) {
 		judge_reader(j, c, w, n, i, r, object.data);
 	} else if (in_list(name.data, inert)) {
+		/* printf -v NAME sets a variable like an assignment */
+		for (k = i + 1; k + 1 < n && !strcmp(name.data, "printf"); k++)
+			if (!strcmp(w[k].s, "-v")) {
+				struct sc_buf a = SC_BUF_INIT;
+
+				sc_buf_addf(&a, "%s=", w[k + 1].s);
+				judge_assign(j, c, a.data);
+				sc_buf_release(&a);
+			}
 		note(j, R_READ_COMMAND, object.data);
 	} else if (judge_file_command(j, c, name.data, w, n, i, object.data)) {
 		/* judged */
@@ -2151,6 +2308,7 @@ static void judge_cmd(struct judge *j, struct ctx *c,
 		      size_t len)
 {
 	struct sc_buf object = SC_BUF_INIT;
+	const char *stdin_text;
 	size_t k;
 
 	if (cmd->nr_words)
@@ -2165,7 +2323,12 @@ static void judge_cmd(struct judge *j, struct ctx *c,
 	judge_redirs(j, c, cmd, object.data);
 	if (cmd->flags & SC_SWC_HEREDOC_EXPAND)
 		note(j, R_OPAQUE, object.data);
-	judge_argv(j, cmd->words, cmd->nr_words, c, cmd->heredoc);
+	/* what a shell reads on stdin: heredocs and here-strings */
+	stdin_text = cmd->heredoc;
+	for (k = 0; k < cmd->nr_redirs; k++)
+		if (cmd->redirs[k].op == SC_RD_HERESTR)
+			stdin_text = cmd->redirs[k].target.s;
+	judge_argv(j, cmd->words, cmd->nr_words, c, stdin_text);
 	if (!cmd->nr_words && (cmd->nr_assigns || cmd->nr_redirs))
 		note(j, R_BUILTIN, object.data);
 	sc_buf_release(&object);
