@@ -399,6 +399,9 @@ int sc_path_resolve(const struct sc_root *root, const char *cwd,
 		sc_buf_reset(&r.cur);   /* the root is / */
 	sc_buf_adds(&r.todo, out->lexical);
 	ret = walk_components(&r, flags, out);
+	if (ret == SC_PATH_OK && !*out->lexical &&
+	    lstat(root->path, &out->st) == 0)
+		out->exists = 1;   /* the root itself */
 	if (ret == SC_PATH_OK) {
 		rest = under(r.cur.data ? r.cur.data + 1 : "", root->path + 1,
 			     root->len - 1);

@@ -58,6 +58,7 @@ policy_corpus() {
 			;;
 		esac
 		n=$((n + 1))
+		line=${line//@ROOT@/$root}
 		IFS=$'\t' read -r -a fields <<<"$line"
 		exp_dec=${fields[0]}
 		exp_rule=${fields[1]}
