@@ -616,12 +616,47 @@ static void quote_words(struct sc_buf *out, const struct sc_sw_word *w,
 	}
 }
 
+/*
+ * PATH lookups, remembered for the life of the process: a stream of calls
+ * names the same few programs again and again, and each lookup costs a
+ * stat per PATH entry.  Bounded: past the limit lookups are not kept.
+ */
+#define EXE_CACHE_MAX 512
+
+struct sc_exe_cache {
+	char *name[EXE_CACHE_MAX];
+	char *path[EXE_CACHE_MAX];
+	size_t nr;
+};
+
+static const char *exe_cached(const struct sc_policy *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; p->exes && i < p->exes->nr; i++)
+		if (!strcmp(p->exes->name[i], name))
+			return p->exes->path[i];
+	return NULL;
+}
+
+static void exe_remember(const struct sc_policy *p, const char *name,
+			 const char *path)
+{
+	struct sc_exe_cache *c = p->exes;
+
+	if (!c || c->nr >= EXE_CACHE_MAX)
+		return;
+	c->name[c->nr] = sc_xstrdup(name);
+	c->path[c->nr++] = sc_xstrdup(path);
+}
+
 /* Where NAME would be found: a path, or '' when nowhere. */
 static void resolve_exe(const struct judge *j, const struct ctx *c,
 			const char *name, struct sc_buf *out)
 {
 	struct sc_buf norm = SC_BUF_INIT, cand = SC_BUF_INIT;
 	const char *dirs = j->p->path_env ? j->p->path_env : "";
+	const char *cached;
 
 	if (strchr(name, '/')) {
 		if (name[0] != '/') {
@@ -636,7 +671,11 @@ static void resolve_exe(const struct judge *j, const struct ctx *c,
 			sc_buf_addch(out, '/');
 			sc_buf_add(out, norm.data, norm.len);
 		}
+	} else if ((cached = exe_cached(j->p, name))) {
+		sc_buf_adds(out, cached);
 	} else {
+		size_t start = out->len;
+
 		while (*dirs) {
 			size_t n = strcspn(dirs, ":");
 			struct stat st;
@@ -652,6 +691,8 @@ static void resolve_exe(const struct judge *j, const struct ctx *c,
 			}
 			dirs += n + (dirs[n] == ':');
 		}
+		sc_buf_adds(out, "");
+		exe_remember(j->p, name, out->data + start);
 	}
 	sc_buf_release(&norm);
 	sc_buf_release(&cand);
@@ -2611,6 +2652,7 @@ int sc_policy_init(struct sc_policy *p, const char *root, enum sc_mode mode,
 		sc_config_init(cfg);
 	}
 	p->path_env = sc_xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
+	p->exes = sc_xcalloc(1, sizeof(*p->exes));
 	return 0;
 }
 
@@ -2622,6 +2664,15 @@ void sc_policy_release(struct sc_policy *p)
 	sc_strset_release(&p->ignored);
 	sc_strset_release(&p->frozen);
 	free(p->path_env);
+	if (p->exes) {
+		size_t i;
+
+		for (i = 0; i < p->exes->nr; i++) {
+			free(p->exes->name[i]);
+			free(p->exes->path[i]);
+		}
+		free(p->exes);
+	}
 	memset(p, 0, sizeof(*p));
 }
 

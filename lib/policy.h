@@ -30,6 +30,8 @@ enum sc_mode {
 	SC_MODE_EXPLORE,
 };
 
+struct sc_exe_cache;
+
 /* A sorted set of strings, for grants and path lists. */
 struct sc_strset {
 	char **items;
@@ -45,6 +47,7 @@ struct sc_policy {
 	struct sc_strset ignored;   /* folded paths git ignored (in-place) */
 	struct sc_strset frozen;    /* folded paths of tests that existed */
 	char *path_env;             /* PATH, to name the executable */
+	struct sc_exe_cache *exes;  /* PATH lookups already made */
 };
 
 struct sc_verdict {
