@@ -1,0 +1,295 @@
+/*
+ * speccoder.conf through libgit2: see config.h.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "alloc.h"
+#include "config.h"
+#include "diag.h"
+#include "io.h"
+#include "shellwords.h"
+
+void sc_config_init(struct sc_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+void sc_argv_free(struct sc_argv *a)
+{
+	sc_sw_split_free(a->v);
+	a->v = NULL;
+	a->n = 0;
+}
+
+static void list_release(struct sc_argv_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		sc_argv_free(&l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void sc_config_release(struct sc_config *cfg)
+{
+	size_t i;
+
+	list_release(&cfg->checks);
+	list_release(&cfg->allow);
+	list_release(&cfg->allow_prefix);
+	list_release(&cfg->net_allow);
+	list_release(&cfg->net_allow_prefix);
+	for (i = 0; i < cfg->nr_servers; i++)
+		free(cfg->servers[i]);
+	free(cfg->servers);
+	for (i = 0; i < cfg->nr_mcp; i++) {
+		free(cfg->mcp[i].server);
+		free(cfg->mcp[i].tool);
+		free(cfg->mcp[i].digest);
+	}
+	free(cfg->mcp);
+	sc_config_init(cfg);
+}
+
+int sc_config_has_server(const struct sc_config *cfg, const char *server)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nr_servers; i++)
+		if (!strcmp(cfg->servers[i], server))
+			return 1;
+	return 0;
+}
+
+/* Split VALUE of KEY into a new item of LIST; MIN words at least. */
+static int add_argv(struct sc_argv_list *list, const char *key,
+		    const char *value, size_t min)
+{
+	struct sc_argv a;
+	const char *err;
+
+	if (sc_sw_split(value, &a.v, &a.n, &err) < 0)
+		return sc_error("BAD-CONFIG", "%s: %s", key, err);
+	if (a.n < min) {
+		sc_argv_free(&a);
+		if (min > 1)
+			return sc_error("BAD-CONFIG", "%s: a prefix needs a "
+					"program and at least one more word", key);
+		return sc_error("BAD-CONFIG", "%s: empty command", key);
+	}
+	SC_ALLOC_GROW(list->items, list->nr + 1, list->alloc);
+	list->items[list->nr++] = a;
+	return 0;
+}
+
+/* "mcp.NAME.KEY" -> NAME (malloc'd), or NULL. */
+static char *subsection(const char *name, const char *section)
+{
+	size_t n = strlen(section);
+	const char *dot;
+
+	if (strncmp(name, section, n) || name[n] != '.')
+		return NULL;
+	dot = strrchr(name + n + 1, '.');
+	if (!dot || dot == name + n + 1)
+		return NULL;
+	return sc_xmemdup(name + n + 1, (size_t)(dot - name - n - 1));
+}
+
+static int add_server(struct sc_config *cfg, char *server)
+{
+	if (sc_config_has_server(cfg, server)) {
+		free(server);
+		return 0;
+	}
+	SC_ALLOC_GROW(cfg->servers, cfg->nr_servers + 1, cfg->alloc_servers);
+	cfg->servers[cfg->nr_servers++] = server;
+	return 0;
+}
+
+/* mcp.SERVER.allow = TOOL [DIGEST] */
+static int add_mcp(struct sc_config *cfg, const char *key, const char *server,
+		   const char *value)
+{
+	struct sc_argv a;
+	const char *err;
+	struct sc_mcp_allow *m;
+
+	if (sc_sw_split(value, &a.v, &a.n, &err) < 0)
+		return sc_error("BAD-CONFIG", "%s: %s", key, err);
+	if (a.n < 1 || a.n > 2) {
+		sc_argv_free(&a);
+		return sc_error("BAD-CONFIG", "%s: want a tool name and an "
+				"optional definition digest", key);
+	}
+	SC_ALLOC_GROW(cfg->mcp, cfg->nr_mcp + 1, cfg->alloc_mcp);
+	m = &cfg->mcp[cfg->nr_mcp++];
+	m->server = sc_xstrdup(server);
+	m->tool = sc_xstrdup(a.v[0]);
+	m->digest = a.n > 1 ? sc_xstrdup(a.v[1]) : NULL;
+	sc_argv_free(&a);
+	return 0;
+}
+
+static int suffix(const char *name, const char *end)
+{
+	size_t n = strlen(name), e = strlen(end);
+
+	return n > e && !strcmp(name + n - e, end);
+}
+
+static int add_entry(struct sc_config *cfg, const git_config_entry *e)
+{
+	const char *k = e->name, *v = e->value ? e->value : "";
+	char *sub;
+
+	if (!strncmp(k, "include.", 8) || !strncmp(k, "includeif.", 10))
+		return sc_error("BAD-CONFIG", "%s: includes are refused", k);
+	if (!strcmp(k, "commands.allow"))
+		return add_argv(&cfg->allow, k, v, 1);
+	if (!strcmp(k, "commands.allowprefix"))
+		return add_argv(&cfg->allow_prefix, k, v, 2);
+	if (!strcmp(k, "sandbox.networkallow"))
+		return add_argv(&cfg->net_allow, k, v, 1);
+	if (!strcmp(k, "sandbox.networkallowprefix"))
+		return add_argv(&cfg->net_allow_prefix, k, v, 2);
+	if ((sub = subsection(k, "check"))) {
+		free(sub);
+		if (suffix(k, ".argv"))
+			return add_argv(&cfg->checks, k, v, 1);
+		return 0;
+	}
+	if ((sub = subsection(k, "mcp"))) {
+		int ret = 0;
+
+		if (suffix(k, ".allow"))
+			ret = add_mcp(cfg, k, sub, v);
+		add_server(cfg, sub);
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * libgit2 is loaded when a configuration is read, not when the program
+ * starts: it pulls in TLS, SSH and Kerberos libraries whose loading costs
+ * more than a whole classification, and most uses of a tool that judges
+ * one call and exits never need it.
+ */
+struct git_api {
+	__typeof__(&git_libgit2_init) init;
+	__typeof__(&git_config_new) config_new;
+	__typeof__(&git_config_add_file_ondisk) add_file;
+	__typeof__(&git_config_iterator_new) iterator_new;
+	__typeof__(&git_config_next) next;
+	__typeof__(&git_config_iterator_free) iterator_free;
+	__typeof__(&git_config_free) config_free;
+	__typeof__(&git_error_last) error_last;
+};
+
+static int load_api(struct git_api *g)
+{
+	static void *lib;
+	static int ready;
+
+	if (!lib)
+		lib = dlopen("libgit2.so." LIBGIT2_SOVERSION, RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return sc_error("LIBGIT2-UNAVAILABLE", "cannot load libgit2 "
+				LIBGIT2_SOVERSION);
+#define SYM(field, name) \
+	if (!(g->field = (__typeof__(g->field))dlsym(lib, #name))) \
+		return sc_error("LIBGIT2-UNAVAILABLE", "libgit2 lacks " #name);
+	SYM(init, git_libgit2_init)
+	SYM(config_new, git_config_new)
+	SYM(add_file, git_config_add_file_ondisk)
+	SYM(iterator_new, git_config_iterator_new)
+	SYM(next, git_config_next)
+	SYM(iterator_free, git_config_iterator_free)
+	SYM(config_free, git_config_free)
+	SYM(error_last, git_error_last)
+#undef SYM
+	/* initialised once for the process: init is counted, and shutting
+	 * it down after every file costs more than the parse */
+	if (!ready++)
+		g->init();
+	return 0;
+}
+
+static int load_git(struct sc_config *cfg, const char *path)
+{
+	git_config *gc = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	struct git_api g;
+	int ret = SC_CONFIG_OK, err;
+
+	memset(&g, 0, sizeof(g));
+	if (load_api(&g) < 0)
+		return SC_CONFIG_UNREADABLE;
+	if (g.config_new(&gc) < 0 ||
+	    g.add_file(gc, path, GIT_CONFIG_LEVEL_APP, NULL, 0) < 0 ||
+	    g.iterator_new(&it, gc) < 0) {
+		const git_error *ge = g.error_last();
+
+		sc_error("BAD-CONFIG", "%s: %s", path,
+			 ge && ge->message ? ge->message : "cannot parse");
+		ret = SC_CONFIG_BAD;
+		goto out;
+	}
+	while ((err = g.next(&e, it)) == 0)
+		if (add_entry(cfg, e) < 0)
+			ret = SC_CONFIG_BAD;
+	if (err != GIT_ITEROVER && ret == SC_CONFIG_OK) {
+		sc_error("BAD-CONFIG", "%s: cannot read its entries", path);
+		ret = SC_CONFIG_BAD;
+	}
+out:
+	if (it)
+		g.iterator_free(it);
+	if (gc)
+		g.config_free(gc);
+	if (ret != SC_CONFIG_OK)
+		sc_config_release(cfg);
+	return ret;
+}
+
+int sc_config_load(struct sc_config *cfg, const char *path)
+{
+	struct stat st;
+
+	/* libgit2 treats a missing file as empty: a named file must exist */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		sc_error("CONFIG-UNREADABLE", "cannot read '%s'", path);
+		return SC_CONFIG_UNREADABLE;
+	}
+	return load_git(cfg, path);
+}
+
+int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len)
+{
+	char path[] = "/tmp/sc-config.XXXXXX";
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0)
+		return SC_CONFIG_UNREADABLE;
+	if (sc_write_all(fd, data, len) < 0) {
+		close(fd);
+		unlink(path);
+		return SC_CONFIG_UNREADABLE;
+	}
+	close(fd);
+	ret = load_git(cfg, path);
+	unlink(path);
+	return ret;
+}

@@ -1,0 +1,2760 @@
+/*
+ * The rules of sc-classify(1): see policy.h for how findings combine.
+ *
+ * Layout: the rule table; small string helpers; the path rules; the
+ * command rules (launchers, shells, git, file commands); the call
+ * dispatch.  Every branch that meets something it does not understand
+ * notes at least an ask, and every deny is noted before any shortcut to
+ * allow can be taken.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "io.h"
+#include "policy.h"
+#include "shellwords.h"
+
+#define RULES \
+ X(MALFORMED, "deny.malformed-call", SC_DENY, "The call is malformed or holds a value that cannot be judged.") \
+ X(SOURCE, "deny.source", SC_DENY, "The call's arguments come from a source that may not change anything.") \
+ X(OUTSIDE, "deny.outside-root", SC_DENY, "The path lies outside the worktree.") \
+ X(ESCAPE, "deny.symlink-escape", SC_DENY, "A symlink on the path leads outside the worktree.") \
+ X(SYMLINK_TARGET, "deny.symlink-target", SC_DENY, "A write may not have a symlink as its target.") \
+ X(SPELLING, "deny.other-spelling", SC_DENY, "The path reaches a file under another spelling; name that file itself.") \
+ X(HARDLINK, "deny.hard-link", SC_DENY, "The file has hard links outside the worktree.") \
+ X(UNRESOLVABLE, "deny.unresolvable-path", SC_DENY, "The path cannot be resolved (a symlink loop or a file used as a directory).") \
+ X(GIT_DIR, "deny.git-dir", SC_DENY, "Nothing under .git may be touched.") \
+ X(SECRET, "deny.secret-file", SC_DENY, "The file looks like it holds secrets.") \
+ X(SPEC, "deny.spec-write", SC_DENY, "The spec is an input of the attempt and may not be written.") \
+ X(VERIFY, "deny.verification-config", SC_DENY, "The file decides how the work is built, tested or verified.") \
+ X(AGENT_CONFIG, "deny.agent-config", SC_DENY, "The file configures a coding agent.") \
+ X(IGNORED, "deny.in-place-ignored", SC_DENY, "In an in-place run, files git ignored at the start are off limits.") \
+ X(EXPLORE, "deny.explore-write", SC_DENY, "An explore run writes nothing.") \
+ X(PRIVILEGE, "deny.privilege", SC_DENY, "Privilege escalation is never allowed.") \
+ X(GIT_REMOTE, "deny.git-remote", SC_DENY, "git commands that reach remotes are not allowed.") \
+ X(GIT_DESTRUCTIVE, "deny.git-destructive", SC_DENY, "Destructive git commands are not allowed.") \
+ X(GIT_NOTES, "deny.git-notes", SC_DENY, "Only speccoder writes git notes.") \
+ X(GIT_EXEC, "deny.git-exec-config", SC_DENY, "The git setting or variable makes git run a program.") \
+ X(GIT_OPTION, "deny.git-option", SC_DENY, "The git option points git at another repository, program or mode.") \
+ X(GIT_EMBEDDED, "deny.git-embedded-repo", SC_DENY, "The command would run git in a repository embedded in the worktree.") \
+ X(IN_PLACE_GIT, "deny.in-place-git", SC_DENY, "In an in-place run, git commands that move the checkout are not allowed.") \
+ X(SHELL_SYNTAX, "deny.shell-syntax", SC_DENY, "The shell line is malformed.") \
+ X(SHELL_UNUSUAL, "deny.shell-unusual", SC_DENY, "The command holds control characters, or a command name holds non-ASCII characters.") \
+ X(SHELL_DEPTH, "deny.shell-depth", SC_DENY, "The command nests shells too deeply to be judged.") \
+ X(AGENT_CONTEXT, "ask.agent-context", SC_ASK, "The file is context every agent reads.") \
+ X(MANIFEST, "ask.dependency-manifest", SC_ASK, "The file declares the project's dependencies.") \
+ X(FROZEN, "ask.frozen-test", SC_ASK, "The test existed before the attempt.") \
+ X(SPEC_MODE, "ask.spec-mode", SC_ASK, "Planning writes only the spec, plan and tasks.") \
+ X(SHELL, "ask.shell", SC_ASK, "The command starts a shell or evaluates a string as commands.") \
+ X(LAUNCHER, "ask.launcher", SC_ASK, "The command runs other commands with arguments it builds itself.") \
+ X(INLINE_CODE, "ask.inline-code", SC_ASK, "The command runs code given on its command line.") \
+ X(EXEC_ARG, "ask.exec-arg", SC_ASK, "An argument makes the command run another program.") \
+ X(NETWORK_TOOL, "ask.network-tool", SC_ASK, "The command is a network tool.") \
+ X(RECURSIVE_RM, "ask.recursive-rm", SC_ASK, "The command deletes recursively.") \
+ X(RECURSIVE_COPY, "ask.recursive-copy", SC_ASK, "The command copies or moves a whole directory, whose names cannot be judged one by one.") \
+ X(GIT_STATE, "ask.git-state", SC_ASK, "The git command changes the repository's state.") \
+ X(GIT_CONFIG, "ask.git-config", SC_ASK, "The command sets a git configuration value.") \
+ X(ENV_PREFIX, "ask.env-prefix", SC_ASK, "An assignment changes what programs run or how.") \
+ X(OPAQUE, "ask.shell-opaque", SC_ASK, "The shell line holds something whose value is only known when it runs.") \
+ X(UNLISTED, "ask.unlisted", SC_ASK, "The command is not on any allow list.") \
+ X(MCP, "ask.mcp", SC_ASK, "The MCP tool is not allowed by the configuration.") \
+ X(MCP_DIGEST, "ask.mcp-digest", SC_ASK, "The MCP tool's definition differs from the one allowed.") \
+ X(NETWORK, "ask.network", SC_ASK, "The call makes a network request.") \
+ X(READ, "allow.read", SC_ALLOW, "Reading the project is allowed.") \
+ X(WRITE, "allow.write", SC_ALLOW, "Writing an ordinary project file is allowed.") \
+ X(SPEC_ARTIFACT, "allow.spec-artifact", SC_ALLOW, "Planning may write the spec, plan and tasks.") \
+ X(READ_COMMAND, "allow.read-command", SC_ALLOW, "The command only reads the project.") \
+ X(FILE_COMMAND, "allow.file-command", SC_ALLOW, "The command changes only ordinary project files.") \
+ X(BUILTIN, "allow.builtin", SC_ALLOW, "The shell builtin changes nothing outside the shell.") \
+ X(GIT_READ, "allow.git-read", SC_ALLOW, "The git command only reads the repository.") \
+ X(CHECK, "allow.check", SC_ALLOW, "The command is one of the configured checks.") \
+ X(COMMAND, "allow.command", SC_ALLOW, "The command is on the configured allow list.") \
+ X(NET_COMMAND, "allow.network-command", SC_ALLOW, "The command is on the configured network allow list.") \
+ X(MCP_ALLOW, "allow.mcp", SC_ALLOW, "The MCP tool is allowed by the configuration.") \
+ X(GRANT, "allow.grant", SC_ALLOW, "A person granted exactly this.")
+
+enum rule_id {
+#define X(e, id, d, r) R_##e,
+	RULES
+#undef X
+	R_COUNT
+};
+
+struct rule {
+	const char *id;
+	int decision;
+	const char *reason;
+};
+
+static const struct rule rules[] = {
+#define X(e, id, d, r) { id, d, r },
+	RULES
+#undef X
+};
+
+const char *const sc_policy_rules[] = {
+#define X(e, id, d, r) id,
+	RULES
+#undef X
+	NULL
+};
+
+/* The deepest nesting of shells inside shells a line may use. */
+#define MAX_DEPTH 8
+
+/* ---- sets ---------------------------------------------------------- */
+
+void sc_strset_add(struct sc_strset *s, const char *item, size_t len)
+{
+	SC_ALLOC_GROW(s->items, s->nr + 1, s->alloc);
+	s->items[s->nr++] = sc_xmemdup(item, len);
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sc_strset_sort(struct sc_strset *s)
+{
+	if (s->nr)
+		qsort(s->items, s->nr, sizeof(*s->items), cmpstr);
+}
+
+int sc_strset_has(const struct sc_strset *s, const char *item)
+{
+	return s->nr && bsearch(&item, s->items, s->nr, sizeof(*s->items),
+				cmpstr) != NULL;
+}
+
+void sc_strset_release(struct sc_strset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->items[i]);
+	free(s->items);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- judging state ------------------------------------------------- */
+
+struct judge {
+	const struct sc_policy *p;
+	int have;
+	int decision;
+	enum rule_id rule;
+	struct sc_buf object;
+};
+
+struct ctx {
+	struct sc_buf cwd;     /* root-relative working directory */
+	int cwd_unknown;       /* cd to somewhere the lexer cannot see */
+	int depth;
+};
+
+/*
+ * Among allows, the rule that names the whole command is the one to show:
+ * a path read inside "cat FILE" is allowed because the command is.
+ */
+static int allow_rank(enum rule_id r)
+{
+	switch (r) {
+	case R_BUILTIN: return 1;
+	case R_READ_COMMAND: case R_GIT_READ: return 2;
+	case R_FILE_COMMAND: return 3;
+	case R_CHECK: case R_COMMAND: case R_NET_COMMAND: case R_MCP_ALLOW:
+		return 4;
+	case R_GRANT: return 5;
+	default: return 0;
+	}
+}
+
+/*
+ * Record one finding.  A grant lifts an ask whose object it names; the
+ * strictest finding wins, the first among equals.
+ */
+static void note(struct judge *j, enum rule_id r, const char *object)
+{
+	int d = rules[r].decision;
+
+	if (d == SC_ASK && sc_strset_has(&j->p->grants, object)) {
+		r = R_GRANT;
+		d = SC_ALLOW;
+	}
+	if (j->have && (d < j->decision ||
+			(d == j->decision &&
+			 (d != SC_ALLOW || allow_rank(r) <= allow_rank(j->rule)))))
+		return;
+	j->have = 1;
+	j->decision = d;
+	j->rule = r;
+	sc_buf_reset(&j->object);
+	sc_buf_adds(&j->object, object);
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+static int prefix_in(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strncmp(s, *list, strlen(*list)))
+			return 1;
+	return 0;
+}
+
+static int suffix_in(const char *s, const char *const *list)
+{
+	size_t n = strlen(s);
+
+	for (; *list; list++) {
+		size_t m = strlen(*list);
+
+		if (n >= m && !strcmp(s + n - m, *list))
+			return 1;
+	}
+	return 0;
+}
+
+/* Fold every component of a relative path (see sc_path_fold). */
+static void fold_path(const char *rel, struct sc_buf *out)
+{
+	const char *c = rel;
+
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	while (*c) {
+		const char *e = strchr(c, '/');
+		size_t n = e ? (size_t)(e - c) : strlen(c);
+
+		if (out->len)
+			sc_buf_addch(out, '/');
+		sc_path_fold(c, n, out);
+		c += n + (e ? 1 : 0);
+	}
+}
+
+static const char *last_comp(const char *f)
+{
+	const char *s = strrchr(f, '/');
+
+	return s ? s + 1 : f;
+}
+
+/* 1 when any component of folded path F is in LIST. */
+static int any_comp(const char *f, const char *const *list)
+{
+	char buf[256];
+
+	while (*f) {
+		const char *e = strchr(f, '/');
+		size_t n = e ? (size_t)(e - f) : strlen(f);
+
+		if (n < sizeof(buf)) {
+			memcpy(buf, f, n);
+			buf[n] = '\0';
+			if (in_list(buf, list))
+				return 1;
+		}
+		f += n + (e ? 1 : 0);
+	}
+	return 0;
+}
+
+/* The I-th component (from 0) of F copied into BUF; "" past the end. */
+static const char *comp_at(const char *f, size_t i, char *buf, size_t sz)
+{
+	size_t n;
+
+	while (i-- && f) {
+		f = strchr(f, '/');
+		if (f)
+			f++;
+	}
+	if (!f) {
+		buf[0] = '\0';
+		return buf;
+	}
+	n = strcspn(f, "/");
+	if (n >= sz)
+		n = sz - 1;
+	memcpy(buf, f, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static size_t nr_comps(const char *f)
+{
+	size_t n = *f ? 1 : 0;
+
+	for (; *f; f++)
+		n += *f == '/';
+	return n;
+}
+
+/* ---- the path rules ------------------------------------------------ */
+
+static int is_secret(const char *f)
+{
+	static const char *const dirs[] = {
+		".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker",
+		".password-store", NULL,
+	};
+	static const char *const names[] = {
+		".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials",
+		".pgpass", ".htpasswd", "id_rsa", "id_dsa", "id_ecdsa",
+		"id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity",
+		"credentials.json", ".yarnrc.yml", NULL,
+	};
+	static const char *const prefixes[] = { ".env", "id_rsa", "id_dsa",
+		"id_ecdsa", "id_ed25519", NULL };
+	static const char *const suffixes[] = {
+		".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk",
+		".asc", ".gpg", ".kdbx", ".tfstate", NULL,
+	};
+	const char *l = last_comp(f);
+
+	if (any_comp(f, dirs) || in_list(l, names) || suffix_in(l, suffixes))
+		return 1;
+	/* id_rsa.pub is public; id_rsa, id_rsa.old, id_rsa-cert are not */
+	return prefix_in(l, prefixes) && !suffix_in(l, (const char *const[]){
+		".pub", NULL });
+}
+
+static int is_spec(const char *f)
+{
+	static const char *const tops[] = { ".specify", "specs", "openspec",
+		NULL };
+	char b[64];
+
+	return in_list(comp_at(f, 0, b, sizeof(b)), tops);
+}
+
+/* The planning artifacts spec mode may write. */
+static int is_spec_artifact(const char *f)
+{
+	static const char *const kit[] = { "spec.md", "plan.md", "tasks.md",
+		"research.md", "data-model.md", "quickstart.md", NULL };
+	static const char *const kitdirs[] = { "contracts", "checklists",
+		NULL };
+	static const char *const ospec[] = { "proposal.md", "design.md",
+		"tasks.md", NULL };
+	char a[64], b[64], c[64];
+	size_t n = nr_comps(f);
+	size_t off = 0;
+
+	comp_at(f, 0, a, sizeof(a));
+	if (!strcmp(a, ".specify") &&
+	    !strcmp(comp_at(f, 1, b, sizeof(b)), "specs"))
+		off = 1;
+	if (!strcmp(a, "specs") || off) {
+		if (n == 3 + off && in_list(last_comp(f), kit))
+			return 1;
+		return n >= 4 + off &&
+		       in_list(comp_at(f, 2 + off, c, sizeof(c)), kitdirs);
+	}
+	if (!strcmp(a, "openspec") &&
+	    !strcmp(comp_at(f, 1, b, sizeof(b)), "changes") && n >= 4) {
+		if (n == 4 && in_list(last_comp(f), ospec))
+			return 1;
+		return n >= 6 && !strcmp(comp_at(f, 3, c, sizeof(c)), "specs") &&
+		       !strcmp(last_comp(f), "spec.md");
+	}
+	return 0;
+}
+
+static int is_verification(const char *f)
+{
+	static const char *const dirs[] = {
+		".github", ".gitlab", ".circleci", ".buildkite", ".forgejo",
+		".gitea", ".woodpecker", ".husky", ".devcontainer", NULL,
+	};
+	static const char *const names[] = {
+		"speccoder.conf", ".gitlab-ci.yml", "pytest.ini", "tox.ini",
+		"deny.toml", "justfile", ".justfile", "makefile", "gnumakefile",
+		"conftest.py", "noxfile.py", ".travis.yml", "azure-pipelines.yml",
+		"jenkinsfile", "bitbucket-pipelines.yml",
+		".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml",
+		".woodpecker.yml", "setup.cfg", "nextest.toml", ".nextest.toml",
+		".gitmodules", ".gitattributes", NULL,
+	};
+	static const char *const prefixes[] = {
+		"jest.config.", "vitest.config.", "vitest.workspace.",
+		".mocharc", "karma.conf.", "playwright.config.",
+		"cypress.config.", ".vitest", "jest.setup.", NULL,
+	};
+	const char *l = last_comp(f);
+	char b[64];
+	size_t n = nr_comps(f);
+
+	if (any_comp(f, dirs) || in_list(l, names) || prefix_in(l, prefixes))
+		return 1;
+	/* .cargo/config, .cargo/config.toml, .config/nextest.toml */
+	return n >= 2 && !strcmp(comp_at(f, n - 2, b, sizeof(b)), ".cargo") &&
+	       !strncmp(l, "config", 6);
+}
+
+static int is_agent_config(const char *f)
+{
+	static const char *const dirs[] = {
+		".claude", ".agents", ".agent", ".codex", ".gemini",
+		".opencode", ".cursor", ".kiro", ".windsurf", ".continue",
+		".roo", ".clinerules", ".aider", ".vscode", ".idea", ".zed",
+		".amazonq", ".junie", ".goose", ".specstory", ".qwen",
+		".crush", ".augment", ".trae", ".github", NULL,
+	};
+	static const char *const names[] = {
+		".mcp.json", "mcp.json", "opencode.json", "opencode.jsonc",
+		".cursorrules", ".windsurfrules", ".aider.conf.yml",
+		".clinerules", ".roomodes", ".aiderignore", ".cursorignore",
+		".codeiumignore", ".geminiignore", NULL,
+	};
+
+	return any_comp(f, dirs) || in_list(last_comp(f), names);
+}
+
+static int is_agent_context(const char *f)
+{
+	static const char *const names[] = { "agents.md", "claude.md",
+		"gemini.md", "claude.local.md", "agent.md", "agents.override.md",
+		"copilot-instructions.md", "conventions.md", NULL };
+
+	return in_list(last_comp(f), names);
+}
+
+static int is_manifest(const char *f)
+{
+	static const char *const names[] = {
+		"package.json", "package-lock.json", "npm-shrinkwrap.json",
+		"yarn.lock", "pnpm-lock.yaml", "pnpm-workspace.yaml", "bun.lockb",
+		"bun.lock", "deno.json", "deno.jsonc", "deno.lock",
+		"cargo.toml", "cargo.lock", "go.mod", "go.sum", "go.work",
+		"pyproject.toml", "pipfile", "pipfile.lock", "poetry.lock",
+		"uv.lock", "setup.py", "environment.yml", "gemfile",
+		"gemfile.lock", "composer.json", "composer.lock", "pom.xml",
+		"build.gradle", "build.gradle.kts", "settings.gradle",
+		"settings.gradle.kts", "gradle.properties", "packages.config",
+		"directory.packages.props", "mix.exs", "mix.lock",
+		"package.swift", "package.resolved", "podfile", "podfile.lock",
+		"pubspec.yaml", "pubspec.lock", "vcpkg.json", "conanfile.txt",
+		"conanfile.py", "flake.nix", "flake.lock", "rust-toolchain",
+		"rust-toolchain.toml", ".nvmrc", ".node-version",
+		".python-version", ".tool-versions", "stack.yaml", "cabal.project",
+		NULL,
+	};
+	static const char *const prefixes[] = { "requirements", NULL };
+	static const char *const suffixes[] = { ".csproj", ".fsproj",
+		".vbproj", ".cabal", ".gemspec", ".nuspec", NULL };
+	const char *l = last_comp(f);
+
+	return in_list(l, names) || suffix_in(l, suffixes) ||
+	       (prefix_in(l, prefixes) && suffix_in(l, (const char *const[]){
+		".txt", ".in", NULL }));
+}
+
+/* F or one of its ancestors is in SET. */
+static int path_in_set(const struct sc_strset *set, const char *f)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	int found = 0;
+	char *slash;
+
+	if (!set->nr)
+		return 0;
+	sc_buf_adds(&b, f);
+	while (!found) {
+		found = sc_strset_has(set, b.data);
+		slash = strrchr(b.data, '/');
+		if (!slash)
+			break;
+		sc_buf_setlen(&b, (size_t)(slash - b.data));
+	}
+	sc_buf_release(&b);
+	return found;
+}
+
+/* The deny rules a path name meets, read or write; R_COUNT for none. */
+static enum rule_id protected_rule(const struct judge *j, const char *f,
+				   int write)
+{
+	static const char *const git[] = { ".git", NULL };
+
+	if (any_comp(f, git))
+		return R_GIT_DIR;
+	if (is_secret(f))
+		return R_SECRET;
+	if (j->p->mode == SC_MODE_IN_PLACE &&
+	    path_in_set(&j->p->ignored, f) &&
+	    (write || !(is_spec(f) || is_spec_artifact(f))))
+		return R_IGNORED;
+	if (!write)
+		return R_COUNT;
+	if (is_spec(f) && !(j->p->mode == SC_MODE_SPEC && is_spec_artifact(f)))
+		return R_SPEC;
+	if (is_verification(f)) {
+		/* .github/copilot-instructions.md and the like are agent
+		 * configuration, but both rules deny: the first wins */
+		return R_VERIFY;
+	}
+	if (is_agent_config(f))
+		return R_AGENT_CONFIG;
+	return R_COUNT;
+}
+
+static enum rule_id ask_rule(const struct judge *j, const char *f)
+{
+	if (is_agent_context(f))
+		return R_AGENT_CONTEXT;
+	if (is_manifest(f))
+		return R_MANIFEST;
+	if (sc_strset_has(&j->p->frozen, f))
+		return R_FROZEN;
+	if (j->p->mode == SC_MODE_SPEC && !is_spec_artifact(f))
+		return R_SPEC_MODE;
+	return R_COUNT;
+}
+
+static enum rule_id status_rule(int status)
+{
+	switch (status) {
+	case SC_PATH_INVALID: return R_MALFORMED;
+	case SC_PATH_OUTSIDE: return R_OUTSIDE;
+	case SC_PATH_ESCAPE: return R_ESCAPE;
+	case SC_PATH_TARGET_SYMLINK: return R_SYMLINK_TARGET;
+	case SC_PATH_SPELLING: return R_SPELLING;
+	case SC_PATH_HARDLINK: return R_HARDLINK;
+	default: return R_UNRESOLVABLE;
+	}
+}
+
+static const char *show_rel(const char *rel)
+{
+	return *rel ? rel : ".";
+}
+
+/*
+ * Judge a read or a write of PATH from CWD.  Every name the file has (as
+ * spelled, canonical, hard links) meets the protected-name rules.
+ */
+static void judge_path(struct judge *j, const char *cwd, const char *path,
+		       size_t len, int write)
+{
+	struct sc_path res;
+	struct sc_buf f = SC_BUF_INIT;
+	enum rule_id r, ask = R_COUNT;
+	const char *names[3];
+	size_t i, k;
+	int st;
+
+	sc_path_init(&res);
+	st = sc_path_resolve(&j->p->root, cwd, path, len,
+			     write ? SC_PATH_WRITE : 0, &res);
+	if (st != SC_PATH_OK && st != SC_PATH_HARDLINK) {
+		note(j, status_rule(st), res.lexical ? show_rel(res.lexical)
+				       : "");
+		/* the spelling may still name a protected file: say which */
+	}
+	names[0] = res.rel;
+	names[1] = res.lexical;
+	names[2] = NULL;
+	for (i = 0; i < 2 + res.nr_aliases; i++) {
+		const char *name = i < 2 ? names[i] : res.aliases[i - 2];
+
+		if (!name)
+			continue;
+		fold_path(name, &f);
+		r = protected_rule(j, f.data, write);
+		if (r != R_COUNT)
+			note(j, r, show_rel(res.rel));
+		if (write && ask == R_COUNT)
+			ask = ask_rule(j, f.data);
+	}
+	if (st == SC_PATH_HARDLINK)
+		note(j, R_HARDLINK, show_rel(res.rel));
+	if (write && j->p->mode == SC_MODE_EXPLORE)
+		note(j, R_EXPLORE, show_rel(res.rel));
+	if (write && !*res.rel)
+		note(j, R_MALFORMED, ".");
+	if (ask != R_COUNT)
+		note(j, ask, show_rel(res.rel));
+	k = write ? (j->p->mode == SC_MODE_SPEC ? R_SPEC_ARTIFACT : R_WRITE)
+		  : R_READ;
+	note(j, (enum rule_id)k, show_rel(res.rel));
+	sc_buf_release(&f);
+	sc_path_release(&res);
+}
+
+/* ---- commands ------------------------------------------------------ */
+
+struct words {
+	const struct sc_sw_word *w;
+	size_t n;
+};
+
+static void quote_words(struct sc_buf *out, const struct sc_sw_word *w,
+			size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			sc_buf_addch(out, ' ');
+		sc_sw_quote(out, w[i].s, w[i].len);
+	}
+}
+
+/*
+ * PATH lookups, remembered for the life of the process: a stream of calls
+ * names the same few programs again and again, and each lookup costs a
+ * stat per PATH entry.  Bounded: past the limit lookups are not kept.
+ */
+#define EXE_CACHE_MAX 512
+
+struct sc_exe_cache {
+	char *name[EXE_CACHE_MAX];
+	char *path[EXE_CACHE_MAX];
+	size_t nr;
+};
+
+static const char *exe_cached(const struct sc_policy *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; p->exes && i < p->exes->nr; i++)
+		if (!strcmp(p->exes->name[i], name))
+			return p->exes->path[i];
+	return NULL;
+}
+
+static void exe_remember(const struct sc_policy *p, const char *name,
+			 const char *path)
+{
+	struct sc_exe_cache *c = p->exes;
+
+	if (!c || c->nr >= EXE_CACHE_MAX)
+		return;
+	c->name[c->nr] = sc_xstrdup(name);
+	c->path[c->nr++] = sc_xstrdup(path);
+}
+
+/* Where NAME would be found: a path, or '' when nowhere. */
+static void resolve_exe(const struct judge *j, const struct ctx *c,
+			const char *name, struct sc_buf *out)
+{
+	struct sc_buf norm = SC_BUF_INIT, cand = SC_BUF_INIT;
+	const char *dirs = j->p->path_env ? j->p->path_env : "";
+	const char *cached;
+
+	if (strchr(name, '/')) {
+		if (name[0] != '/') {
+			sc_buf_adds(&cand, j->p->root.path);
+			sc_buf_addch(&cand, '/');
+			sc_buf_add(&cand, c->cwd.data ? c->cwd.data : "",
+				   c->cwd.len);
+			sc_buf_addch(&cand, '/');
+		}
+		sc_buf_adds(&cand, name);
+		if (sc_path_normalize(cand.data, cand.len, &norm) == 0) {
+			sc_buf_addch(out, '/');
+			sc_buf_add(out, norm.data, norm.len);
+		}
+	} else if ((cached = exe_cached(j->p, name))) {
+		sc_buf_adds(out, cached);
+	} else {
+		size_t start = out->len;
+
+		while (*dirs) {
+			size_t n = strcspn(dirs, ":");
+			struct stat st;
+
+			sc_buf_reset(&cand);
+			sc_buf_add(&cand, n ? dirs : ".", n ? n : 1);
+			sc_buf_addch(&cand, '/');
+			sc_buf_adds(&cand, name);
+			if (cand.data[0] == '/' && stat(cand.data, &st) == 0 &&
+			    S_ISREG(st.st_mode) && !access(cand.data, X_OK)) {
+				sc_buf_add(out, cand.data, cand.len);
+				break;
+			}
+			dirs += n + (dirs[n] == ':');
+		}
+		sc_buf_adds(out, "");
+		exe_remember(j->p, name, out->data + start);
+	}
+	sc_buf_release(&norm);
+	sc_buf_release(&cand);
+}
+
+/* The object of a command: working directory, executable, argv. */
+static void cmd_object(const struct judge *j, const struct ctx *c,
+		       const struct sc_sw_word *w, size_t n, size_t prog,
+		       struct sc_buf *out)
+{
+	struct sc_buf exe = SC_BUF_INIT;
+
+	sc_buf_reset(out);
+	sc_buf_adds(out, "cwd=");
+	sc_sw_quote(out, c->cwd.len ? c->cwd.data : ".",
+		    c->cwd.len ? c->cwd.len : 1);
+	if (prog < n)
+		resolve_exe(j, c, w[prog].s, &exe);
+	sc_buf_adds(out, " exe=");
+	sc_sw_quote(out, exe.data ? exe.data : "", exe.len);
+	sc_buf_adds(out, " argv=");
+	quote_words(out, w, n);
+	sc_buf_release(&exe);
+}
+
+/* The object of a shell line that cannot be seen through. */
+static void line_object(const struct ctx *c, const char *line, size_t len,
+			struct sc_buf *out)
+{
+	sc_buf_reset(out);
+	sc_buf_adds(out, "cwd=");
+	sc_sw_quote(out, c->cwd.len ? c->cwd.data : ".",
+		    c->cwd.len ? c->cwd.len : 1);
+	sc_buf_adds(out, " shell=");
+	sc_sw_quote(out, line, len);
+}
+
+/* The name a command word runs: last path component, folded. */
+static void cmd_name(const struct sc_sw_word *w, struct sc_buf *out)
+{
+	const char *s = w->s, *slash = strrchr(s, '/');
+
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	if (slash)
+		s = slash + 1;
+	sc_path_fold(s, strlen(s), out);
+}
+
+/* A program named by path runs a file the lists cannot vouch for. */
+static int system_program(const struct sc_sw_word *w)
+{
+	static const char *const dirs[] = { "/usr/bin/", "/bin/",
+		"/usr/local/bin/", "/usr/sbin/", "/sbin/", NULL };
+	struct sc_buf norm = SC_BUF_INIT;
+	int ok = 0;
+	size_t i;
+
+	if (!strchr(w->s, '/'))
+		return 1;
+	if (w->s[0] == '/' && sc_path_normalize(w->s, w->len, &norm) == 0) {
+		for (i = 0; dirs[i]; i++) {
+			size_t n = strlen(dirs[i]) - 2;
+
+			if (!strncmp(norm.data, dirs[i] + 1, n) &&
+			    !strchr(norm.data + n + 1, '/'))
+				ok = 1;
+		}
+	}
+	sc_buf_release(&norm);
+	return ok;
+}
+
+static int is_privilege(const char *name)
+{
+	static const char *const names[] = { "sudo", "su", "doas", "pkexec",
+		"run0", "runuser", "sudoedit", "setpriv", "ksu", "calife",
+		"sg", "newgrp", "chroot", "nsenter", "unshare", "capsh",
+		"machinectl", "systemd-run", "gosu", "su-exec", NULL };
+
+	return in_list(name, names);
+}
+
+static void judge_line(struct judge *j, const char *line, size_t len,
+		       struct ctx *c);
+static void judge_argv(struct judge *j, const struct sc_sw_word *w,
+		       size_t n, struct ctx *c, const char *heredoc);
+
+/* Judge a string that a shell, eval or trap will run. */
+static void judge_nested(struct judge *j, const char *s, size_t len,
+			 struct ctx *c)
+{
+	struct ctx inner;
+
+	memset(&inner, 0, sizeof(inner));
+	sc_buf_add(&inner.cwd, c->cwd.data ? c->cwd.data : "", c->cwd.len);
+	inner.cwd_unknown = c->cwd_unknown;
+	inner.depth = c->depth + 1;
+	judge_line(j, s, len, &inner);
+	sc_buf_release(&inner.cwd);
+}
+
+/* Variables that change which program runs or what it loads. */
+static enum rule_id env_rule(const char *assign)
+{
+	static const char *const exec_git[] = {
+		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER",
+		"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_ASKPASS",
+		"GIT_EXEC_PATH", "GIT_PROXY_COMMAND", "GIT_CONFIG_PARAMETERS",
+		"GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
+		"GIT_CONFIG_SYSTEM", "GIT_DIR", "GIT_WORK_TREE",
+		"GIT_TEMPLATE_DIR", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
+		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+		"GIT_NAMESPACE", NULL,
+	};
+	static const char *const exec_git_prefix[] = { "GIT_CONFIG_KEY_",
+		"GIT_CONFIG_VALUE_", NULL };
+	static const char *const names[] = {
+		"PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4",
+		"PROMPT_COMMAND", "IFS", "CDPATH", "GLOBIGNORE", "PAGER",
+		"MANPAGER", "EDITOR", "VISUAL", "BROWSER", "NODE_OPTIONS",
+		"NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME",
+		"PYTHONINSPECT", "PERL5LIB", "PERL5OPT", "PERLLIB", "RUBYOPT",
+		"RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+		"JDK_JAVA_OPTIONS", "CLASSPATH", "LESSOPEN", "LESSCLOSE",
+		"SSH_ASKPASS", "SUDO_ASKPASS", "HOME", "XDG_CONFIG_HOME",
+		"RUSTC_WRAPPER", "RUSTC", "RUSTDOC", "CARGO", "CC", "CXX",
+		"CPP", "LD", "AR", "MAKE", "MAKEFLAGS", "MFLAGS", "SHELL",
+		"TMPDIR", "PROFILE", "ZDOTDIR", "INPUTRC", "TERMINFO",
+		"GCONV_PATH", "MALLOC_CHECK_", "HOSTALIASES", "RESOLV_HOST_CONF",
+		"LOCPATH", "NLSPATH", "http_proxy", "https_proxy", "HTTP_PROXY",
+		"HTTPS_PROXY", "ALL_PROXY", "all_proxy", NULL,
+	};
+	static const char *const prefixes[] = { "LD_", "DYLD_", "GIT_",
+		"npm_config_", "NPM_CONFIG_", "PIP_", "CARGO_", "RUSTFLAGS",
+		"BASH_FUNC_", "PYTHON", "PERL", "RUBY", "NODE_", "GEM_",
+		"BUNDLE_", "GOFLAGS", "GOPATH", "GOPROXY", "UV_", "POETRY_",
+		"YARN_", NULL };
+	char name[128];
+	size_t n = strcspn(assign, "+=");
+
+	if (n >= sizeof(name))
+		return R_ENV_PREFIX;
+	memcpy(name, assign, n);
+	name[n] = '\0';
+	if (in_list(name, exec_git) || prefix_in(name, exec_git_prefix))
+		return R_GIT_EXEC;
+	if (in_list(name, names) || prefix_in(name, prefixes))
+		return R_ENV_PREFIX;
+	return R_COUNT;
+}
+
+static void judge_assign(struct judge *j, const struct ctx *c,
+			 const char *assign)
+{
+	enum rule_id r = env_rule(assign);
+	struct sc_buf o = SC_BUF_INIT;
+
+	if (r == R_COUNT)
+		return;
+	sc_buf_adds(&o, "cwd=");
+	sc_sw_quote(&o, c->cwd.len ? c->cwd.data : ".",
+		    c->cwd.len ? c->cwd.len : 1);
+	sc_buf_adds(&o, " env=");
+	sc_sw_quote(&o, assign, strlen(assign));
+	note(j, r, o.data);
+	sc_buf_release(&o);
+}
+
+/* A path argument: judged when its value is known, else opaque. */
+static int is_device(const char *s);
+
+static void judge_arg_path(struct judge *j, struct ctx *c,
+			   const struct sc_sw_word *w, int write,
+			   const char *object)
+{
+	if (!(w->flags & SC_SW_UNRESOLVED) && is_device(w->s))
+		return;
+	if (w->flags & SC_SW_TILDE) {
+		note(j, R_OUTSIDE, w->s);
+		return;
+	}
+	if (w->flags & SC_SW_UNRESOLVED) {
+		note(j, R_OPAQUE, object);
+		return;
+	}
+	if (c->cwd_unknown && w->s[0] != '/')
+		note(j, R_OPAQUE, object);
+	judge_path(j, c->cwd.data ? c->cwd.data : "", w->s, w->len, write);
+}
+
+static int is_option(const struct sc_sw_word *w, int after_dashdash)
+{
+	return !after_dashdash && w->len > 1 && w->s[0] == '-';
+}
+
+/*
+ * Skip a launcher's options and fixed operands: the index of the command
+ * it runs.  OPTARGS lists the short options taking an argument; LONGARGS
+ * the long ones (written "--name"); OPERANDS the words before the command.
+ */
+static size_t skip_launcher(const struct sc_sw_word *w, size_t n, size_t i,
+			    const char *optargs, const char *const *longargs,
+			    size_t operands)
+{
+	for (i++; i < n; i++) {
+		const char *s = w[i].s;
+
+		if (!strcmp(s, "--")) {
+			i++;
+			break;
+		}
+		if (s[0] != '-' || !s[1])
+			break;
+		if (s[1] == '-') {
+			if (!strchr(s, '=') && longargs && in_list(s, longargs))
+				i++;
+			continue;
+		}
+		if (s[1] >= '0' && s[1] <= '9')
+			continue;   /* nice -10 */
+		for (s++; *s; s++)
+			if (strchr(optargs, *s)) {
+				if (!s[1])
+					i++;
+				break;
+			}
+	}
+	while (operands-- && i < n)
+		i++;
+	return i;
+}
+
+/* env [OPTION]... [NAME=VALUE]... [COMMAND [ARG]...] */
+static size_t skip_env(struct judge *j, const struct sc_sw_word *w,
+		       size_t n, size_t i, struct ctx *c, int *nested)
+{
+	for (i++; i < n; i++) {
+		const char *s = w[i].s;
+
+		if (!strcmp(s, "-S") || !strncmp(s, "--split-string", 14) ||
+		    (s[0] == '-' && s[1] != '-' && strchr(s, 'S'))) {
+			/* env -S splits a string into a command: judge it */
+			const char *str = strchr(s, '=') ? strchr(s, '=') + 1
+				: (s[1] == 'S' && s[2]) ? s + 2
+				: (i + 1 < n ? w[++i].s : "");
+
+			judge_nested(j, str, strlen(str), c);
+			*nested = 1;
+			return n;
+		}
+		if (!strcmp(s, "-u") || !strcmp(s, "-C") ||
+		    !strcmp(s, "--unset") || !strcmp(s, "--chdir")) {
+			if (s[1] == 'C' || !strcmp(s, "--chdir"))
+				c->cwd_unknown = 1;
+			i++;
+			continue;
+		}
+		if (!strncmp(s, "--chdir=", 8) || !strncmp(s, "-C", 2))
+			c->cwd_unknown = 1;
+		if (s[0] == '-')
+			continue;
+		if (strchr(s, '=') && sc_sw_is_name(s, strcspn(s, "="))) {
+			judge_assign(j, c, s);
+			continue;
+		}
+		break;
+	}
+	return i;
+}
+
+static int word_has_flag(const struct sc_sw_word *w, size_t n, unsigned f)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (w[i].flags & f)
+			return 1;
+	return 0;
+}
+
+/* ---- configured allow lists ---------------------------------------- */
+
+static int argv_equal(const struct sc_sw_word *w, size_t n,
+		      const struct sc_argv *a)
+{
+	size_t i;
+
+	if (n != a->n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strlen(a->v[i]) != w[i].len || strcmp(a->v[i], w[i].s))
+			return 0;
+	return 1;
+}
+
+static int argv_prefix(const struct sc_sw_word *w, size_t n,
+		       const struct sc_argv *a, size_t len)
+{
+	size_t i;
+
+	if (len < 2 || n < len)
+		return 0;   /* a bare program is never a prefix */
+	for (i = 0; i < len; i++)
+		if (strlen(a->v[i]) != w[i].len || strcmp(a->v[i], w[i].s))
+			return 0;
+	return 1;
+}
+
+/* A check's prefix: the program and its subcommands up to an option. */
+static size_t check_prefix_len(const struct sc_argv *a)
+{
+	size_t k = 0;
+
+	while (k < a->n && a->v[k][0] != '-')
+		k++;
+	return k;
+}
+
+/* The rule of a configured list that allows W, or R_COUNT. */
+static enum rule_id configured(const struct judge *j,
+			       const struct sc_sw_word *w, size_t n)
+{
+	const struct sc_config *cfg = &j->p->cfg;
+	size_t i;
+
+	if (!n || word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
+		return R_COUNT;
+	for (i = 0; i < cfg->checks.nr; i++) {
+		const struct sc_argv *a = &cfg->checks.items[i];
+
+		if (argv_equal(w, n, a) ||
+		    argv_prefix(w, n, a, check_prefix_len(a)))
+			return R_CHECK;
+	}
+	for (i = 0; i < cfg->allow.nr; i++)
+		if (argv_equal(w, n, &cfg->allow.items[i]))
+			return R_COMMAND;
+	for (i = 0; i < cfg->allow_prefix.nr; i++)
+		if (argv_prefix(w, n, &cfg->allow_prefix.items[i],
+				cfg->allow_prefix.items[i].n))
+			return R_COMMAND;
+	for (i = 0; i < cfg->net_allow.nr; i++)
+		if (argv_equal(w, n, &cfg->net_allow.items[i]))
+			return R_NET_COMMAND;
+	for (i = 0; i < cfg->net_allow_prefix.nr; i++)
+		if (argv_prefix(w, n, &cfg->net_allow_prefix.items[i],
+				cfg->net_allow_prefix.items[i].n))
+			return R_NET_COMMAND;
+	return R_COUNT;
+}
+
+/* ---- git ----------------------------------------------------------- */
+
+/* git configuration keys (lowercased) that make git run a program. */
+static int git_key_runs(const char *key)
+{
+	static const char *const exact[] = {
+		"sequence.editor", "diff.external", "gpg.program",
+		"gpg.ssh.defaultkeycommand", "interactive.difffilter",
+		"web.browser", "init.templatedir", "safe.directory",
+		"safe.bareRepository", "uploadpack.packobjectshook",
+		"diff.tool", "merge.tool", "credential.helper", NULL,
+	};
+	static const char *const prefixes[] = {
+		"core.", "pager.", "alias.", "filter.", "credential.",
+		"gpg.", "protocol.", "include.", "includeif.", "uploadpack.",
+		"receive.", "difftool.", "mergetool.", "browser.", "man.",
+		"sendemail.", "ssh.", "http.", "url.", "remote.", "submodule.",
+		"transfer.", "fetch.", "gc.", "maintenance.", "hook.",
+		"trailer.", "instaweb.", "guitool.", "tar.", "archive.", NULL,
+	};
+	static const char *const suffixes[] = { ".command", ".textconv",
+		".driver", ".cmd", ".program", ".helper", ".path", NULL };
+
+	return in_list(key, exact) || prefix_in(key, prefixes) ||
+	       suffix_in(key, suffixes);
+}
+
+/* Keys safe to set for one command. */
+static int git_key_safe(const char *key)
+{
+	static const char *const prefixes[] = { "color.", "user.", "advice.",
+		"log.", "column.", "i18n.", "pretty.", "status.", "blame.",
+		"grep.", "format.", "init.defaultbranch", "commit.gpgsign",
+		"tag.gpgsign", "diff.renames", "diff.algorithm",
+		"diff.nonprefix", "diff.mnemonicprefix", "merge.conflictstyle",
+		NULL };
+
+	return prefix_in(key, prefixes);
+}
+
+static void judge_git_key(struct judge *j, const char *kv,
+			  const char *object)
+{
+	char key[256];
+	size_t n = strcspn(kv, "="), i;
+
+	if (n >= sizeof(key)) {
+		note(j, R_GIT_EXEC, object);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		key[i] = (kv[i] >= 'A' && kv[i] <= 'Z') ? (char)(kv[i] + 32)
+							: kv[i];
+	key[n] = '\0';
+	if (git_key_runs(key))
+		note(j, R_GIT_EXEC, object);
+	else if (!git_key_safe(key))
+		note(j, R_GIT_CONFIG, object);
+}
+
+/* A directory between CWD and the root that git would take as a repo. */
+static int embedded_repo(const struct judge *j, const char *cwd)
+{
+	static const char *const bare[] = { "HEAD", "objects", "refs", NULL };
+	struct sc_buf d = SC_BUF_INIT, t = SC_BUF_INIT;
+	int found = 0;
+
+	sc_buf_adds(&d, cwd);
+	while (d.len && !found) {
+		struct stat st;
+		size_t i, have = 0;
+		char *slash;
+
+		sc_buf_reset(&t);
+		sc_buf_addf(&t, "%s/%s/.git", j->p->root.path, d.data);
+		if (lstat(t.data, &st) == 0)
+			found = 1;
+		for (i = 0; bare[i]; i++) {
+			sc_buf_reset(&t);
+			sc_buf_addf(&t, "%s/%s/%s", j->p->root.path, d.data,
+				    bare[i]);
+			have += lstat(t.data, &st) == 0;
+		}
+		if (have == 3)
+			found = 1;
+		slash = strrchr(d.data, '/');
+		sc_buf_setlen(&d, slash ? (size_t)(slash - d.data) : 0);
+	}
+	sc_buf_release(&d);
+	sc_buf_release(&t);
+	return found;
+}
+
+static int any_arg(const struct sc_sw_word *w, size_t n, size_t from,
+		   const char *const *list)
+{
+	size_t i;
+
+	for (i = from; i < n; i++)
+		if (in_list(w[i].s, list))
+			return 1;
+	return 0;
+}
+
+/* The first word after FROM that is not an option. */
+static size_t first_operand(const struct sc_sw_word *w, size_t n, size_t from)
+{
+	while (from < n && w[from].s[0] == '-')
+		from++;
+	return from;
+}
+
+static void judge_git_config(struct judge *j, const struct sc_sw_word *w,
+			     size_t n, size_t sub, const char *object)
+{
+	static const char *const reads[] = { "--get", "--get-all",
+		"--get-regexp", "--get-urlmatch", "-l", "--list",
+		"--get-color", "--get-colorbool", "get", "list", NULL };
+	static const char *const outside[] = { "--global", "--system",
+		"--file", "-f", "--blob", NULL };
+	size_t k;
+
+	if (any_arg(w, n, sub + 1, outside)) {
+		note(j, R_OUTSIDE, object);
+		return;
+	}
+	if (any_arg(w, n, sub + 1, reads)) {
+		note(j, R_GIT_READ, object);
+		return;
+	}
+	k = first_operand(w, n, sub + 1);
+	if (k < n && (!strcmp(w[k].s, "set") || !strcmp(w[k].s, "unset")))
+		k = first_operand(w, n, k + 1);
+	if (k >= n) {
+		note(j, R_GIT_READ, object);
+		return;
+	}
+	if (k + 1 >= n && !any_arg(w, n, sub + 1, (const char *const[]){
+		"--unset", "--unset-all", "--add", "--replace-all", NULL })) {
+		judge_git_key(j, w[k].s, object);   /* a read of one key, but */
+		note(j, R_GIT_READ, object);        /* keys that run stay denied */
+		return;
+	}
+	judge_git_key(j, w[k].s, object);
+	note(j, R_GIT_STATE, object);
+}
+
+static int git_read_only(const char *sub, const struct sc_sw_word *w,
+			 size_t n, size_t at)
+{
+	static const char *const reads[] = {
+		"status", "log", "diff", "show", "blame", "annotate", "grep",
+		"ls-files", "ls-tree", "cat-file", "rev-parse", "rev-list",
+		"describe", "shortlog", "show-ref", "for-each-ref", "diff-tree",
+		"diff-files", "diff-index", "merge-base", "name-rev",
+		"whatchanged", "count-objects", "var", "help", "version",
+		"check-ignore", "check-attr", "check-ref-format", "show-branch",
+		"range-diff", "cherry", "verify-commit", "verify-tag",
+		"fsck", "hash-object", "ls-remote-local", "-v", "--version",
+		"--help", "-h", NULL,
+	};
+	static const char *const listing[] = { "-a", "-r", "-v", "-vv", "-l",
+		"--list", "--all", "--remotes", "--verbose", "--show-current",
+		NULL };
+	size_t i;
+
+	if (in_list(sub, reads))
+		return 1;
+	if (!strcmp(sub, "branch") || !strcmp(sub, "tag")) {
+		for (i = at + 1; i < n; i++)
+			if (!in_list(w[i].s, listing))
+				return 0;
+		return 1;
+	}
+	if (!strcmp(sub, "stash") || !strcmp(sub, "worktree"))
+		return at + 1 < n && in_list(w[at + 1].s, (const char *const[]){
+			"list", "show", NULL });
+	if (!strcmp(sub, "reflog") || !strcmp(sub, "notes"))
+		return at + 1 >= n || in_list(w[at + 1].s, (const char *const[]){
+			"list", "show", NULL });
+	return 0;
+}
+
+static int git_moves_checkout(const char *sub, const struct sc_sw_word *w,
+			      size_t n, size_t at)
+{
+	static const char *const moves[] = {
+		"checkout", "switch", "reset", "commit", "merge", "rebase",
+		"cherry-pick", "revert", "stash", "branch", "tag", "update-ref",
+		"worktree", "am", "pull", "bisect", "symbolic-ref", "read-tree",
+		"update-index", "sparse-checkout", "replace", "checkout-index",
+		"commit-tree", "mv", "rm", "add", "notes", "gc", "prune",
+		"pack-refs", "maintenance", "fast-import", NULL,
+	};
+
+	if (in_list(sub, moves))
+		return 1;
+	if (!strcmp(sub, "apply"))
+		return any_arg(w, n, at + 1, (const char *const[]){ "--index",
+			"--cached", "--3way", "-3", NULL });
+	if (!strcmp(sub, "restore"))
+		return any_arg(w, n, at + 1, (const char *const[]){ "--staged",
+			"-S", "-SW", "-WS", NULL });
+	return 0;
+}
+
+/* --output=FILE and --output FILE write files. */
+static void judge_git_outputs(struct judge *j, struct ctx *c,
+			      const struct sc_sw_word *w, size_t n, size_t at,
+			      const char *object)
+{
+	size_t i;
+
+	for (i = at + 1; i < n; i++) {
+		if (!strncmp(w[i].s, "--output=", 9)) {
+			struct sc_sw_word t = w[i];
+
+			t.s += 9;
+			t.len -= 9;
+			judge_arg_path(j, c, &t, 1, object);
+		} else if (!strcmp(w[i].s, "--output") && i + 1 < n) {
+			judge_arg_path(j, c, &w[++i], 1, object);
+		} else if (!strncmp(w[i].s, "-O", 2) ||
+			   !strncmp(w[i].s, "--open-files-in-pager", 21) ||
+			   !strncmp(w[i].s, "--ext-diff", 10) ||
+			   !strncmp(w[i].s, "--exec", 6) ||
+			   !strncmp(w[i].s, "--upload-pack", 13) ||
+			   !strncmp(w[i].s, "--receive-pack", 14) ||
+			   !strncmp(w[i].s, "--extcmd", 8) ||
+			   !strncmp(w[i].s, "--tool", 6)) {
+			note(j, R_EXEC_ARG, object);
+		}
+	}
+}
+
+/* Global options before the subcommand; the subcommand's index. */
+static size_t git_globals(struct judge *j, struct ctx *c,
+			  const struct sc_sw_word *w, size_t n, size_t i,
+			  struct sc_buf *gitcwd, const char *object)
+{
+	static const char *const harmless[] = {
+		"-P", "--no-pager", "--no-replace-objects", "--literal-pathspecs",
+		"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+		"--no-optional-locks", "--no-lazy-fetch", "--no-advice",
+		"--html-path", "--man-path", "--info-path", "--version", "--help",
+		"-v", "-h", "--exec-path", NULL,
+	};
+
+	for (i++; i < n && w[i].s[0] == '-'; i++) {
+		const char *s = w[i].s;
+
+		if (!strcmp(s, "-c") || !strcmp(s, "--config-env")) {
+			if (++i >= n)
+				note(j, R_GIT_OPTION, object);
+			else
+				judge_git_key(j, w[i].s, object);
+		} else if (!strncmp(s, "--config-env=", 13)) {
+			judge_git_key(j, s + 13, object);
+		} else if (!strcmp(s, "-C")) {
+			struct sc_path res;
+			int st;
+
+			if (++i >= n || (w[i].flags & SC_SW_UNRESOLVED)) {
+				note(j, R_OPAQUE, object);
+				continue;
+			}
+			sc_path_init(&res);
+			st = sc_path_resolve(&j->p->root, gitcwd->data, w[i].s,
+					     w[i].len, 0, &res);
+			if (st != SC_PATH_OK)
+				note(j, status_rule(st), object);
+			else {
+				sc_buf_reset(gitcwd);
+				sc_buf_adds(gitcwd, res.rel);
+				judge_path(j, c->cwd.data ? c->cwd.data : "",
+					   w[i].s, w[i].len, 0);
+			}
+			sc_path_release(&res);
+		} else if (!strcmp(s, "--namespace") ||
+			   !strcmp(s, "--list-cmds") ||
+			   !strcmp(s, "--attr-source")) {
+			i++;
+		} else if (!strncmp(s, "--namespace=", 12) ||
+			   !strncmp(s, "--list-cmds=", 12) ||
+			   !strncmp(s, "--attr-source=", 14) ||
+			   in_list(s, harmless)) {
+			continue;
+		} else if (!strcmp(s, "-p") || !strcmp(s, "--paginate")) {
+			note(j, R_EXEC_ARG, object);
+		} else {
+			/* --git-dir, --work-tree, --exec-path=, --bare,
+			 * --super-prefix and anything unknown */
+			note(j, R_GIT_OPTION, object);
+			if ((!strcmp(s, "--git-dir") || !strcmp(s, "--work-tree") ||
+			     !strcmp(s, "--super-prefix")) && i + 1 < n)
+				i++;
+		}
+	}
+	return i;
+}
+
+/*
+ * Paths git reads or writes for the agent: REV:PATH and pathspecs of the
+ * reading commands are reads (git show HEAD:.env prints a secret), the
+ * operands of rm, mv and restore and the pathspecs of checkout are writes.
+ */
+static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
+			    const struct sc_sw_word *w, size_t n, size_t at,
+			    const struct sc_buf *gitcwd, const char *object)
+{
+	static const char *const writers[] = { "rm", "mv", "restore", NULL };
+	int write = in_list(sub, writers), dd = 0;
+	int checkout = !strcmp(sub, "checkout");
+	struct ctx gc = *c, top = *c;
+	struct sc_buf empty = SC_BUF_INIT;
+	size_t k;
+
+	gc.cwd = *gitcwd;        /* borrowed, never released here */
+	top.cwd = empty;
+	for (k = at + 1; k < n; k++) {
+		const struct sc_sw_word *a = &w[k];
+		const char *colon = strchr(a->s, ':');
+
+		if (!dd && !strcmp(a->s, "--")) {
+			dd = 1;
+			continue;
+		}
+		if (!dd && a->s[0] == '-') {
+			if (!strcmp(a->s, "-s") || !strcmp(a->s, "--source"))
+				k++;
+			continue;
+		}
+		if (colon && colon[1] && !dd) {
+			struct sc_sw_word t = *a;
+
+			t.s = (char *)colon + 1;
+			t.len = strlen(t.s);
+			/* HEAD:./x is relative to the cwd, HEAD:x to the top */
+			if (t.s[0] == '.' && (t.s[1] == '/' || !t.s[1]))
+				judge_arg_path(j, &gc, &t, 0, object);
+			else
+				judge_arg_path(j, &top, &t, 0, object);
+			continue;
+		}
+		if (write || (checkout && dd))
+			judge_arg_path(j, &gc, a, 1, object);
+		else if (dd && (a->flags & SC_SW_UNRESOLVED) == 0 &&
+			 strcmp(sub, "add") && strcmp(sub, "commit"))
+			judge_arg_path(j, &gc, a, 0, object);
+	}
+}
+
+static void judge_git(struct judge *j, struct ctx *c,
+		      const struct sc_sw_word *w, size_t n, size_t i,
+		      const char *object)
+{
+	static const char *const remote[] = {
+		"push", "fetch", "pull", "clone", "remote", "submodule",
+		"ls-remote", "send-pack", "fetch-pack", "upload-pack",
+		"receive-pack", "upload-archive", "send-email", "request-pull",
+		"svn", "p4", "cvsimport", "cvsserver", "cvsexportcommit",
+		"daemon", "http-fetch", "http-push", "http-backend",
+		"remote-ext", "remote-fd", "remote-http", "remote-https",
+		"credential", "credential-store", "credential-cache",
+		"instaweb", "bundle", "archimport", "imap-send", "quiltimport",
+		"shell", "p4", "lfs", NULL,
+	};
+	static const char *const destructive[] = { "clean", "filter-branch",
+		"filter-repo", "prune-packed", NULL };
+	struct sc_buf gitcwd = SC_BUF_INIT, sub = SC_BUF_INIT;
+	size_t at, k;
+
+	sc_buf_add(&gitcwd, c->cwd.data ? c->cwd.data : "", c->cwd.len);
+	sc_buf_adds(&gitcwd, "");
+	at = git_globals(j, c, w, n, i, &gitcwd, object);
+	if (embedded_repo(j, gitcwd.data))
+		note(j, R_GIT_EMBEDDED, object);
+	if (at >= n) {
+		note(j, R_GIT_READ, object);
+		goto out;
+	}
+	cmd_name(&w[at], &sub);
+	if (in_list(sub.data, remote) || !strncmp(sub.data, "remote-", 7)) {
+		note(j, R_GIT_REMOTE, object);
+	} else if (in_list(sub.data, destructive) ||
+		   (!strcmp(sub.data, "reset") &&
+		    any_arg(w, n, at + 1, (const char *const[]){ "--hard",
+			    "--merge", "--keep", NULL }))) {
+		note(j, R_GIT_DESTRUCTIVE, object);
+	}
+	if (!strcmp(sub.data, "notes") && !git_read_only(sub.data, w, n, at))
+		note(j, R_GIT_NOTES, object);
+	if (!strcmp(sub.data, "update-ref"))
+		for (k = at + 1; k < n; k++)
+			if (strstr(w[k].s, "refs/notes"))
+				note(j, R_GIT_NOTES, object);
+	if (j->p->mode == SC_MODE_IN_PLACE &&
+	    git_moves_checkout(sub.data, w, n, at) &&
+	    !git_read_only(sub.data, w, n, at))
+		note(j, R_IN_PLACE_GIT, object);
+	judge_git_outputs(j, c, w, n, at, object);
+	judge_git_paths(j, c, sub.data, w, n, at, &gitcwd, object);
+	if (!strcmp(sub.data, "config"))
+		judge_git_config(j, w, n, at, object);
+	else if (git_read_only(sub.data, w, n, at))
+		note(j, R_GIT_READ, object);
+	else
+		note(j, R_GIT_STATE, object);
+out:
+	sc_buf_release(&gitcwd);
+	sc_buf_release(&sub);
+}
+
+/* ---- programs with arguments that run programs ----------------------- */
+
+/* find: -exec & co. run commands, -delete and -fprint write. */
+static void judge_find(struct judge *j, struct ctx *c,
+		       const struct sc_sw_word *w, size_t n, size_t i,
+		       const char *object)
+{
+	static const char *const execs[] = { "-exec", "-execdir", "-ok",
+		"-okdir", NULL };
+	static const char *const writes[] = { "-fprint", "-fprint0",
+		"-fprintf", "-fls", NULL };
+	size_t k, start = i + 1, end;
+	int deletes = 0;
+
+	for (end = start; end < n && w[end].s[0] != '-' &&
+	     strcmp(w[end].s, "(") && strcmp(w[end].s, "!"); end++)
+		;
+	for (k = end; k < n; k++) {
+		if (in_list(w[k].s, execs)) {
+			size_t from = ++k;
+
+			while (k < n && strcmp(w[k].s, ";") && strcmp(w[k].s, "+"))
+				k++;
+			if (k >= n || k == from)
+				note(j, R_EXEC_ARG, object);
+			if (k > from) {
+				struct ctx inner = *c;
+
+				inner.depth++;
+				judge_argv(j, w + from, k - from, &inner, NULL);
+			}
+		} else if (in_list(w[k].s, writes) && k + 1 < n) {
+			judge_arg_path(j, c, &w[++k], 1, object);
+		} else if (!strcmp(w[k].s, "-delete")) {
+			deletes = 1;
+		} else if (!strcmp(w[k].s, "-files0-from") && k + 1 < n) {
+			judge_arg_path(j, c, &w[++k], 0, object);
+		}
+	}
+	for (k = start; k < end; k++)
+		judge_arg_path(j, c, &w[k], deletes, object);
+	if (deletes)
+		note(j, R_RECURSIVE_RM, object);
+	note(j, R_READ_COMMAND, object);
+}
+
+/*
+ * A sed script that only substitutes, prints, deletes and quits.  Anything
+ * else (e, w, r, W, R, s///e, s///w, unknown) counts as running or writing.
+ */
+static int sed_script_safe(const char *s)
+{
+	while (*s) {
+		char d;
+
+		if (strchr(" \t\n;{}!0123456789$,", *s)) {
+			s++;
+			continue;
+		}
+		if (*s == '/' || *s == '\\') {   /* an address */
+			d = *s == '\\' ? *++s : '/';
+			for (s++; *s && *s != d; s++)
+				if (*s == '\\' && s[1])
+					s++;
+			if (!*s)
+				return 0;
+			s++;
+			continue;
+		}
+		if (strchr("pdqQ=lnNgGhHxPDz", *s)) {
+			s++;
+			continue;
+		}
+		if (*s == 'y' || *s == 's') {
+			int parts = 2;
+
+			if (!s[1] || s[1] == '\n' || s[1] == '\\')
+				return 0;
+			d = *++s;
+			while (parts--) {
+				for (s++; *s && *s != d; s++)
+					if (*s == '\\' && s[1])
+						s++;
+				if (!*s)
+					return 0;
+			}
+			for (s++; *s && strchr("gpiImM0123456789", *s); s++)
+				;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+static void judge_sed(struct judge *j, struct ctx *c,
+		      const struct sc_sw_word *w, size_t n, size_t i,
+		      const char *object)
+{
+	size_t k;
+	int in_place = 0, have_script = 0, dd = 0;
+
+	for (k = i + 1; k < n; k++) {
+		const char *s = w[k].s;
+
+		if (!dd && !strcmp(s, "--")) {
+			dd = 1;
+		} else if (!dd && (!strcmp(s, "-e") || !strcmp(s, "--expression"))) {
+			have_script = 1;
+			if (++k < n && (!sed_script_safe(w[k].s) ||
+					(w[k].flags & SC_SW_UNRESOLVED)))
+				note(j, R_EXEC_ARG, object);
+		} else if (!dd && !strncmp(s, "--expression=", 13)) {
+			have_script = 1;
+			if (!sed_script_safe(s + 13))
+				note(j, R_EXEC_ARG, object);
+		} else if (!dd && (!strcmp(s, "-f") || !strncmp(s, "--file", 6))) {
+			have_script = 1;
+			note(j, R_EXEC_ARG, object);   /* a script we cannot see */
+			if (!strcmp(s, "-f"))
+				k++;
+		} else if (!dd && (!strncmp(s, "-i", 2) ||
+				   !strncmp(s, "--in-place", 10) ||
+				   (s[0] == '-' && s[1] != '-' && strchr(s, 'i')))) {
+			in_place = 1;
+		} else if (!dd && (!strcmp(s, "-l") || !strcmp(s, "--line-length"))) {
+			k++;
+		} else if (is_option(&w[k], dd)) {
+			continue;
+		} else if (!have_script) {
+			have_script = 1;
+			if (!sed_script_safe(s) || (w[k].flags & SC_SW_UNRESOLVED))
+				note(j, R_EXEC_ARG, object);
+		} else {
+			judge_arg_path(j, c, &w[k], in_place, object);
+		}
+	}
+	note(j, in_place ? R_FILE_COMMAND : R_READ_COMMAND, object);
+}
+
+static void judge_awk(struct judge *j, struct ctx *c,
+		      const struct sc_sw_word *w, size_t n, size_t i,
+		      const char *object)
+{
+	static const char *const risky[] = { "system", "|", ">", "getline",
+		"ENVIRON", "@load", "close", "fflush", NULL };
+	size_t k, r;
+	int have_prog = 0, dd = 0;
+
+	for (k = i + 1; k < n; k++) {
+		const char *s = w[k].s;
+
+		if (!dd && !strcmp(s, "--")) {
+			dd = 1;
+		} else if (!dd && (!strcmp(s, "-f") || !strcmp(s, "-v") ||
+				   !strcmp(s, "-F") || !strcmp(s, "-i") ||
+				   !strcmp(s, "-l") || !strcmp(s, "-E"))) {
+			if (s[1] != 'F' && s[1] != 'v')
+				note(j, R_EXEC_ARG, object);
+			if (s[1] == 'f' || s[1] == 'E')
+				have_prog = 1;
+			k++;
+		} else if (is_option(&w[k], dd)) {
+			if (!strncmp(s, "-f", 2) || !strncmp(s, "--", 2))
+				note(j, R_EXEC_ARG, object);
+		} else if (!have_prog) {
+			have_prog = 1;
+			for (r = 0; risky[r]; r++)
+				if (strstr(s, risky[r]))
+					note(j, R_EXEC_ARG, object);
+			if (w[k].flags & SC_SW_UNRESOLVED)
+				note(j, R_OPAQUE, object);
+		} else if (!strchr(s, '=')) {
+			judge_arg_path(j, c, &w[k], 0, object);
+		}
+	}
+	note(j, R_READ_COMMAND, object);
+}
+
+/* Options (short letters / long names) of reading tools that take a value. */
+struct reader {
+	const char *name;
+	const char *optargs;
+	int pattern_first;      /* grep, rg, jq: the first operand is not a path */
+};
+
+static const struct reader readers[] = {
+	{ "cat", "", 0 }, { "head", "nc", 0 }, { "tail", "ncs", 0 },
+	{ "wc", "", 0 }, { "nl", "bdfhilnsvw", 0 }, { "tac", "s", 0 },
+	{ "rev", "", 0 }, { "od", "AjNStw", 0 }, { "hexdump", "neFs", 0 },
+	{ "strings", "nteTo", 0 }, { "md5sum", "", 0 }, { "sha1sum", "", 0 },
+	{ "sha256sum", "", 0 }, { "sha512sum", "", 0 }, { "b2sum", "l", 0 },
+	{ "cksum", "a", 0 }, { "file", "emfFP", 0 }, { "stat", "cf", 0 },
+	{ "du", "dtBX", 0 }, { "ls", "ITw", 0 }, { "diff", "CUFILSWxX", 0 },
+	{ "cmp", "inI", 0 }, { "comm", "", 0 }, { "sort", "kStTy", 0 },
+	{ "uniq", "fsw", 0 }, { "cut", "bcdf", 0 }, { "paste", "d", 0 },
+	{ "column", "cstoNRHWE", 0 }, { "fold", "w", 0 }, { "fmt", "wpg", 0 },
+	{ "expand", "t", 0 }, { "unexpand", "t", 0 }, { "less", "bhjkoOpPTxyz", 0 },
+	{ "more", "n", 0 }, { "grep", "efmABCdD", 1 }, { "egrep", "efmABCdD", 1 },
+	{ "fgrep", "efmABCdD", 1 }, { "rg", "efmABCgtTMjEr", 1 },
+	{ "jq", "fL", 1 }, { "readlink", "", 0 }, { "realpath", "", 0 },
+	{ "tr", "", 2 }, { "base64", "w", 0 }, { "basenc", "w", 0 },
+	{ "tree", "LPIo", 0 }, { "look", "t", 1 },
+	{ NULL, NULL, 0 },
+};
+
+/* Commands that read or write nothing named in their arguments. */
+static const char *const inert[] = {
+	"echo", "printf", "true", "false", "test", "[", ":", "seq", "sleep",
+	"yes", "date", "uname", "whoami", "id", "pwd", "basename", "dirname",
+	"which", "type", "hostname", "nproc", "tty", "arch", "groups",
+	"logname", "expr", "factor", "numfmt", "getconf", "locale", "cal",
+	"wait", "shift", "return", "break", "continue", "exit", "unalias",
+	"jobs", "times", "umask", "tput", "clear",
+	"stty", NULL,
+};
+
+static const struct reader *find_reader(const char *name)
+{
+	const struct reader *r;
+
+	for (r = readers; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r;
+	return NULL;
+}
+
+static void judge_reader(struct judge *j, struct ctx *c,
+			 const struct sc_sw_word *w, size_t n, size_t i,
+			 const struct reader *r, const char *object)
+{
+	size_t k;
+	int dd = 0, skip_first = r->pattern_first, tr = r->pattern_first == 2;
+	int operands = 0;
+
+	for (k = i + 1; k < n; k++) {
+		const char *s = w[k].s;
+
+		if (!dd && !strcmp(s, "--")) {
+			dd = 1;
+			continue;
+		}
+		if (is_option(&w[k], dd)) {
+			if (!strcmp(r->name, "rg") && !strncmp(s, "--pre", 5) &&
+			    strncmp(s, "--pre-glob", 10)) {
+				note(j, R_EXEC_ARG, object);
+				if (!strchr(s, '=') && k + 1 < n)
+					k++;
+			} else if (!strcmp(r->name, "sort") &&
+				   (!strncmp(s, "--compress-program", 18) ||
+				    !strncmp(s, "--output", 8) ||
+				    (s[1] != '-' && strchr(s, 'o')))) {
+				if (!strncmp(s, "--compress-program", 18))
+					note(j, R_EXEC_ARG, object);
+				else if (strchr(s, '=')) {
+					struct sc_sw_word t = w[k];
+
+					t.s = strchr(s, '=') + 1;
+					t.len = strlen(t.s);
+					judge_arg_path(j, c, &t, 1, object);
+				} else if (s[strlen(s) - 1] == 'o' && k + 1 < n)
+					judge_arg_path(j, c, &w[++k], 1, object);
+				else
+					note(j, R_OPAQUE, object);
+			} else if (!r->pattern_first && (!strcmp(s, "-o") ||
+				   !strcmp(s, "--output")) && k + 1 < n) {
+				judge_arg_path(j, c, &w[++k], 1, object);
+			} else if (!r->pattern_first &&
+				   !strncmp(s, "--output=", 9)) {
+				struct sc_sw_word t = w[k];
+
+				t.s += 9;
+				t.len -= 9;
+				judge_arg_path(j, c, &t, 1, object);
+			} else if (!strcmp(r->name, "tree") && !strcmp(s, "-o") &&
+				   k + 1 < n) {
+				judge_arg_path(j, c, &w[++k], 1, object);
+			} else if (s[1] != '-' && strchr(r->optargs, s[strlen(s) - 1]) &&
+				   k + 1 < n) {
+				if ((!strcmp(s, "-e") || !strcmp(s, "-f")) &&
+				    r->pattern_first)
+					skip_first = 0;
+				if (!strcmp(s, "-f"))
+					judge_arg_path(j, c, &w[k + 1], 0, object);
+				k++;
+			} else if (!strncmp(s, "--regexp", 8) || !strncmp(s, "--file", 6)) {
+				skip_first = 0;
+				if (!strchr(s, '=') && k + 1 < n)
+					k++;
+			}
+			continue;
+		}
+		if (tr)
+			continue;   /* tr reads no files */
+		if (!strcmp(r->name, "uniq") && ++operands == 2) {
+			judge_arg_path(j, c, &w[k], 1, object);   /* uniq IN OUT */
+			continue;
+		}
+		if (skip_first) {
+			skip_first = 0;
+			continue;
+		}
+		if (!strcmp(s, "-"))
+			continue;
+		judge_arg_path(j, c, &w[k], 0, object);
+	}
+	note(j, R_READ_COMMAND, object);
+}
+
+/* 1 when W names an existing directory (or ends in a slash). */
+static int names_dir(const struct judge *j, const struct ctx *c,
+		     const struct sc_sw_word *w)
+{
+	struct sc_path res;
+	int dir;
+
+	if (w->len && w->s[w->len - 1] == '/')
+		return 1;
+	sc_path_init(&res);
+	dir = sc_path_resolve(&j->p->root, c->cwd.data ? c->cwd.data : "",
+			      w->s, w->len, 0, &res) == SC_PATH_OK &&
+	      res.exists && S_ISDIR(res.st.st_mode);
+	sc_path_release(&res);
+	return dir;
+}
+
+/*
+ * cp, mv, ln and install: each source lands in DEST/basename(source) when
+ * the destination is a directory, so that is the path a write reaches.
+ */
+static void judge_copy(struct judge *j, struct ctx *c, const char *name,
+		       const struct sc_sw_word *ops, size_t nops,
+		       const struct sc_sw_word *dest, int recursive,
+		       const char *object)
+{
+	size_t k;
+	int into = dest && names_dir(j, c, dest);
+
+	for (k = 0; k < nops; k++) {
+		const struct sc_sw_word *src = &ops[k];
+
+		/* mv removes its sources; cp, ln and install read them */
+		judge_arg_path(j, c, src, !strcmp(name, "mv"), object);
+		if (!(src->flags & SC_SW_UNRESOLVED) && names_dir(j, c, src) &&
+		    (recursive || !strcmp(name, "mv")))
+			note(j, R_RECURSIVE_COPY, object);
+		if (into && !(src->flags & SC_SW_UNRESOLVED) &&
+		    !(dest->flags & SC_SW_UNRESOLVED)) {
+			struct sc_sw_word t = *dest;
+			struct sc_buf b = SC_BUF_INIT;
+			const char *base = src->s + src->len;
+
+			while (base > src->s && base[-1] == '/')
+				base--;
+			while (base > src->s && base[-1] != '/')
+				base--;
+			sc_buf_add(&b, dest->s, dest->len);
+			sc_buf_addch(&b, '/');
+			sc_buf_add(&b, base, strcspn(base, "/"));
+			t.s = b.data;
+			t.len = b.len;
+			judge_arg_path(j, c, &t, 1, object);
+			sc_buf_release(&b);
+		}
+	}
+	if (dest && !into)
+		judge_arg_path(j, c, dest, 1, object);
+}
+
+/* rm, mv, cp, touch and friends: their operands are writes. */
+static int judge_file_command(struct judge *j, struct ctx *c,
+			      const char *name, const struct sc_sw_word *w,
+			      size_t n, size_t i, const char *object)
+{
+	static const char *const writers[] = { "rm", "rmdir", "unlink",
+		"shred", "touch", "mkdir", "mv", "cp", "tee", "truncate",
+		"ln", "chmod", "chown", "chgrp", "install", "dd", "patch",
+		"mkfifo", "mknod", "setfattr", "chattr", "rsync", NULL };
+	static const char *const copiers[] = { "mv", "cp", "ln", "install",
+		NULL };
+	static const char *const listed[] = { "rm", "rmdir", "unlink",
+		"touch", "mkdir", "mv", "cp", "tee", NULL };
+	struct sc_sw_word *ops = NULL, target;
+	size_t k, nops = 0, alloc = 0;
+	int dd = 0, recursive = 0, have_target = 0, first_op;
+
+	if (!in_list(name, writers))
+		return 0;
+	/* chmod MODE, chown OWNER, chgrp GROUP: the first operand */
+	first_op = in_list(name, (const char *const[]){ "chmod", "chown",
+		"chgrp", NULL });
+	for (k = i + 1; k < n; k++) {
+		const char *s = w[k].s;
+
+		if (!dd && !strcmp(s, "--")) {
+			dd = 1;
+			continue;
+		}
+		if (is_option(&w[k], dd)) {
+			if ((s[1] != '-' && strpbrk(s + 1, "rRa")) ||
+			    !strcmp(s, "--recursive") || !strcmp(s, "--archive"))
+				recursive = 1;
+			if ((!strcmp(s, "-t") || !strcmp(s, "--target-directory")) &&
+			    k + 1 < n) {
+				target = w[++k];
+				have_target = 1;
+			} else if (!strncmp(s, "--target-directory=", 19)) {
+				target = w[k];
+				target.s += 19;
+				target.len -= 19;
+				have_target = 1;
+			} else if (in_list(s, (const char *const[]){ "-m", "-s",
+				"-r", "-d", "-S", "--suffix", "--mode",
+				"--size", "--reference", NULL }) &&
+				   in_list(name, (const char *const[]){
+					   "truncate", "mkdir", "touch",
+					   "install", "mkfifo", "mknod",
+					   NULL })) {
+				k++;
+			}
+			continue;
+		}
+		if (first_op) {
+			first_op = 0;
+			continue;
+		}
+		if (!strcmp(name, "dd")) {
+			struct sc_sw_word t = w[k];
+
+			if (!strncmp(s, "of=", 3) || !strncmp(s, "if=", 3)) {
+				t.s += 3;
+				t.len -= 3;
+				judge_arg_path(j, c, &t, s[0] == 'o', object);
+			}
+			continue;
+		}
+		SC_ALLOC_GROW(ops, nops + 1, alloc);
+		ops[nops++] = w[k];
+	}
+	if (in_list(name, copiers)) {
+		if (!have_target && nops) {
+			target = ops[--nops];
+			have_target = nops > 0 || !strcmp(name, "ln");
+			if (!nops && strcmp(name, "ln"))
+				judge_arg_path(j, c, &target, 1, object);
+		}
+		judge_copy(j, c, name, ops, nops, have_target ? &target : NULL,
+			   recursive, object);
+	} else {
+		for (k = 0; k < nops; k++)
+			judge_arg_path(j, c, &ops[k], 1, object);
+	}
+	free(ops);
+	if (recursive && !strcmp(name, "rm"))
+		note(j, R_RECURSIVE_RM, object);
+	if (in_list(name, listed))
+		note(j, R_FILE_COMMAND, object);
+	else
+		note(j, R_UNLISTED, object);
+	return 1;
+}
+
+static int is_shell(const char *name)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "zsh",
+		"ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh",
+		"pwsh", "powershell", "rbash", "oksh", "loksh", "elvish",
+		"nu", "xonsh", "script", "watch", "su", NULL };
+
+	return in_list(name, shells);
+}
+
+/* sh -c STRING, bash -lc STRING, a heredoc fed to a shell. */
+static void judge_shell_cmd(struct judge *j, struct ctx *c,
+			    const struct sc_sw_word *w, size_t n, size_t i,
+			    const char *heredoc, const char *object)
+{
+	size_t k;
+	int seen_c = 0, script = 0;
+
+	note(j, R_SHELL, object);
+	for (k = i + 1; k < n; k++) {
+		const char *s = w[k].s;
+
+		if (s[0] == '-' && s[1] != '-' && strchr(s, 'c')) {
+			seen_c = 1;
+			continue;
+		}
+		if (in_list(s, (const char *const[]){ "-o", "+o", "-O", "+O",
+			"--rcfile", "--init-file", NULL })) {
+			k++;
+			continue;
+		}
+		if (s[0] == '-' || s[0] == '+')
+			continue;
+		if (seen_c) {
+			judge_nested(j, s, w[k].len, c);
+			return;
+		}
+		script = 1;
+		judge_arg_path(j, c, &w[k], 0, object);
+		break;
+	}
+	if (seen_c)
+		note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
+	else if (!script && heredoc)
+		judge_nested(j, heredoc, strlen(heredoc), c);
+}
+
+static int is_network_tool(const char *name)
+{
+	static const char *const tools[] = { "curl", "wget", "wget2", "nc",
+		"ncat", "netcat", "socat", "ssh", "scp", "sftp", "rsync",
+		"telnet", "ftp", "lftp", "aria2c", "http", "https", "xh",
+		"ping", "ping6", "dig", "nslookup", "host", "whois",
+		"traceroute", "gh", "glab", "hub", "tea", "ssh-keyscan",
+		"openssl", "gsutil", "aws", "gcloud", "az", "kubectl",
+		"docker", "podman", "nmap", "tftp", "mosh", "rclone", NULL };
+
+	return in_list(name, tools);
+}
+
+static int is_interpreter(const char *name)
+{
+	static const char *const names[] = { "perl", "ruby", "node",
+		"nodejs", "deno", "bun", "php", "lua", "luajit", "rscript",
+		"julia", "osascript", "tclsh", "wish", "jshell", "groovy",
+		"scala", "kotlin", "awk", "irb", "erl", "elixir", "guile",
+		"racket", "sbcl", "ghci", "runghc", NULL };
+
+	return in_list(name, names) || !strncmp(name, "python", 6) ||
+	       !strncmp(name, "pypy", 4);
+}
+
+static int inline_code(const struct sc_sw_word *w, size_t n, size_t i)
+{
+	static const char *const flags[] = { "-c", "-e", "-E", "--eval",
+		"-r", "-p", "--print", "-x", "--command", "-m", "-pe", "-ne",
+		"-i", "-l", "-n", NULL };
+	size_t k;
+
+	for (k = i + 1; k < n && w[k].s[0] == '-'; k++)
+		if (in_list(w[k].s, flags) ||
+		    (w[k].s[1] != '-' && strpbrk(w[k].s + 1, "ceE")))
+			return 1;
+	return 0;
+}
+
+static void judge_cd(struct judge *j, struct ctx *c,
+		     const struct sc_sw_word *w, size_t n, size_t i,
+		     const char *object)
+{
+	struct sc_path res;
+	size_t k = i + 1;
+	int st;
+
+	while (k < n && (!strcmp(w[k].s, "-L") || !strcmp(w[k].s, "-P") ||
+			 !strcmp(w[k].s, "-e") || !strcmp(w[k].s, "--")))
+		k++;
+	note(j, R_BUILTIN, object);
+	if (k >= n || (w[k].flags & SC_SW_UNRESOLVED) || !strcmp(w[k].s, "-")) {
+		c->cwd_unknown = 1;   /* $HOME, $OLDPWD, a variable */
+		if (k < n && (w[k].flags & SC_SW_TILDE))
+			note(j, R_OUTSIDE, object);
+		return;
+	}
+	sc_path_init(&res);
+	st = sc_path_resolve(&j->p->root, c->cwd.data ? c->cwd.data : "",
+			     w[k].s, w[k].len, 0, &res);
+	if (st != SC_PATH_OK) {
+		note(j, status_rule(st), object);
+		c->cwd_unknown = 1;
+	} else {
+		judge_path(j, c->cwd.data ? c->cwd.data : "", w[k].s,
+			   w[k].len, 0);
+		sc_buf_reset(&c->cwd);
+		sc_buf_adds(&c->cwd, res.rel);
+	}
+	sc_path_release(&res);
+}
+
+/* export NAME=VALUE, declare, local, readonly, typeset, unset. */
+static int judge_declaration(struct judge *j, struct ctx *c,
+			     const char *name, const struct sc_sw_word *w,
+			     size_t n, size_t i, const char *object)
+{
+	static const char *const decl[] = { "export", "declare", "typeset",
+		"local", "readonly", "unset", NULL };
+	size_t k;
+
+	if (!in_list(name, decl))
+		return 0;
+	for (k = i + 1; k < n; k++) {
+		if (w[k].flags & SC_SW_UNRESOLVED)
+			note(j, R_OPAQUE, object);
+		if (w[k].s[0] == '-') {
+			if (strchr(w[k].s, 'f'))
+				note(j, R_SHELL, object);   /* functions */
+			continue;
+		}
+		if (!strcmp(name, "unset")) {
+			struct sc_buf a = SC_BUF_INIT;
+
+			sc_buf_adds(&a, w[k].s);
+			sc_buf_addch(&a, '=');
+			judge_assign(j, c, a.data);
+			sc_buf_release(&a);
+		} else {
+			judge_assign(j, c, w[k].s);
+		}
+	}
+	note(j, R_BUILTIN, object);
+	return 1;
+}
+
+/* Any argument naming a privilege program makes an unknown command a deny. */
+static void scan_privilege(struct judge *j, const struct sc_sw_word *w,
+			   size_t n, size_t i, const char *object)
+{
+	struct sc_buf name = SC_BUF_INIT;
+	size_t k;
+
+	for (k = i + 1; k < n; k++) {
+		cmd_name(&w[k], &name);
+		if (is_privilege(name.data))
+			note(j, R_PRIVILEGE, object);
+	}
+	sc_buf_release(&name);
+}
+
+/* The launchers looked through: returns the index of the command. */
+static size_t peel_launchers(struct judge *j, struct ctx *c,
+			     const struct sc_sw_word *w, size_t n,
+			     const char *object, int *done)
+{
+	static const char *const timeout_long[] = { "--signal", "--kill-after",
+		NULL };
+	static const char *const nice_long[] = { "--adjustment", NULL };
+	static const char *const stdbuf_long[] = { "--input", "--output",
+		"--error", NULL };
+	static const char *const time_long[] = { "--format", "--output", NULL };
+	static const char *const xargs_long[] = { "--arg-file", "--delimiter",
+		"--eof", "--replace", "--max-lines", "--max-args",
+		"--max-procs", "--max-chars", "--process-slot-var", NULL };
+	struct sc_buf name = SC_BUF_INIT;
+	size_t i = 0, before;
+
+	while (i < n && !*done) {
+		before = i;
+		cmd_name(&w[i], &name);
+		if (is_privilege(name.data)) {
+			note(j, R_PRIVILEGE, object);
+			*done = 1;
+		} else if (!strcmp(name.data, "env")) {
+			i = skip_env(j, w, n, i, c, done);
+			note(j, R_LAUNCHER, object);
+		} else if (!strcmp(name.data, "xargs")) {
+			note(j, R_LAUNCHER, object);
+			i = skip_launcher(w, n, i, "adEIiLlnPs", xargs_long, 0);
+		} else if (!strcmp(name.data, "timeout")) {
+			i = skip_launcher(w, n, i, "sk", timeout_long, 1);
+		} else if (!strcmp(name.data, "nice")) {
+			i = skip_launcher(w, n, i, "n", nice_long, 0);
+		} else if (!strcmp(name.data, "nohup") ||
+			   !strcmp(name.data, "builtin") ||
+			   !strcmp(name.data, "unbuffer") ||
+			   !strcmp(name.data, "setsid") ||
+			   !strcmp(name.data, "caffeinate") ||
+			   !strcmp(name.data, "nocache")) {
+			i = skip_launcher(w, n, i, "", NULL, 0);
+		} else if (!strcmp(name.data, "stdbuf")) {
+			i = skip_launcher(w, n, i, "ioe", stdbuf_long, 0);
+		} else if (!strcmp(name.data, "exec")) {
+			i = skip_launcher(w, n, i, "a", NULL, 0);
+		} else if (!strcmp(name.data, "command")) {
+			if (i + 1 < n && (!strcmp(w[i + 1].s, "-v") ||
+					  !strcmp(w[i + 1].s, "-V"))) {
+				note(j, R_BUILTIN, object);
+				*done = 1;
+			}
+			i = skip_launcher(w, n, i, "", NULL, 0);
+		} else if (!strcmp(name.data, "time")) {
+			size_t k;
+
+			for (k = i + 1; k < n && w[k].s[0] == '-'; k++)
+				if ((!strcmp(w[k].s, "-o") || !strcmp(w[k].s, "--output")) &&
+				    k + 1 < n)
+					judge_arg_path(j, c, &w[k + 1], 1, object);
+				else if (!strncmp(w[k].s, "--output=", 9)) {
+					struct sc_sw_word t = w[k];
+
+					t.s += 9;
+					t.len -= 9;
+					judge_arg_path(j, c, &t, 1, object);
+				}
+			i = skip_launcher(w, n, i, "fo", time_long, 0);
+		} else if (!strcmp(name.data, "busybox") ||
+			   !strcmp(name.data, "toybox")) {
+			note(j, R_LAUNCHER, object);
+			i++;
+		} else {
+			break;
+		}
+		if (i == before)
+			break;
+	}
+	sc_buf_release(&name);
+	return i;
+}
+
+/* Judge one command: W[0..N) with the words already resolved. */
+static void judge_argv(struct judge *j, const struct sc_sw_word *w,
+		       size_t n, struct ctx *c, const char *heredoc)
+{
+	struct sc_buf object = SC_BUF_INIT, name = SC_BUF_INIT;
+	const struct reader *r;
+	enum rule_id conf;
+	size_t i, k;
+	int done = 0;
+
+	if (!n)
+		return;
+	if (c->depth > MAX_DEPTH) {
+		note(j, R_SHELL_DEPTH, "");
+		return;
+	}
+	i = 0;
+	cmd_object(j, c, w, n, 0, &object);
+	if (word_has_flag(w, n, SC_SW_CTRL))
+		note(j, R_SHELL_UNUSUAL, object.data);
+	if (word_has_flag(w, n, SC_SW_UNRESOLVED))
+		note(j, R_OPAQUE, object.data);
+	if (c->cwd_unknown)
+		note(j, R_OPAQUE, object.data);
+	i = peel_launchers(j, c, w, n, object.data, &done);
+	if (done || i >= n)
+		goto out;
+	if (i)
+		cmd_object(j, c, w, n, i, &object);
+	cmd_name(&w[i], &name);
+	if (w[i].flags & (SC_SW_NONASCII | SC_SW_CTRL))
+		note(j, R_SHELL_UNUSUAL, object.data);
+	if (w[i].flags & SC_SW_UNRESOLVED) {
+		scan_privilege(j, w, n, i, object.data);
+		note(j, R_OPAQUE, object.data);
+		goto out;
+	}
+	conf = configured(j, w + i, n - i);
+	if (!strcmp(name.data, "git") && system_program(&w[i])) {
+		judge_git(j, c, w, n, i, object.data);
+	}
+	if (conf != R_COUNT) {
+		note(j, conf, object.data);
+		goto out;
+	}
+	if (!system_program(&w[i])) {
+		/* ./rm, ../bin/cat: a program the built-in lists do not know */
+		scan_privilege(j, w, n, i, object.data);
+		note(j, R_UNLISTED, object.data);
+		goto out;
+	}
+	if (!strcmp(name.data, "git")) {
+		/* judged above */
+	} else if (is_shell(name.data)) {
+		judge_shell_cmd(j, c, w, n, i, heredoc, object.data);
+	} else if (!strcmp(name.data, "eval") || !strcmp(name.data, "trap")) {
+		struct sc_buf s = SC_BUF_INIT;
+
+		note(j, R_SHELL, object.data);
+		for (k = i + 1; k < n; k++) {
+			if (!strcmp(name.data, "trap") && k > i + 1)
+				break;
+			if (s.len)
+				sc_buf_addch(&s, ' ');
+			sc_buf_add(&s, w[k].s, w[k].len);
+		}
+		judge_nested(j, s.data ? s.data : "", s.len, c);
+		sc_buf_release(&s);
+	} else if (!strcmp(name.data, "source") || !strcmp(name.data, ".") ||
+		   !strcmp(name.data, "alias") || !strcmp(name.data, "hash") ||
+		   !strcmp(name.data, "enable") || !strcmp(name.data, "shopt") ||
+		   !strcmp(name.data, "set") || !strcmp(name.data, "fc") ||
+		   !strcmp(name.data, "coproc")) {
+		note(j, R_SHELL, object.data);
+		for (k = i + 1; k < n; k++)
+			if (w[k].s[0] != '-')
+				judge_arg_path(j, c, &w[k], 0, object.data);
+	} else if (!strcmp(name.data, "cd") || !strcmp(name.data, "pushd")) {
+		judge_cd(j, c, w, n, i, object.data);
+	} else if (!strcmp(name.data, "popd")) {
+		c->cwd_unknown = 1;
+		note(j, R_BUILTIN, object.data);
+	} else if (judge_declaration(j, c, name.data, w, n, i, object.data)) {
+		/* judged */
+	} else if (!strcmp(name.data, "find")) {
+		judge_find(j, c, w, n, i, object.data);
+	} else if (!strcmp(name.data, "sed") || !strcmp(name.data, "gsed")) {
+		judge_sed(j, c, w, n, i, object.data);
+	} else if (!strcmp(name.data, "awk") || !strcmp(name.data, "gawk") ||
+		   !strcmp(name.data, "mawk") || !strcmp(name.data, "nawk")) {
+		judge_awk(j, c, w, n, i, object.data);
+	} else if ((r = find_reader(name.data))) {
+		judge_reader(j, c, w, n, i, r, object.data);
+	} else if (in_list(name.data, inert)) {
+		/* printf -v NAME sets a variable like an assignment */
+		for (k = i + 1; k + 1 < n && !strcmp(name.data, "printf"); k++)
+			if (!strcmp(w[k].s, "-v")) {
+				struct sc_buf a = SC_BUF_INIT;
+
+				sc_buf_addf(&a, "%s=", w[k + 1].s);
+				judge_assign(j, c, a.data);
+				sc_buf_release(&a);
+			}
+		note(j, R_READ_COMMAND, object.data);
+	} else if (judge_file_command(j, c, name.data, w, n, i, object.data)) {
+		/* judged */
+	} else if (is_network_tool(name.data)) {
+		scan_privilege(j, w, n, i, object.data);
+		note(j, R_NETWORK_TOOL, object.data);
+	} else if (is_interpreter(name.data) && inline_code(w, n, i)) {
+		note(j, R_INLINE_CODE, object.data);
+	} else {
+		scan_privilege(j, w, n, i, object.data);
+		note(j, R_UNLISTED, object.data);
+	}
+out:
+	sc_buf_release(&object);
+	sc_buf_release(&name);
+}
+
+static int is_device(const char *s)
+{
+	static const char *const ok[] = { "/dev/null", "/dev/stdout",
+		"/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero",
+		"/dev/fd/0", "/dev/fd/1", "/dev/fd/2", NULL };
+
+	return in_list(s, ok);
+}
+
+static int is_number(const char *s)
+{
+	if (!*s)
+		return 0;
+	if (!strcmp(s, "-"))
+		return 1;
+	for (; *s; s++)
+		if ((*s < '0' || *s > '9') && !(s[1] == '\0' && *s == '-'))
+			return 0;
+	return 1;
+}
+
+static void judge_redirs(struct judge *j, struct ctx *c,
+			 const struct sc_sw_cmd *cmd, const char *object)
+{
+	size_t k;
+
+	for (k = 0; k < cmd->nr_redirs; k++) {
+		const struct sc_sw_redir *rd = &cmd->redirs[k];
+		const struct sc_sw_word *t = &rd->target;
+		int write;
+
+		if (rd->op == SC_RD_HEREDOC || rd->op == SC_RD_HERESTR)
+			continue;
+		if ((rd->op == SC_RD_DUP_OUT || rd->op == SC_RD_DUP_IN) &&
+		    is_number(t->s))
+			continue;
+		if (rd->op == SC_RD_DUP_IN) {
+			note(j, R_SHELL_SYNTAX, object);
+			continue;
+		}
+		write = rd->op != SC_RD_IN;
+		if (t->flags & SC_SW_CTRL)
+			note(j, R_SHELL_UNUSUAL, object);
+		if (!(t->flags & SC_SW_UNRESOLVED) && is_device(t->s))
+			continue;
+		if (!t->len) {
+			note(j, R_SHELL_SYNTAX, object);
+			continue;
+		}
+		judge_arg_path(j, c, t, write, object);
+		if (write)
+			note(j, R_FILE_COMMAND, object);
+	}
+}
+
+static void judge_cmd(struct judge *j, struct ctx *c,
+		      const struct sc_sw_cmd *cmd, const char *line,
+		      size_t len)
+{
+	struct sc_buf object = SC_BUF_INIT;
+	const char *stdin_text;
+	size_t k;
+
+	if (cmd->nr_words)
+		cmd_object(j, c, cmd->words, cmd->nr_words, 0, &object);
+	else
+		line_object(c, line, len, &object);
+	for (k = 0; k < cmd->nr_assigns; k++) {
+		if (cmd->assigns[k].flags & SC_SW_CTRL)
+			note(j, R_SHELL_UNUSUAL, object.data);
+		judge_assign(j, c, cmd->assigns[k].s);
+	}
+	judge_redirs(j, c, cmd, object.data);
+	if (cmd->flags & SC_SWC_HEREDOC_EXPAND)
+		note(j, R_OPAQUE, object.data);
+	/* what a shell reads on stdin: heredocs and here-strings */
+	stdin_text = cmd->heredoc;
+	for (k = 0; k < cmd->nr_redirs; k++)
+		if (cmd->redirs[k].op == SC_RD_HERESTR)
+			stdin_text = cmd->redirs[k].target.s;
+	judge_argv(j, cmd->words, cmd->nr_words, c, stdin_text);
+	if (!cmd->nr_words && (cmd->nr_assigns || cmd->nr_redirs))
+		note(j, R_BUILTIN, object.data);
+	sc_buf_release(&object);
+}
+
+static void judge_line(struct judge *j, const char *line, size_t len,
+		       struct ctx *c)
+{
+	struct sc_sw_line l;
+	struct sc_buf object = SC_BUF_INIT;
+	size_t k;
+	int ret;
+
+	line_object(c, line, len, &object);
+	if (c->depth > MAX_DEPTH) {
+		note(j, R_SHELL_DEPTH, object.data);
+		sc_buf_release(&object);
+		return;
+	}
+	sc_sw_line_init(&l);
+	ret = sc_sw_parse(line, len, &l);
+	if (l.flags & (SC_SWL_OPAQUE | SC_SWL_SUBST))
+		note(j, R_OPAQUE, object.data);
+	for (k = 0; k < l.nr_cmds; k++)
+		judge_cmd(j, c, &l.cmds[k], line, len);
+	for (k = 0; k < l.nr_subs; k++)
+		judge_nested(j, l.subs[k], strlen(l.subs[k]), c);
+	if (ret < 0)
+		note(j, R_SHELL_SYNTAX, object.data);
+	if (!l.nr_cmds && ret == 0)
+		note(j, R_BUILTIN, object.data);   /* empty or only comments */
+	sc_sw_line_release(&l);
+	sc_buf_release(&object);
+}
+
+/* ---- calls --------------------------------------------------------- */
+
+/* The value of a field that must be there once, hold no NUL, be set. */
+static const char *single(const struct sc_record *call, const char *name,
+			  int *bad)
+{
+	const struct sc_field *f = NULL;
+	size_t i;
+
+	for (i = 0; i < call->nr; i++)
+		if (!strcmp(call->fields[i].name, name)) {
+			if (f)
+				*bad = 1;
+			f = &call->fields[i];
+		}
+	if (!f)
+		return NULL;
+	if (memchr(f->value, '\0', f->value_len))
+		*bad = 1;
+	return f->value;
+}
+
+static int source_may_mutate(const struct judge *j, const char *source)
+{
+	static const char *const ok[] = { "model", "speccoder", "verifier",
+		"worktree", NULL };
+
+	if (!source || in_list(source, ok))
+		return 1;
+	return !strncmp(source, "mcp:", 4) &&
+	       sc_config_has_server(&j->p->cfg, source + 4);
+}
+
+static void word_flags(struct sc_sw_word *w)
+{
+	size_t i;
+
+	w->flags = 0;
+	for (i = 0; i < w->len; i++) {
+		unsigned char ch = (unsigned char)w->s[i];
+
+		if (ch < 0x20 || ch == 0x7f)
+			w->flags |= SC_SW_CTRL;
+		else if (ch >= 0x80)
+			w->flags |= SC_SW_NONASCII;
+	}
+}
+
+static void judge_run(struct judge *j, const struct sc_record *call)
+{
+	struct ctx c;
+	struct sc_sw_word *w = NULL;
+	size_t i, n = 0, alloc = 0;
+	int bad = 0, st;
+	const char *shell = single(call, "shell", &bad);
+	const char *cwd = single(call, "cwd", &bad);
+	struct sc_path res;
+
+	memset(&c, 0, sizeof(c));
+	sc_buf_adds(&c.cwd, "");
+	for (i = 0; i < call->nr; i++) {
+		const struct sc_field *f = &call->fields[i];
+
+		if (strcmp(f->name, "argv"))
+			continue;
+		SC_ALLOC_GROW(w, n + 1, alloc);
+		w[n].s = (char *)f->value;
+		w[n].len = f->value_len;
+		word_flags(&w[n]);
+		if (memchr(f->value, '\0', f->value_len))
+			bad = 1;
+		n++;
+	}
+	if (bad || (shell && n) || (!shell && !n) || (cwd && !*cwd)) {
+		note(j, R_MALFORMED, "");
+		goto out;
+	}
+	if (cwd) {
+		sc_path_init(&res);
+		st = sc_path_resolve(&j->p->root, "", cwd, strlen(cwd), 0, &res);
+		if (st != SC_PATH_OK)
+			note(j, status_rule(st), show_rel(res.lexical ?
+							  res.lexical : ""));
+		else if (!res.exists || !S_ISDIR(res.st.st_mode))
+			note(j, R_MALFORMED, show_rel(res.rel));
+		else {
+			judge_path(j, "", cwd, strlen(cwd), 0);
+			sc_buf_adds(&c.cwd, res.rel);
+		}
+		sc_path_release(&res);
+		if (j->have && j->decision == SC_DENY)
+			goto out;
+	}
+	if (shell)
+		judge_line(j, shell, strlen(shell), &c);
+	else
+		judge_argv(j, w, n, &c, NULL);
+out:
+	free(w);
+	sc_buf_release(&c.cwd);
+}
+
+static void judge_mcp(struct judge *j, const struct sc_record *call)
+{
+	const struct sc_config *cfg = &j->p->cfg;
+	int bad = 0, named = 0, pinned_ok = 0;
+	const char *server = single(call, "server", &bad);
+	const char *name = single(call, "name", &bad);
+	const char *digest = single(call, "digest", &bad);
+	struct sc_buf o = SC_BUF_INIT;
+	size_t i;
+
+	if (bad || !server || !name || !*server || !*name) {
+		note(j, R_MALFORMED, "");
+		return;
+	}
+	sc_buf_adds(&o, "server=");
+	sc_sw_quote(&o, server, strlen(server));
+	sc_buf_adds(&o, " tool=");
+	sc_sw_quote(&o, name, strlen(name));
+	sc_buf_adds(&o, " digest=");
+	sc_sw_quote(&o, digest ? digest : "", digest ? strlen(digest) : 0);
+	for (i = 0; i < cfg->nr_mcp; i++) {
+		const struct sc_mcp_allow *m = &cfg->mcp[i];
+
+		if (strcmp(m->server, server) || strcmp(m->tool, name))
+			continue;
+		named = 1;
+		if (!m->digest || (digest && !strcmp(m->digest, digest)))
+			pinned_ok = 1;
+	}
+	if (pinned_ok)
+		note(j, R_MCP_ALLOW, o.data);
+	else
+		note(j, named ? R_MCP_DIGEST : R_MCP, o.data);
+	sc_buf_release(&o);
+}
+
+static const char *tool_class(const char *tool)
+{
+	if (!strcmp(tool, "read") || !strcmp(tool, "list"))
+		return "read";
+	if (!strcmp(tool, "write") || !strcmp(tool, "delete"))
+		return "write";
+	if (!strcmp(tool, "run"))
+		return "command";
+	if (!strcmp(tool, "network"))
+		return "network";
+	if (!strcmp(tool, "mcp"))
+		return "mcp";
+	return NULL;
+}
+
+static void judge_tool(struct judge *j, const struct sc_record *call,
+		       const char *tool)
+{
+	int bad = 0;
+	const char *path, *url;
+
+	if (!strcmp(tool, "run")) {
+		judge_run(j, call);
+	} else if (!strcmp(tool, "mcp")) {
+		judge_mcp(j, call);
+	} else if (!strcmp(tool, "network")) {
+		url = single(call, "url", &bad);
+		if (bad || !url || !*url)
+			note(j, R_MALFORMED, "");
+		else
+			note(j, R_NETWORK, url);
+	} else {
+		const struct sc_field *f = sc_record_get(call, "path");
+
+		path = single(call, "path", &bad);
+		if (bad || !path)
+			note(j, R_MALFORMED, "");
+		else
+			judge_path(j, "", path, f->value_len,
+				   !strcmp(tool, "write") || !strcmp(tool, "delete"));
+	}
+}
+
+void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
+		     struct sc_verdict *v)
+{
+	struct judge j;
+	int bad = 0;
+	const char *tool, *source, *class;
+
+	memset(&j, 0, sizeof(j));
+	j.p = p;
+	tool = single(call, "tool", &bad);
+	source = single(call, "source", &bad);
+	class = tool ? tool_class(tool) : NULL;
+	if (bad || !class) {
+		note(&j, R_MALFORMED, "");
+	} else {
+		if (strcmp(class, "read") && !source_may_mutate(&j, source))
+			note(&j, R_SOURCE, source);
+		judge_tool(&j, call, tool);
+	}
+	if (!j.have)
+		note(&j, R_MALFORMED, "");
+	v->decision = j.decision;
+	v->rule = rules[j.rule].id;
+	v->reason = rules[j.rule].reason;
+	v->class = class ? class : "command";
+	v->no_prompt = 0;
+	if (v->decision == SC_ASK && p->no_prompt) {
+		v->decision = SC_DENY;
+		v->no_prompt = 1;
+	}
+	sc_buf_reset(&v->object);
+	sc_buf_add(&v->object, j.object.data ? j.object.data : "", j.object.len);
+	sc_buf_release(&j.object);
+}
+
+/* ---- set-up -------------------------------------------------------- */
+
+int sc_policy_parse_mode(const char *text, enum sc_mode *mode)
+{
+	static const char *const names[] = { "worktree", "in-place", "spec",
+		"explore", NULL };
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(text, names[i])) {
+			*mode = (enum sc_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+int sc_policy_init(struct sc_policy *p, const char *root, enum sc_mode mode,
+		   int no_prompt, struct sc_config *cfg)
+{
+	const char *path = getenv("PATH");
+
+	memset(p, 0, sizeof(*p));
+	if (sc_root_init(&p->root, root) < 0)
+		return -1;
+	p->mode = mode;
+	p->no_prompt = no_prompt;
+	if (cfg) {
+		p->cfg = *cfg;
+		sc_config_init(cfg);
+	}
+	p->path_env = sc_xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
+	p->exes = sc_xcalloc(1, sizeof(*p->exes));
+	return 0;
+}
+
+void sc_policy_release(struct sc_policy *p)
+{
+	sc_root_release(&p->root);
+	sc_config_release(&p->cfg);
+	sc_strset_release(&p->grants);
+	sc_strset_release(&p->ignored);
+	sc_strset_release(&p->frozen);
+	free(p->path_env);
+	if (p->exes) {
+		size_t i;
+
+		for (i = 0; i < p->exes->nr; i++) {
+			free(p->exes->name[i]);
+			free(p->exes->path[i]);
+		}
+		free(p->exes);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code)
+{
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record rec;
+	int st;
+
+	sc_input_init_fd(&in, fd);
+	sc_reader_init(&rd, &in);
+	sc_record_init(&rec);
+	while ((st = sc_reader_next(&rd, &rec)) == SC_READ_RECORD) {
+		const struct sc_field *o = sc_record_get(&rec, "object");
+		const char *type = sc_record_type(&rec);
+
+		if (!type || strcmp(type, "grant") || !o)
+			continue;
+		if (memchr(o->value, '\0', o->value_len))
+			continue;   /* no verdict prints such an object */
+		sc_strset_add(&p->grants, o->value, o->value_len);
+	}
+	if (st < 0)
+		*exit_code = sc_reader_report(&rd, st);
+	sc_record_release(&rec);
+	sc_strset_sort(&p->grants);
+	return st < 0 ? st : 0;
+}
+
+void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
+			  const char *data, size_t len)
+{
+	struct sc_buf norm = SC_BUF_INIT, f = SC_BUF_INIT;
+	char sep = memchr(data, '\0', len) ? '\0' : '\n';
+	size_t i = 0;
+
+	(void)p;
+	while (i < len) {
+		const char *e = memchr(data + i, sep, len - i);
+		size_t n = e ? (size_t)(e - data - i) : len - i;
+
+		if (n && sc_path_normalize(data + i, n, &norm) == 0 && norm.len) {
+			fold_path(norm.data, &f);
+			sc_strset_add(which, f.data, f.len);
+		}
+		i += n + 1;
+	}
+	sc_strset_sort(which);
+	sc_buf_release(&norm);
+	sc_buf_release(&f);
+}
+
+void sc_verdict_init(struct sc_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+void sc_verdict_release(struct sc_verdict *v)
+{
+	sc_buf_release(&v->object);
+}
+
+void sc_verdict_record(const struct sc_verdict *v, const char *id,
+		       struct sc_record *out)
+{
+	static const char *const names[] = { "allow", "ask", "deny" };
+	struct sc_buf reason = SC_BUF_INIT;
+
+	sc_record_reset(out);
+	sc_record_adds(out, "type", "verdict");
+	if (id)
+		sc_record_adds(out, "id", id);
+	sc_record_adds(out, "decision", names[v->decision]);
+	sc_record_adds(out, "rule", v->rule);
+	if (v->no_prompt)
+		sc_buf_adds(&reason, "No person can be asked, so this is "
+			    "denied: ");
+	sc_buf_adds(&reason, v->reason);
+	sc_record_adds(out, "reason", reason.data);
+	sc_record_adds(out, "class", v->class);
+	sc_record_add(out, "object", v->object.data ? v->object.data : "",
+		      v->object.len);
+	sc_buf_release(&reason);
+}

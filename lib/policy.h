@@ -1,0 +1,103 @@
+#ifndef SC_POLICY_H
+#define SC_POLICY_H
+
+/*
+ * The policy of sc-classify(1): one verdict for each tool call.
+ *
+ * A call is cut into findings (each path it reaches, each part of a shell
+ * line, each argument that runs a program), each finding gets a decision,
+ * a stable rule id and the object a grant would name, and the strictest
+ * finding is the verdict: deny > ask > allow, the first one found winning
+ * among equals.  A grant turns an ask finding whose object it names into an
+ * allow; it never touches a deny.  --no-prompt turns the final ask into a
+ * deny.  Nothing is capped: a line of a thousand parts is judged part by
+ * part, and what cannot be seen through is at least an ask.
+ */
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "config.h"
+#include "paths.h"
+#include "record.h"
+
+enum sc_decision { SC_ALLOW = 0, SC_ASK = 1, SC_DENY = 2 };
+
+enum sc_mode {
+	SC_MODE_WORKTREE,
+	SC_MODE_IN_PLACE,
+	SC_MODE_SPEC,
+	SC_MODE_EXPLORE,
+};
+
+struct sc_exe_cache;
+
+/* A sorted set of strings, for grants and path lists. */
+struct sc_strset {
+	char **items;
+	size_t nr, alloc;
+};
+
+struct sc_policy {
+	struct sc_root root;
+	enum sc_mode mode;
+	int no_prompt;
+	struct sc_config cfg;
+	struct sc_strset grants;    /* objects a person approved */
+	struct sc_strset ignored;   /* folded paths git ignored (in-place) */
+	struct sc_strset frozen;    /* folded paths of tests that existed */
+	char *path_env;             /* PATH, to name the executable */
+	struct sc_exe_cache *exes;  /* PATH lookups already made */
+};
+
+struct sc_verdict {
+	int decision;
+	const char *rule;           /* a stable id, e.g. "deny.secret-file" */
+	const char *reason;         /* one sentence, fixed per rule */
+	const char *class;          /* read write command network mcp */
+	struct sc_buf object;
+	int no_prompt;              /* an ask turned into a deny */
+};
+
+/* -1 (errno set) when ROOT cannot be resolved.  CFG is moved into P. */
+int sc_policy_init(struct sc_policy *p, const char *root, enum sc_mode mode,
+		   int no_prompt, struct sc_config *cfg);
+void sc_policy_release(struct sc_policy *p);
+
+/* Parse "worktree", "in-place", "spec" or "explore"; -1 otherwise. */
+int sc_policy_parse_mode(const char *text, enum sc_mode *mode);
+
+/*
+ * Load type=grant records (field object) from FD.  Returns 0, or an
+ * sc_read_status < 0 after printing the diagnostic (see record.h).
+ */
+int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code);
+
+/*
+ * Load a list of root-relative paths from DATA (LEN bytes): NUL-separated,
+ * or newline-separated when it holds no NUL.  WHICH is &p->ignored or
+ * &p->frozen.
+ */
+void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
+			  const char *data, size_t len);
+
+void sc_verdict_init(struct sc_verdict *v);
+void sc_verdict_release(struct sc_verdict *v);
+
+/* Judge one type=call record. */
+void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
+		     struct sc_verdict *v);
+
+/* Build the type=verdict record for V answering call ID (may be NULL). */
+void sc_verdict_record(const struct sc_verdict *v, const char *id,
+		       struct sc_record *out);
+
+/* The rule ids, NULL-terminated, for the man page test. */
+extern const char *const sc_policy_rules[];
+
+void sc_strset_add(struct sc_strset *s, const char *item, size_t len);
+void sc_strset_sort(struct sc_strset *s);
+int sc_strset_has(const struct sc_strset *s, const char *item);
+void sc_strset_release(struct sc_strset *s);
+
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bats
+# The policy corpus: tables of calls with the decision and rule each must
+# get (t/data/policy/*.tsv), run against a fixture worktree.
+
+bats_require_minimum_version 1.5.0
+load lib/common
+load lib/policy
+
+@test "corpus: paths in worktree mode" {
+	policy_corpus "$SC_POLICY_DATA/paths.tsv"
+}
+
+@test "corpus: commands and shell lines" {
+	policy_corpus "$SC_POLICY_DATA/commands.tsv"
+}
+
+@test "corpus: configured checks, allow lists and MCP servers" {
+	policy_corpus "$SC_POLICY_DATA/config.tsv"
+}
+
+@test "corpus: in-place mode" {
+	policy_corpus "$SC_POLICY_DATA/inplace.tsv"
+}
+
+@test "corpus: spec mode" {
+	policy_corpus "$SC_POLICY_DATA/spec.tsv"
+}
+
+@test "corpus: explore mode" {
+	policy_corpus "$SC_POLICY_DATA/explore.tsv"
+}
+
+@test "corpus: frozen tests under --no-prompt" {
+	policy_corpus "$SC_POLICY_DATA/frozen.tsv"
+}
