@@ -1,7 +1,7 @@
 # speccoder-lib.sh: what every driver shares.  Sourced, never executed.
 # Drivers stay thin: they find tools, call them, and move their records;
 # every decision is made by an sc-* tool.
-# shellcheck shell=sh
+# shellcheck shell=bash
 
 # The name in diagnostics: "git-speccoder CMD".
 SC_PROG="git-speccoder ${SC_CMD:-}"
@@ -109,5 +109,47 @@ sc_mask_filter() { # MASK ARG...
 		"$_m" --env --secrets-file "$SC_SECRETS_FILE" "$@"
 	else
 		"$_m" --env "$@"
+	fi
+}
+
+# The project configuration file, when there is one.
+sc_conf_file() { # TOP
+	printf '%s\n' "$1/speccoder.conf"
+}
+
+# The value of KEY in the project configuration, or DEFAULT when the file
+# or the key is absent.  A malformed file ends the driver (exit 2).
+sc_conf_get() { # TOP KEY DEFAULT
+	_file=$(sc_conf_file "$1")
+	if [ ! -e "$_file" ]; then
+		printf '%s\n' "$3"
+		return 0
+	fi
+	_st=0
+	"$(sc_tool sc-config)" --file "$_file" --get "$2" || _st=$?
+	case "$_st" in
+	0) ;;
+	1) printf '%s\n' "$3" ;;
+	*) exit 2 ;;
+	esac
+}
+
+# Fill the array named ARRAY with the sc-sandbox-exec options of this
+# project: its root, and the [sandbox] settings of speccoder.conf unless a
+# PROFILE or NETWORK given on the command line says otherwise.
+sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
+	local -n _args=$1
+	local mode net w file
+	mode=$(sc_conf_get "$2" sandbox.mode required)
+	net=${4:-$(sc_conf_get "$2" sandbox.network loopback)}
+	_args=(--root "$2" --mode "$mode" --network "$net")
+	if [ -n "$3" ]; then
+		_args+=(--profile "$3")
+	fi
+	file=$(sc_conf_file "$2")
+	if [ -e "$file" ]; then
+		while IFS= read -r -d '' w; do
+			_args+=(--writable "$w")
+		done < <("$(sc_tool sc-config)" --file "$file" --get-all sandbox.writable -z)
 	fi
 }
