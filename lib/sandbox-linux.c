@@ -478,7 +478,8 @@ struct protection {
 
 enum {
 	P_LANDLOCK, P_SYSCALLS, P_FS_WRITE, P_READ_ONLY, P_HIDDEN, P_NETWORK,
-	P_UNIX_SOCKETS, P_ABSTRACT, P_PROCESSES, P_IPC, P_KILL_ALL, P_COUNT
+	P_UNIX_SOCKETS, P_ABSTRACT, P_PROCESSES, P_IPC, P_METADATA, P_KILL_ALL,
+	P_COUNT
 };
 
 static void protections(const struct sc_policy *pol, int abi, int userns,
@@ -500,6 +501,8 @@ static void protections(const struct sc_policy *pol, int abi, int userns,
 		(userns && own_net) || abi >= 6, abi >= 6 };
 	p[P_PROCESSES] = (struct protection){ "process-isolation", 1, userns, 0 };
 	p[P_IPC] = (struct protection){ "ipc-isolation", 1, userns, 0 };
+	/* Landlock does not cover chmod, chown, utime or xattrs. */
+	p[P_METADATA] = (struct protection){ "file-metadata", 1, userns, 0 };
 	p[P_KILL_ALL] = (struct protection){ "kill-all", 1, userns, 1 };
 }
 
