@@ -887,6 +887,25 @@ static void forward(struct stream *st, long long max)
 	}
 }
 
+/* Reap every child that ended, keeping the command's status; how many. */
+static int reap(struct supervisor *sv)
+{
+	int status, n = 0;
+	pid_t p;
+
+	while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
+		n++;
+		if (p == sv->child) {
+			sv->child_done = 1;
+			if (sv->tier != TIER_FULL) {
+				sv->status = status;
+				sv->got_status = 1;
+			}
+		}
+	}
+	return n;
+}
+
 /*
  * Kill everything below us.  In the full tier that is the namespace's
  * init: its death takes the whole PID namespace.  In the Landlock tier we
@@ -923,27 +942,12 @@ static void kill_all(struct supervisor *sv)
 			if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
 				any = 1;
 		}
-		while (waitpid(-1, NULL, WNOHANG) > 0)
+		if (reap(sv))
 			any = 1;
 		if (!any)
 			return;
 		usleep(1000);
 	}
-}
-
-static void reap(struct supervisor *sv)
-{
-	int status;
-	pid_t p;
-
-	while ((p = waitpid(-1, &status, WNOHANG)) > 0)
-		if (p == sv->child) {
-			sv->child_done = 1;
-			if (sv->tier != TIER_FULL) {
-				sv->status = status;
-				sv->got_status = 1;
-			}
-		}
 }
 
 static void read_reports(struct supervisor *sv)
@@ -1132,6 +1136,13 @@ static int launch(struct plan *pl)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, &pl->sigmask);
+	/*
+	 * An ignored signal is never queued, not even to a signalfd: a shell
+	 * starts background jobs with SIGINT ignored.  We always act on them.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	sv.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sv.sigfd < 0) {
 		sc_error_errno("SETUP-FAILED", "cannot watch signals");

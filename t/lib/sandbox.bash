@@ -62,10 +62,17 @@ sb_require_landlock() {
 # tier runs with --mode auto (it cannot hide credentials, so required
 # refuses it by design).
 sb() {
+	sb_cmd
+	"${SB_CMD[@]}" "$@"
+}
+
+# The same as an array in SB_CMD, for callers that need the process itself
+# (to signal it, to redirect its output).
+sb_cmd() {
 	if [ "${SB_TIER:-full}" = landlock ]; then
-		sc-sandbox-exec --tier landlock --mode auto --root "$ROOT" "$@"
+		SB_CMD=(sc-sandbox-exec --tier landlock --mode auto --root "$ROOT")
 	else
-		sc-sandbox-exec --root "$ROOT" "$@"
+		SB_CMD=(sc-sandbox-exec --root "$ROOT")
 	fi
 }
 
