@@ -85,6 +85,8 @@ void sc_policy_merge(struct sc_policy *p, const struct sc_policy *o)
 	merge_list(&p->read_only, &o->read_only);
 	merge_list(&p->hide, &o->hide);
 	merge_list(&p->env_keep, &o->env_keep);
+	if (o->root_read_only)
+		p->root_read_only = 1;
 	if (o->net >= 0)
 		p->net = o->net;
 	if (o->mode != SC_MODE_UNSET)
@@ -212,11 +214,18 @@ static int set_number(struct load_ctx *c, const git_config_entry *e,
 	return 0;
 }
 
+/*
+ * A profile names paths that exist on some machines only (package caches):
+ * one that does not exist here is skipped.  On the command line a missing
+ * path is an error.
+ */
 static void add_path(struct sc_strlist *l, const char *value)
 {
 	char *path = sc_expand_home(value);
+	struct stat st;
 
-	sc_strlist_add(l, path);
+	if (!stat(path, &st))
+		sc_strlist_add(l, path);
 	free(path);
 }
 
@@ -244,6 +253,12 @@ static int load_entry(const git_config_entry *e, void *payload)
 		p->env = n;
 	} else if (!strcmp(key, "writable") && *v) {
 		add_path(&p->writable, v);
+	} else if (!strcmp(key, "rootwritable")) {
+		int b;
+
+		if (git_config_parse_bool(&b, v) < 0)
+			return bad_value(c, e);
+		p->root_read_only = !b;
 	} else if (!strcmp(key, "readonly") && *v) {
 		add_path(&p->read_only, v);
 	} else if (!strcmp(key, "hide") && *v) {

@@ -9,7 +9,9 @@
  *
  *	[sandbox]
  *		network = none | loopback | full
- *		writable = PATH          (repeated; ~/ is $HOME)
+ *		writable = PATH          (repeated; ~/ is $HOME; skipped
+ *		                          when it does not exist)
+ *		rootWritable = BOOL      (false: the root is read-only too)
  *		readOnly = PATH          (repeated)
  *		hide = PATH              (repeated)
  *		env = scrub | short
@@ -49,6 +51,7 @@ enum sc_tier {
 struct sc_policy {
 	char *root;                    /* NULL: the current directory */
 	struct sc_strlist writable, read_only, hide, env_keep;
+	int root_read_only;            /* 1: nothing writable but TMPDIR... */
 	int net;                       /* enum sc_net_mode, -1 unset */
 	int mode;                      /* enum sc_sandbox_mode */
 	int tier;                      /* enum sc_tier */

@@ -405,8 +405,10 @@ static int plan_resolve(struct plan *pl, const struct sc_policy *pol,
 		free(root);
 		return sc_error("BAD-ROOT", "refusing '/' as the root");
 	}
-	sc_strlist_add(&pl->writable, root);
-	add_bind(pl, root, 1);
+	if (!pol->root_read_only) {
+		sc_strlist_add(&pl->writable, root);
+		add_bind(pl, root, 1);
+	}
 	free(root);
 	if (resolve_writable(pl, pol) < 0 || resolve_read_only(pl, pol) < 0)
 		return -1;
