@@ -44,9 +44,8 @@
 /* The Landlock ABI below which the sandbox refuses under --mode required. */
 #define LANDLOCK_MIN_ABI 3
 
-/* Bounds of the Unix-socket scan: it runs before every command. */
-#define SOCKET_SCAN_DEPTH 4
-#define SOCKET_SCAN_ENTRIES 20000
+/* Bound of the Unix-socket scan: it runs before every command. */
+#define SOCKET_SCAN_ENTRIES 100000
 
 static const char *const default_hidden[] = {
 	"~/.ssh", "~/.aws", "~/.azure", "~/.gnupg", "~/.netrc", "~/.docker",
@@ -55,11 +54,6 @@ static const char *const default_hidden[] = {
 	"~/.config/git/credentials", "~/.cargo/credentials",
 	"~/.cargo/credentials.toml", "~/.local/share/keyrings",
 	"~/.vault-token", NULL,
-};
-
-/* Directories where daemons put their sockets (docker, D-Bus, agents). */
-static const char *const socket_dirs[] = {
-	"/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm", NULL,
 };
 
 /* Device files a command may write to; every other device stays shut. */
@@ -281,75 +275,57 @@ static void resolve_hidden(struct plan *pl, const struct sc_policy *pol)
 
 /*
  * Unix sockets on disk are out of reach of every other layer (Landlock up
- * to ABI 7, seccomp, a read-only mount), so the full tier masks each one it
- * finds where daemons keep them, unless it lies in a writable path.
+ * to ABI 7, seccomp, a read-only mount), so the full tier masks each one
+ * bound in this network namespace: the kernel lists them, with the path
+ * they were bound to, in /proc/net/unix.  A socket inside a writable path
+ * stays usable.
  */
-static void scan_sockets(struct plan *pl, struct sc_buf *path, int depth,
-			 size_t *budget)
+static void add_socket(struct plan *pl, const char *path)
 {
-	DIR *d;
-	struct dirent *de;
-	size_t len = path->len;
+	struct stat st;
+	size_t i;
 
-	if (depth > SOCKET_SCAN_DEPTH || beneath_any(path->data, &pl->writable))
+	if (lstat(path, &st) < 0 || !S_ISSOCK(st.st_mode) ||
+	    beneath_any(path, &pl->writable))
 		return;
-	d = opendir(path->data);
-	if (!d)
-		return;
-	while ((de = readdir(d)) && *budget) {
-		struct stat st;
-
-		(*budget)--;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		sc_buf_setlen(path, len);
-		sc_buf_addf(path, "%s%s", len > 1 ? "/" : "", de->d_name);
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (S_ISSOCK(st.st_mode) && !beneath_any(path->data, &pl->writable))
-			sc_strlist_add(&pl->sockets, path->data);
-		else if (S_ISDIR(st.st_mode))
-			scan_sockets(pl, path, depth + 1, budget);
-	}
-	sc_buf_setlen(path, len);
-	closedir(d);
-}
-
-static void scan_socket_dir(struct plan *pl, const char *dir,
-			    struct sc_buf *path, size_t *budget)
-{
-	char *real = dir ? realpath(dir, NULL) : NULL;
-
-	if (!real)
-		return;
-	sc_buf_reset(path);
-	sc_buf_adds(path, real);
-	scan_sockets(pl, path, 0, budget);
-	free(real);
+	for (i = 0; i < pl->sockets.nr; i++)
+		if (!strcmp(pl->sockets.v[i], path))
+			return;
+	sc_strlist_add(&pl->sockets, path);
 }
 
 static void resolve_sockets(struct plan *pl)
 {
 	const char *agent = getenv("SSH_AUTH_SOCK");
-	size_t budget = SOCKET_SCAN_ENTRIES, i;
-	struct sc_buf path = SC_BUF_INIT;
+	FILE *fp = fopen("/proc/net/unix", "re");
+	char *line = NULL;
+	size_t cap = 0, lines = 0;
 
-	for (i = 0; socket_dirs[i]; i++)
-		scan_socket_dir(pl, socket_dirs[i], &path, &budget);
-	scan_socket_dir(pl, getenv("XDG_RUNTIME_DIR"), &path, &budget);
-	/* The agent's socket wherever it is, and its neighbours. */
-	if (agent && *agent == '/') {
-		char *dir = sc_xstrdup(agent), *slash = strrchr(dir, '/');
-
-		if (slash && slash != dir)
-			*slash = '\0';
-		scan_socket_dir(pl, dir, &path, &budget);
-		free(dir);
+	if (agent && *agent == '/')
+		add_socket(pl, agent);
+	if (!fp) {
+		sc_warning("SOCKET-SCAN-CUT", "cannot read /proc/net/unix");
+		return;
 	}
-	if (!budget)
-		sc_warning("SOCKET-SCAN-CUT", "stopped looking for Unix sockets "
-			   "after %d entries", SOCKET_SCAN_ENTRIES);
-	sc_buf_release(&path);
+	while (getline(&line, &cap, fp) > 0) {
+		char *path = strchr(line, '/');
+		size_t n;
+
+		if (++lines > SOCKET_SCAN_ENTRIES) {
+			sc_warning("SOCKET-SCAN-CUT", "stopped looking for Unix "
+				   "sockets after %d entries", SOCKET_SCAN_ENTRIES);
+			break;
+		}
+		/* "Num RefCount Protocol Flags Type St Inode Path": a path
+		 * starting with '/' is on disk; '@' is abstract. */
+		if (!path || path[-1] != ' ')
+			continue;
+		n = strcspn(path, "\n");
+		path[n] = '\0';
+		add_socket(pl, path);
+	}
+	free(line);
+	fclose(fp);
 }
 
 static int bind_cmp(const void *a, const void *b)
