@@ -178,6 +178,67 @@ static int resolve_writable(struct plan *pl, const struct sc_policy *pol)
 	return 0;
 }
 
+/* Bind PATH read-only when it exists and lies inside a writable path. */
+static void add_implicit_read_only(struct plan *pl, const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	if (real && beneath_any(real, &pl->writable))
+		add_bind(pl, real, 0);
+	free(real);
+}
+
+/*
+ * The path in the first line of FILE after PREFIX, relative paths taken
+ * from FILE's directory; NULL when FILE does not hold one.
+ */
+static char *read_pointer(const char *file, const char *prefix)
+{
+	char line[PATH_MAX + 16];
+	struct sc_buf path = SC_BUF_INIT;
+	size_t plen = strlen(prefix);
+	FILE *fp = fopen(file, "re");
+	const char *slash;
+	int ok;
+
+	if (!fp)
+		return NULL;
+	ok = fgets(line, sizeof(line), fp) != NULL;
+	fclose(fp);
+	line[ok ? strcspn(line, "\r\n") : 0] = '\0';
+	if (!ok || strncmp(line, prefix, plen) || !line[plen])
+		return NULL;
+	if (line[plen] != '/') {
+		slash = strrchr(file, '/');
+		sc_buf_add(&path, file, slash ? (size_t)(slash - file) : 0);
+		sc_buf_addch(&path, '/');
+	}
+	sc_buf_adds(&path, line + plen);
+	return sc_buf_detach(&path, NULL);
+}
+
+/*
+ * A linked worktree's ".git" is a file naming its git directory
+ * ("gitdir: PATH"), whose "commondir" names the main repository's: both
+ * decide what git does (hooks, config, refs), so both stay read-only too.
+ */
+static void add_gitdirs(struct plan *pl, const char *dotgit)
+{
+	char *gitdir = read_pointer(dotgit, "gitdir: "), *common;
+	struct sc_buf file = SC_BUF_INIT;
+
+	if (!gitdir)
+		return;
+	add_implicit_read_only(pl, gitdir);
+	sc_buf_addf(&file, "%s/commondir", gitdir);
+	common = read_pointer(file.data, "");
+	if (common)
+		add_implicit_read_only(pl, common);
+	free(common);
+	free(gitdir);
+	sc_buf_release(&file);
+}
+
 /*
  * Paths that stay read-only inside writable ones: --read-only, plus the
  * places a command must never write even when a parent is writable:
@@ -185,37 +246,35 @@ static int resolve_writable(struct plan *pl, const struct sc_policy *pol)
  */
 static int resolve_read_only(struct plan *pl, const struct sc_policy *pol)
 {
-	static const char *const implicit[] = {
-		"~/.cargo/bin", "~/.local/state/speccoder", NULL,
-	};
 	const char *state = getenv("XDG_STATE_HOME");
+	char *path;
 	size_t i;
 
 	for (i = 0; i < pol->read_only.nr; i++) {
 		char *real = NULL;
+		struct stat st;
 
 		if (resolve_dir(pol->read_only.v[i], "BAD-PATH", &real) < 0) {
 			free(real);
 			return -1;
 		}
 		add_bind(pl, real, 0);
+		if (!stat(real, &st) && S_ISREG(st.st_mode))
+			add_gitdirs(pl, real);
 		free(real);
 	}
-	for (i = 0; implicit[i] || (state && i == 2); i++) {
-		char *path, *real;
+	path = sc_expand_home("~/.cargo/bin");
+	add_implicit_read_only(pl, path);
+	free(path);
+	if (state && *state == '/') {
+		struct sc_buf b = SC_BUF_INIT;
 
-		if (implicit[i])
-			path = sc_expand_home(implicit[i]);
-		else {
-			struct sc_buf b = SC_BUF_INIT;
-
-			sc_buf_addf(&b, "%s/speccoder", state);
-			path = sc_buf_detach(&b, NULL);
-		}
-		real = realpath(path, NULL);
-		if (real && beneath_any(real, &pl->writable))
-			add_bind(pl, real, 0);
-		free(real);
+		sc_buf_addf(&b, "%s/speccoder", state);
+		add_implicit_read_only(pl, b.data);
+		sc_buf_release(&b);
+	} else {
+		path = sc_expand_home("~/.local/state/speccoder");
+		add_implicit_read_only(pl, path);
 		free(path);
 	}
 	return 0;

@@ -142,3 +142,19 @@ b"
 	assert_line --regexp '^CapEff:[[:space:]]+0+$'
 	assert_line --regexp '^CapBnd:[[:space:]]+0+$'
 }
+
+@test "--read-only on a linked worktree's .git file covers its git directories" {
+	sb_require_full
+	git init -q "$ROOT/main"
+	git -C "$ROOT/main" -c user.name=t -c user.email=t@t commit -q --allow-empty -m init
+	git -C "$ROOT/main" worktree add -q "$ROOT/wt" 2>/dev/null
+	[ -f "$ROOT/wt/.git" ]
+	gitdir=$(sed -n 's/^gitdir: //p' "$ROOT/wt/.git")
+	run --separate-stderr sb --read-only "$ROOT/wt/.git" -- touch "$gitdir/HEAD" "$ROOT/main/.git/config"
+	assert_failure 1
+	run --separate-stderr sb --read-only "$ROOT/wt/.git" -- mkdir "$ROOT/main/.git/hooks/x"
+	assert_failure 1
+	# Without --read-only, both are writable in this layout: the test can fail.
+	run --separate-stderr sb -- touch "$gitdir/HEAD" "$ROOT/main/.git/config"
+	assert_success
+}
