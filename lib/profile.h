@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 #include "env.h"
-#include "seccomp.h"
+#include "seccomp-filter.h"
 
 struct sc_strlist {
 	char **v;   /* NULL-terminated when nr > 0 */

@@ -35,7 +35,7 @@
 #include "landlock.h"
 #include "record.h"
 #include "sandbox-linux.h"
-#include "seccomp.h"
+#include "seccomp-filter.h"
 
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000

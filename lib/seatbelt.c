@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "seatbelt.h"
-#include "seccomp.h"
+#include "seccomp-filter.h"
 
 /* Under HOME, as in sc_sandbox_default_hidden, without the "~/". */
 static const char *const home_hidden[] = {

@@ -9,7 +9,9 @@
 #include <linux/sched.h>
 
 #include "diag.h"
-#include <seccomp.h>  /* ours, then libseccomp's: see seccomp.h */
+#include <seccomp.h>
+
+#include "seccomp-filter.h"
 
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
@@ -98,12 +100,12 @@ static int filter_sockets(scmp_filter_ctx ctx, enum sc_net_mode net)
 			continue;
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT),
 				      SCMP_SYS(socket), 1,
-				      SCMP_A0_32(SCMP_CMP_EQ, af));
+				      SCMP_A0_32(SCMP_CMP_EQ, af, 0));
 	}
 	if (!rc)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT),
 				      SCMP_SYS(socket), 1,
-				      SCMP_A0_32(SCMP_CMP_GE, AF_LIMIT));
+				      SCMP_A0_32(SCMP_CMP_GE, AF_LIMIT, 0));
 	if (!rc)
 		rc = seccomp_rule_add(ctx, DENY, SCMP_SYS(socket), 1,
 				      SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW));
@@ -113,7 +115,7 @@ static int filter_sockets(scmp_filter_ctx ctx, enum sc_net_mode net)
 						 SOCK_PACKET));
 	if (!rc)
 		rc = seccomp_rule_add(ctx, DENY, SCMP_SYS(socket), 1,
-				      SCMP_A2_32(SCMP_CMP_EQ, IPPROTO_MPTCP));
+				      SCMP_A2_32(SCMP_CMP_EQ, IPPROTO_MPTCP, 0));
 	return rc;
 }
 
@@ -156,10 +158,10 @@ static int build(scmp_filter_ctx ctx, enum sc_net_mode net)
 	/* Typing into the terminal's input queue escapes any sandbox. */
 	if (!rc)
 		rc = seccomp_rule_add(ctx, DENY, SCMP_SYS(ioctl), 1,
-				      SCMP_A1_32(SCMP_CMP_EQ, TIOCSTI_NR));
+				      SCMP_A1_32(SCMP_CMP_EQ, TIOCSTI_NR, 0));
 	if (!rc)
 		rc = seccomp_rule_add(ctx, DENY, SCMP_SYS(ioctl), 1,
-				      SCMP_A1_32(SCMP_CMP_EQ, TIOCLINUX_NR));
+				      SCMP_A1_32(SCMP_CMP_EQ, TIOCLINUX_NR, 0));
 	if (!rc)
 		rc = filter_personality(ctx);
 	if (!rc)

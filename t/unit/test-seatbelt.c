@@ -6,7 +6,7 @@
 
 #include "buf.h"
 #include "seatbelt.h"
-#include "seccomp.h"
+#include "seccomp-filter.h"
 
 /*
  * Golden tests: the generated Seatbelt text for three policies equals the

@@ -1,14 +1,10 @@
-#ifndef SC_SECCOMP_H
-#define SC_SECCOMP_H
+#ifndef SC_SECCOMP_FILTER_H
+#define SC_SECCOMP_FILTER_H
 
 /*
- * This header shadows libseccomp's <seccomp.h> on the -Ilib include path,
- * so it pulls the system one in after itself: "#include <seccomp.h>"
- * (angle brackets: found through -Ilib) gives libseccomp's API and ours;
- * "seccomp.h" in quotes gives ours alone.
+ * Named seccomp-filter.h, not seccomp.h: lib/ is on the include path, and
+ * a lib/seccomp.h would hide libseccomp's <seccomp.h> from every file.
  */
-#include_next <seccomp.h>
-
 /*
  * The system-call filter sc-sandbox-exec loads last, right before execve.
  * Built with libseccomp, which handles architectures: the filter is for
