@@ -680,6 +680,11 @@ static int setup_mounts(const struct plan *pl)
 			return -1;
 	if (mask_sockets(pl) < 0 || hide_paths(pl) < 0)
 		return -1;
+	/* POSIX shared memory of its own (Python's multiprocessing needs it). */
+	if (!access("/dev/shm", F_OK) &&
+	    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "mode=1777") < 0)
+		return mount_error("mount a tmpfs on", "/dev/shm");
 	/* A /proc of the new PID namespace: host processes are invisible. */
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0)
@@ -747,6 +752,10 @@ static int landlock_rules(const struct plan *pl, struct sc_landlock *ll)
 	for (i = 0; i < pl->writable.nr; i++)
 		if (sc_landlock_allow(ll, pl->writable.v[i], SC_LL_WRITE) < 0)
 			return -1;
+	/* The full tier's /dev/shm is a tmpfs of its own; the host's is not. */
+	if (pl->tier == TIER_FULL &&
+	    sc_landlock_allow(ll, "/dev/shm", SC_LL_WRITE) < 0)
+		return -1;
 	for (i = 0; writable_devices[i]; i++)
 		if (sc_landlock_allow(ll, writable_devices[i], SC_LL_DEV) < 0)
 			return -1;

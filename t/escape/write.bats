@@ -158,3 +158,14 @@ b"
 	run --separate-stderr sb -- touch "$gitdir/HEAD" "$ROOT/main/.git/config"
 	assert_success
 }
+
+@test "/dev/shm is private in the full tier and shut in the landlock tier" {
+	sb_require_full
+	run --separate-stderr sb -- sh -c 'echo x > /dev/shm/sc-escape-$$ && cat /dev/shm/sc-escape-$$'
+	assert_success
+	assert_output x
+	[ -z "$(ls /dev/shm | grep sc-escape || true)" ]
+	SB_TIER=landlock run --separate-stderr sb -- tee /dev/shm/sc-escape-ll
+	assert_failure 1
+	[ ! -e /dev/shm/sc-escape-ll ]
+}
