@@ -93,8 +93,8 @@ sb_serve() {
 	local out="$SC_TMP/serve.$$.$RANDOM"
 	"$ATTACK" "$@" >"$out" 2>&1 &
 	SERVER_PID=$!
-	local i
-	for i in $(seq 1 100); do
+	local _
+	for _ in $(seq 1 100); do
 		grep -q listening "$out" 2>/dev/null && return 0
 		sleep 0.05
 	done
