@@ -1288,6 +1288,8 @@ int sc_sandbox_exec(const struct sc_policy *pol, char *const argv[],
 			return refuse("the full", "user namespaces (refused by "
 				      "the kernel)");
 		}
+		sc_warning("NO-USER-NAMESPACES", "the kernel refused user "
+			   "namespaces: trying the landlock tier");
 	}
 	protections(pol, pl.abi, 0, p);
 	ret = run_tier(&pl, TIER_LANDLOCK, p);

@@ -146,3 +146,14 @@ teardown() {
 	run --separate-stderr sb --network full -- "$ATTACK" connect-abstract "$name"
 	assert_failure 1
 }
+
+@test "--network none: a server started inside is not reachable even from inside" {
+	sb_require_full
+	port=$(sb_free_port)
+	run --separate-stderr sb --network none -- sh -c \
+		'"$0" serve-tcp 127.0.0.1 "$1" 1 >/dev/null 2>&1 & sleep 0.5; "$0" connect-tcp 127.0.0.1 "$1"' \
+		"$ATTACK" "$port"
+	assert_failure 1
+	run --separate-stderr sb --network none -- "$ATTACK" serve-tcp 127.0.0.1 "$port" 1
+	assert_failure 1
+}
