@@ -817,6 +817,7 @@ static _Noreturn void run_command(const struct plan *pl)
 	int err;
 
 	sigprocmask(SIG_SETMASK, &pl->sigmask, NULL);
+	signal(SIGPIPE, SIG_DFL);   /* the supervisor may ignore it */
 	if (confine_self(pl) < 0) {
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
@@ -916,13 +917,18 @@ static void forward(struct stream *st, long long max)
 		size_t take = (size_t)n < (unsigned long long)st->left ?
 			      (size_t)n : (size_t)st->left;
 
-		sc_write_all(st->out, buf, take);
+		/* A reader that went away: drop the rest, keep draining. */
+		if (sc_write_all(st->out, buf, take) < 0) {
+			st->left = 0;
+			st->cut = 1;
+			return;
+		}
 		st->left -= (long long)take;
 		st->last_nl = buf[take - 1] == '\n';
 		n -= (ssize_t)take;
 	}
 	/* Past the cap: one marker line, then the rest is read and dropped. */
-	if (n > 0 && !st->cut) {
+	if (n > 0 && !st->cut && st->left == 0) {
 		char marker[128];
 		int len = snprintf(marker, sizeof(marker),
 				   "%s[sc-sandbox-exec: output cut at %lld bytes]\n",
@@ -1197,6 +1203,9 @@ static int launch(struct plan *pl)
 	}
 	if (pl->tier != TIER_FULL)
 		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* Forwarding output to a reader that left must not kill us. */
+	if (pl->pol->max_output)
+		signal(SIGPIPE, SIG_IGN);
 	sv.child = start(pl);
 	err = errno;
 	close_fd(&pl->report);
