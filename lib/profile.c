@@ -1,3 +1,4 @@
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +14,57 @@
 #include "diag.h"
 #include "opt.h"
 #include "profile.h"
+
+/*
+ * libgit2 reads the profile, but it is loaded only when a profile is read:
+ * it brings some fifteen shared libraries (TLS, SSH, Kerberos) whose
+ * loading cost about 15 ms of CPU on every sandboxed command, profile or
+ * not.  Same library, same parser; only the moment it is mapped changes.
+ */
+struct git_api {
+	void *handle;
+	int (*init)(void);
+	int (*shutdown)(void);
+	int (*config_new)(git_config **out);
+	int (*add_file)(git_config *cfg, const char *path,
+			git_config_level_t level, const git_repository *repo,
+			int force);
+	int (*foreach)(const git_config *cfg, git_config_foreach_cb cb,
+		       void *payload);
+	void (*config_free)(git_config *cfg);
+	const git_error *(*error_last)(void);
+	int (*parse_bool)(int *out, const char *value);
+};
+
+/* Set *SLOT to symbol NAME; -1 when it is missing. */
+static int git_sym(void *handle, const char *name, void *slot)
+{
+	void *sym = dlsym(handle, name);
+
+	memcpy(slot, &sym, sizeof(sym));
+	return sym ? 0 : -1;
+}
+
+static int git_api_load(struct git_api *g)
+{
+	g->handle = dlopen("libgit2.so." LIBGIT2_SOVERSION, RTLD_NOW | RTLD_LOCAL);
+	if (!g->handle)
+		return sc_error("BAD-PROFILE", "cannot load libgit2 %s to read "
+				"profiles", LIBGIT2_SOVERSION);
+	if (git_sym(g->handle, "git_libgit2_init", &g->init) ||
+	    git_sym(g->handle, "git_libgit2_shutdown", &g->shutdown) ||
+	    git_sym(g->handle, "git_config_new", &g->config_new) ||
+	    git_sym(g->handle, "git_config_add_file_ondisk", &g->add_file) ||
+	    git_sym(g->handle, "git_config_foreach", &g->foreach) ||
+	    git_sym(g->handle, "git_config_free", &g->config_free) ||
+	    git_sym(g->handle, "git_error_last", &g->error_last) ||
+	    git_sym(g->handle, "git_config_parse_bool", &g->parse_bool)) {
+		dlclose(g->handle);
+		return sc_error("BAD-PROFILE", "libgit2 %s lacks a function "
+				"profiles need", LIBGIT2_SOVERSION);
+	}
+	return 0;
+}
 
 void sc_strlist_add(struct sc_strlist *l, const char *s)
 {
@@ -194,6 +246,7 @@ struct load_ctx {
 	struct sc_policy *p;
 	const char *file;
 	int bad;
+	const struct git_api *git;
 };
 
 static int bad_value(struct load_ctx *c, const git_config_entry *e)
@@ -256,7 +309,7 @@ static int load_entry(const git_config_entry *e, void *payload)
 	} else if (!strcmp(key, "rootwritable")) {
 		int b;
 
-		if (git_config_parse_bool(&b, v) < 0)
+		if (c->git->parse_bool(&b, v) < 0)
 			return bad_value(c, e);
 		p->root_read_only = !b;
 	} else if (!strcmp(key, "readonly") && *v) {
@@ -279,7 +332,8 @@ static int load_entry(const git_config_entry *e, void *payload)
 
 static int load_file(struct sc_policy *p, const char *file)
 {
-	struct load_ctx c = { p, file, 0 };
+	struct git_api git;
+	struct load_ctx c = { p, file, 0, &git };
 	git_config *cfg = NULL;
 	struct stat st;
 	int rc;
@@ -287,22 +341,24 @@ static int load_file(struct sc_policy *p, const char *file)
 	/* libgit2 treats a missing file as empty: say it is missing. */
 	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode) || access(file, R_OK))
 		return sc_error("BAD-PROFILE", "cannot read profile '%s'", file);
-	git_libgit2_init();
+	if (git_api_load(&git) < 0)
+		return -1;
+	git.init();
 	/* A configuration of this one file: no global, system or repo config. */
-	rc = git_config_new(&cfg);
+	rc = git.config_new(&cfg);
 	if (!rc)
-		rc = git_config_add_file_ondisk(cfg, file, GIT_CONFIG_LEVEL_APP,
-						NULL, 0);
+		rc = git.add_file(cfg, file, GIT_CONFIG_LEVEL_APP, NULL, 0);
 	if (!rc)
-		rc = git_config_foreach(cfg, load_entry, &c);
+		rc = git.foreach(cfg, load_entry, &c);
 	if (rc && !c.bad) {
-		const git_error *err = git_error_last();
+		const git_error *err = git.error_last();
 
 		sc_error("BAD-PROFILE", "%s: %s", file,
 			 err && err->message ? err->message : "cannot parse");
 	}
-	git_config_free(cfg);
-	git_libgit2_shutdown();
+	git.config_free(cfg);
+	git.shutdown();
+	dlclose(git.handle);
 	return rc ? -1 : 0;
 }
 
