@@ -261,7 +261,9 @@ static int set_number(struct load_ctx *c, const git_config_entry *e,
 {
 	unsigned long long n;
 
-	if (sc_parse_uint(e->value, (unsigned long long)LLONG_MAX / scale, &n))
+	/* "key" alone (no "=") is a boolean with no value: not a number. */
+	if (!e->value ||
+	    sc_parse_uint(e->value, (unsigned long long)LLONG_MAX / scale, &n))
 		return bad_value(c, e);
 	*to = (long long)(n * scale);
 	return 0;
@@ -309,7 +311,7 @@ static int load_entry(const git_config_entry *e, void *payload)
 	} else if (!strcmp(key, "rootwritable")) {
 		int b;
 
-		if (c->git->parse_bool(&b, v) < 0)
+		if (c->git->parse_bool(&b, e->value) < 0)  /* NULL: true */
 			return bad_value(c, e);
 		p->root_read_only = !b;
 	} else if (!strcmp(key, "readonly") && *v) {

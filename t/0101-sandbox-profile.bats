@@ -63,3 +63,14 @@ teardown() { sb_teardown; }
 	assert_failure 125
 	[ ! -e "$ROOT/ran" ]
 }
+
+@test "a key without a value is an error for numbers, true for booleans" {
+	printf '[sandbox]\n\ttimeout\n' >"$SC_TMP/p.profile"
+	run --separate-stderr sb --profile "$SC_TMP/p.profile" -- touch "$ROOT/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[BAD-PROFILE]"* ]]
+	[ ! -e "$ROOT/ran" ]
+	printf '[sandbox]\n\trootWritable\n' >"$SC_TMP/p.profile"
+	run --separate-stderr sb --profile "$SC_TMP/p.profile" -- touch "$ROOT/ran"
+	assert_success
+}
