@@ -519,6 +519,15 @@ enum {
 	P_COUNT
 };
 
+static int proc_children_available(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children",
+		 (int)getpid());
+	return !access(path, R_OK);
+}
+
 static void protections(const struct sc_policy *pol, int abi, int userns,
 			struct protection p[P_COUNT])
 {
@@ -540,7 +549,9 @@ static void protections(const struct sc_policy *pol, int abi, int userns,
 	p[P_IPC] = (struct protection){ "ipc-isolation", 1, userns, 0 };
 	/* Landlock does not cover chmod, chown, utime or xattrs. */
 	p[P_METADATA] = (struct protection){ "file-metadata", 1, userns, 0 };
-	p[P_KILL_ALL] = (struct protection){ "kill-all", 1, userns, 1 };
+	/* The landlock tier finds orphans through /proc/.../children. */
+	p[P_KILL_ALL] = (struct protection){ "kill-all", 1, userns,
+		proc_children_available() };
 }
 
 /* Append the unenforced protections of TIER to OUT; their number. */
