@@ -1,0 +1,183 @@
+/*
+ * sc-sandbox-exec: run one command confined by the OS sandbox.  Options and
+ * the profile make a policy; lib/sandbox-linux.c enforces it.  Its own
+ * failures exit 125 and the command never runs unconfined.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "opt.h"
+#include "profile.h"
+#include "sandbox-linux.h"
+
+static const char *const synopsis[] = {
+	"[OPTIONS] -- PROGRAM [ARG...]",
+	"--probe",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-sandbox-exec", synopsis,
+	"    --root DIR               the writable project root (default: .)\n"
+	"    --profile NAME|FILE      read the policy from a profile\n"
+	"    --writable PATH          also writable (repeatable)\n"
+	"    --read-only PATH         read-only inside a writable path\n"
+	"    --hide PATH              also hidden, like ~/.ssh (repeatable)\n"
+	"    --network none|loopback|full   (default: loopback)\n"
+	"    --mode required|auto|off       (default: required)\n"
+	"    --tier full|landlock     force a tier instead of the best one\n"
+	"    --timeout SECONDS        kill everything after SECONDS\n"
+	"    --max-output BYTES       cut stdout and stderr each at BYTES\n"
+	"    --env scrub|short        drop secret-looking variables, or keep\n"
+	"                             only a short list (default: scrub)\n"
+	"    --env-keep NAME          keep variable NAME (repeatable)\n"
+	"    --probe                  describe what this host can enforce\n"
+	"    -h, --help               show this help\n"
+	"    --version                show the version\n",
+};
+
+enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
+       O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
+       O_ENV_KEEP, O_PROBE };
+
+/* Our own errors exit 125, so they never pass for the command's status. */
+static _Noreturn void fail(const char *code, const char *why, const char *arg)
+{
+	sc_error(code, "%s%s%s", why, arg ? ": " : "", arg ? arg : "");
+	exit(SC_SANDBOX_FAILED);
+}
+
+/* SECONDS, with up to three decimals: "600", "0.5". */
+static long long parse_timeout(const char *s)
+{
+	unsigned long long whole, frac = 0;
+	const char *dot = strchr(s, '.');
+	char buf[32];
+	size_t n = dot ? (size_t)(dot - s) : strlen(s);
+
+	if (n == 0 || n >= sizeof(buf))
+		fail("BAD-OPTION", "--timeout wants seconds", s);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (sc_parse_uint(buf, 100000000ULL, &whole))
+		fail("BAD-OPTION", "--timeout wants seconds", s);
+	if (dot) {
+		size_t k = strlen(dot + 1), i;
+
+		if (!k || k > 3 || strspn(dot + 1, "0123456789") != k)
+			fail("BAD-OPTION", "--timeout wants seconds", s);
+		for (i = 0; i < 3; i++)
+			frac = frac * 10 + (i < k ? (unsigned)(dot[1 + i] - '0') : 0);
+	}
+	if (!whole && !frac)
+		fail("BAD-OPTION", "--timeout must be above 0", s);
+	return (long long)(whole * 1000 + frac);
+}
+
+static void parse_option(int c, const char *arg, struct sc_policy *p,
+			 const char **profile, int *probe)
+{
+	unsigned long long n;
+	int v;
+
+	switch (c) {
+	case O_ROOT:
+		if (p->root)
+			fail("BAD-OPTION", "--root given twice", NULL);
+		p->root = sc_xstrdup(arg);
+		break;
+	case O_PROFILE:
+		if (*profile)
+			fail("BAD-OPTION", "--profile given twice", NULL);
+		*profile = arg;
+		break;
+	case O_WRITABLE: sc_strlist_add(&p->writable, arg); break;
+	case O_READ_ONLY: sc_strlist_add(&p->read_only, arg); break;
+	case O_HIDE: sc_strlist_add(&p->hide, arg); break;
+	case O_ENV_KEEP: sc_strlist_add(&p->env_keep, arg); break;
+	case O_NETWORK:
+		if ((v = sc_net_parse(arg)) < 0)
+			fail("BAD-OPTION", "--network wants none, loopback or full", arg);
+		p->net = v;
+		break;
+	case O_MODE:
+		if ((v = sc_mode_parse(arg)) < 0)
+			fail("BAD-OPTION", "--mode wants required, auto or off", arg);
+		p->mode = v;
+		break;
+	case O_TIER:
+		if (!strcmp(arg, "full"))
+			p->tier = SC_TIER_FULL;
+		else if (!strcmp(arg, "landlock"))
+			p->tier = SC_TIER_LANDLOCK;
+		else
+			fail("BAD-OPTION", "--tier wants full or landlock", arg);
+		break;
+	case O_ENV:
+		if ((v = sc_env_mode_parse(arg)) < 0)
+			fail("BAD-OPTION", "--env wants scrub or short", arg);
+		p->env = v;
+		break;
+	case O_TIMEOUT: p->timeout_ms = parse_timeout(arg); break;
+	case O_MAX_OUTPUT:
+		if (sc_parse_uint(arg, 1ULL << 50, &n) || !n)
+			fail("BAD-OPTION", "--max-output wants a number of bytes", arg);
+		p->max_output = (long long)n;
+		break;
+	case O_PROBE: *probe = 1; break;
+	}
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "root", required_argument, NULL, O_ROOT },
+		{ "profile", required_argument, NULL, O_PROFILE },
+		{ "writable", required_argument, NULL, O_WRITABLE },
+		{ "read-only", required_argument, NULL, O_READ_ONLY },
+		{ "hide", required_argument, NULL, O_HIDE },
+		{ "network", required_argument, NULL, O_NETWORK },
+		{ "mode", required_argument, NULL, O_MODE },
+		{ "tier", required_argument, NULL, O_TIER },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "max-output", required_argument, NULL, O_MAX_OUTPUT },
+		{ "env", required_argument, NULL, O_ENV },
+		{ "env-keep", required_argument, NULL, O_ENV_KEEP },
+		{ "probe", no_argument, NULL, O_PROBE },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	extern char **environ;
+	struct sc_policy cli, pol;
+	const char *profile = NULL;
+	int c, probe = 0, ret;
+
+	sc_diag_init(tool.name);
+	sc_policy_init(&cli);
+	sc_policy_init(&pol);
+	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1)
+		parse_option(c, optarg, &cli, &profile, &probe);
+	argc -= optind;
+	argv += optind;
+	if (probe && argc)
+		fail("BAD-OPTION", "--probe takes no command", NULL);
+	if (!probe && !argc)
+		fail("BAD-OPTION", "no command to run", NULL);
+	if (cli.mode == SC_MODE_OFF && cli.tier != SC_TIER_BEST)
+		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
+	if (profile && sc_profile_load(&pol, profile, "/proc/self/exe") < 0)
+		exit(SC_SANDBOX_FAILED);
+	sc_policy_merge(&pol, &cli);
+	sc_policy_defaults(&pol);
+	sc_policy_release(&cli);
+	if (probe)
+		ret = sc_sandbox_probe(&pol, STDOUT_FILENO) < 0 ? SC_EXIT_INTERNAL : 0;
+	else
+		ret = sc_sandbox_exec(&pol, argv, environ);
+	sc_policy_release(&pol);
+	return ret;
+}

@@ -1,0 +1,148 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/landlock.h>
+
+#include "diag.h"
+#include "landlock.h"
+
+/*
+ * The system headers may be older than the kernel: spell out what ABI 3
+ * to 6 added, and use a ruleset structure of our own with every member.
+ */
+#define LL_FS_TRUNCATE (1ULL << 14)      /* ABI 3 */
+#define LL_FS_IOCTL_DEV (1ULL << 15)     /* ABI 5 */
+#define LL_NET_BIND_TCP (1ULL << 0)      /* ABI 4 */
+#define LL_NET_CONNECT_TCP (1ULL << 1)
+#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ULL << 1)
+
+#define LL_FS_READ (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | \
+		    LANDLOCK_ACCESS_FS_READ_DIR)
+/* The rights that apply to a file rather than a directory. */
+#define LL_FS_FILE (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+		    LANDLOCK_ACCESS_FS_READ_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+struct ll_path_beneath {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+int sc_landlock_abi(void)
+{
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			   LANDLOCK_CREATE_RULESET_VERSION);
+
+	return abi < 0 ? 0 : (int)abi;
+}
+
+static uint64_t fs_rights(int abi)
+{
+	uint64_t all = (1ULL << 13) - 1;  /* ABI 1 */
+
+	if (abi >= 2)
+		all |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		all |= LL_FS_TRUNCATE;
+	if (abi >= 5)
+		all |= LL_FS_IOCTL_DEV;
+	return all;
+}
+
+int sc_landlock_open(struct sc_landlock *ll, int abi, int deny_tcp)
+{
+	struct ll_ruleset_attr attr = { 0, 0, 0 };
+	size_t size = sizeof(attr.handled_access_fs);
+	long fd;
+
+	ll->abi = abi;
+	ll->fd = -1;
+	ll->handled_fs = attr.handled_access_fs = fs_rights(abi);
+	if (deny_tcp && abi >= 4) {
+		attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+		size = 2 * sizeof(uint64_t);
+	}
+	if (abi >= 6) {
+		attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
+		size = sizeof(attr);
+	}
+	fd = syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (fd < 0)
+		return sc_error_errno("LANDLOCK-FAILED", "cannot create a "
+				      "Landlock ruleset (ABI %d)", abi);
+	ll->fd = (int)fd;
+	return 0;
+}
+
+static uint64_t rights_for(const struct sc_landlock *ll, int access)
+{
+	uint64_t r = 0;
+
+	if (access & SC_LL_READ)
+		r |= LL_FS_READ;
+	if (access & SC_LL_WRITE)
+		r |= ll->handled_fs;
+	if (access & SC_LL_DEV)
+		r |= LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_IOCTL_DEV |
+		     LANDLOCK_ACCESS_FS_READ_FILE;
+	return r & ll->handled_fs;
+}
+
+int sc_landlock_allow(struct sc_landlock *ll, const char *path, int access)
+{
+	struct ll_path_beneath rule;
+	struct stat st;
+	int fd, ret = 0;
+
+	/* O_PATH without O_NOFOLLOW: the rule is for what the path names. */
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return sc_error_errno("LANDLOCK-FAILED", "cannot open '%s'",
+				      path);
+	}
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return sc_error_errno("LANDLOCK-FAILED", "cannot stat '%s'",
+				      path);
+	}
+	rule.allowed_access = rights_for(ll, access);
+	if (!S_ISDIR(st.st_mode))
+		rule.allowed_access &= LL_FS_FILE;
+	rule.parent_fd = fd;
+	if (rule.allowed_access &&
+	    syscall(SYS_landlock_add_rule, ll->fd, LANDLOCK_RULE_PATH_BENEATH,
+		    &rule, 0) < 0)
+		ret = sc_error_errno("LANDLOCK-FAILED", "cannot add a rule "
+				     "for '%s'", path);
+	close(fd);
+	return ret;
+}
+
+int sc_landlock_enforce(struct sc_landlock *ll)
+{
+	int ret = 0;
+
+	if (syscall(SYS_landlock_restrict_self, ll->fd, 0) < 0)
+		ret = sc_error_errno("LANDLOCK-FAILED",
+				     "cannot enforce the Landlock ruleset");
+	sc_landlock_close(ll);
+	return ret;
+}
+
+void sc_landlock_close(struct sc_landlock *ll)
+{
+	if (ll->fd >= 0)
+		close(ll->fd);
+	ll->fd = -1;
+}

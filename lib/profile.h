@@ -1,0 +1,87 @@
+#ifndef SC_PROFILE_H
+#define SC_PROFILE_H
+
+/*
+ * A sandbox policy: what sc-sandbox-exec lets a command write, read and
+ * reach.  Profiles (share/profiles/NAME.profile, or any file) hold one in
+ * git-config syntax and are read with libgit2, never consulting the user's
+ * global or system git configuration:
+ *
+ *	[sandbox]
+ *		network = none | loopback | full
+ *		writable = PATH          (repeated; ~/ is $HOME; skipped
+ *		                          when it does not exist)
+ *		rootWritable = BOOL      (false: the root is read-only too)
+ *		readOnly = PATH          (repeated)
+ *		hide = PATH              (repeated)
+ *		env = scrub | short
+ *		envKeep = NAME           (repeated)
+ *		timeout = SECONDS
+ *		maxOutput = BYTES
+ *
+ * The command line adds to the lists and overrides the single values.
+ */
+
+#include <stddef.h>
+
+#include "env.h"
+#include "seccomp-filter.h"
+
+struct sc_strlist {
+	char **v;   /* NULL-terminated when nr > 0 */
+	size_t nr, alloc;
+};
+
+void sc_strlist_add(struct sc_strlist *l, const char *s);
+void sc_strlist_release(struct sc_strlist *l);
+
+enum sc_sandbox_mode {
+	SC_MODE_UNSET = -1,
+	SC_MODE_REQUIRED = 0, /* every protection or nothing runs (125) */
+	SC_MODE_AUTO,         /* what the host can, naming what it cannot */
+	SC_MODE_OFF,          /* no confinement, said on stderr */
+};
+
+enum sc_tier {
+	SC_TIER_BEST = 0,     /* the strongest this host has */
+	SC_TIER_FULL,         /* namespaces + Landlock + seccomp */
+	SC_TIER_LANDLOCK,     /* Landlock + seccomp only */
+};
+
+struct sc_policy {
+	char *root;                    /* NULL: the current directory */
+	struct sc_strlist writable, read_only, hide, env_keep;
+	int root_read_only;            /* 1: nothing writable but TMPDIR... */
+	int net;                       /* enum sc_net_mode, -1 unset */
+	int mode;                      /* enum sc_sandbox_mode */
+	int tier;                      /* enum sc_tier */
+	int env;                       /* enum sc_env_mode, -1 unset */
+	long long timeout_ms;          /* 0 none, -1 unset */
+	long long max_output;          /* bytes per stream; 0 none, -1 unset */
+};
+
+/* Everything unset, lists empty. */
+void sc_policy_init(struct sc_policy *p);
+void sc_policy_release(struct sc_policy *p);
+/* Fill what is still unset with the defaults (required, loopback, scrub). */
+void sc_policy_defaults(struct sc_policy *p);
+/* Apply OVER onto P: lists appended, values OVER sets replace P's. */
+void sc_policy_merge(struct sc_policy *p, const struct sc_policy *over);
+
+/* Parse words of the command line and profiles; -1 when not one. */
+int sc_net_parse(const char *s);
+int sc_mode_parse(const char *s);
+int sc_env_mode_parse(const char *s);
+const char *sc_net_name(int net);
+
+/*
+ * Load profile NAME (a file when it holds a '/', else NAME.profile in the
+ * profile directories next to EXE) into P.  -1 with error[UNKNOWN-PROFILE]
+ * or error[BAD-PROFILE].
+ */
+int sc_profile_load(struct sc_policy *p, const char *name, const char *exe);
+
+/* Expand a leading "~/" with HOME; a new string. */
+char *sc_expand_home(const char *path);
+
+#endif

@@ -1,0 +1,47 @@
+#ifndef SC_SANDBOX_LINUX_H
+#define SC_SANDBOX_LINUX_H
+
+/*
+ * sc-sandbox-exec on Linux: run one command confined.
+ *
+ * Two tiers.  The full tier clones the command's init into new user,
+ * mount, PID, network and IPC namespaces, makes every mount read-only,
+ * binds the root, a private TMPDIR and the writable paths back writable,
+ * --read-only paths read-only inside them, masks credential paths and the
+ * Unix sockets it finds, and mounts a /proc of its own.  Both tiers then
+ * start the command in a session of its own with stdin on /dev/null,
+ * descriptors above 2 closed, every capability dropped, no_new_privs,
+ * Landlock (ABI >= 3) and, last before execve, the seccomp filter.  The
+ * Landlock tier (no user namespaces) has only the second half and names
+ * what it cannot enforce.
+ *
+ * The supervisor (the calling process) enforces --timeout and
+ * --max-output, forwards the command's status and kills everything the
+ * command started when it ends: through the PID namespace in the full tier,
+ * as a child subreaper in the Landlock tier.
+ */
+
+#include "profile.h"
+
+/* sc-sandbox-exec's own exit codes, as env(1) and timeout(1) use them. */
+enum {
+	SC_SANDBOX_TIMEOUT = 124,   /* the deadline passed; all was killed */
+	SC_SANDBOX_FAILED = 125,    /* its own failure: the command never ran */
+	SC_SANDBOX_CANNOT_EXEC = 126,
+	SC_SANDBOX_NOT_FOUND = 127,
+};
+
+/*
+ * Run ARGV under POL (defaults already applied) with the environment built
+ * from ENVP.  Returns the exit status sc-sandbox-exec should end with.
+ */
+int sc_sandbox_exec(const struct sc_policy *pol, char *const argv[],
+		    char *const envp[]);
+
+/* Write the host's capabilities as records on FD.  0, or -1 on error. */
+int sc_sandbox_probe(const struct sc_policy *pol, int fd);
+
+/* The credential paths hidden by default (with "~/" for HOME). */
+const char *const *sc_sandbox_default_hidden(void);
+
+#endif

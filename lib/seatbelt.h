@@ -1,0 +1,37 @@
+#ifndef SC_SEATBELT_H
+#define SC_SEATBELT_H
+
+/*
+ * macOS: the same policy as a Seatbelt (SBPL) profile for sandbox-exec(1).
+ *
+ * The generated text holds no path: every path is a parameter
+ * (ROOT, TMPDIR, WRITABLE_n, READ_ONLY_n, HIDE_n, HOME) passed with -D, so
+ * no byte of a path can change the profile's syntax, and the text is the
+ * same on every machine (golden tests compare it on Linux).
+ *
+ * Rules are written broad first and narrow after: in SBPL a later rule
+ * overrides an earlier one that matches the same operation.
+ */
+
+#include <stddef.h>
+
+#include "buf.h"
+
+struct sc_seatbelt {
+	size_t nwritable, nread_only, nhide;  /* how many of each parameter */
+	int net;                              /* enum sc_net_mode */
+	int root_read_only;
+};
+
+/* Append the profile to OUT. */
+void sc_seatbelt_generate(const struct sc_seatbelt *sb, struct sc_buf *out);
+
+/* The credential paths under HOME denied by default (relative to HOME). */
+const char *const *sc_seatbelt_home_hidden(void);
+
+#ifdef __APPLE__
+int sc_seatbelt_exec(const char *profile, char *const *defs, size_t ndefs,
+		     char *const *argv);
+#endif
+
+#endif

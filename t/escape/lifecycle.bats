@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# Outliving the sandbox: detaching from the deadline with setsid or a
+# double fork, surviving the end of the command or a signal to the
+# supervisor, and flooding the output.
+
+load ../lib/common
+load ../lib/sandbox
+
+setup() {
+	sb_setup
+	sb_require_landlock
+	# A marker no other process has, to find survivors by.
+	MARK="59.$RANDOM$$"
+}
+teardown() {
+	local p
+	for p in $(pgrep -f "sleep $MARK" || true); do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	sb_teardown
+}
+
+survivors() {
+	sleep 0.2
+	pgrep -f "^sleep $MARK" || true
+}
+
+each_tier() {
+	local t
+	for t in full landlock; do
+		[ "$t" = landlock ] || sb_userns_available || continue
+		SB_TIER=$t "$@"
+	done
+}
+
+@test "timeout(1) alone lets a setsid child escape (the test can fail)" {
+	run timeout 1 sh -c "setsid sleep $MARK >/dev/null 2>&1 & sleep $MARK"
+	assert_failure 124
+	[ -n "$(survivors)" ]
+}
+
+@test "--timeout kills a setsid child and a double-forked one (124)" {
+	check() {
+		run --separate-stderr sb --timeout 1 -- sh -c \
+			"setsid sleep $MARK & (sleep $MARK &) ; sleep $MARK"
+		assert_failure 124
+		[[ "$stderr" == *"error[TIMEOUT]"* ]]
+		[ -z "$(survivors)" ]
+	}
+	each_tier check
+}
+
+@test "daemons left behind die when the command ends" {
+	check() {
+		run --separate-stderr sb -- sh -c "setsid sleep $MARK & (sleep $MARK &); exit 7"
+		assert_failure 7
+		[ -z "$(survivors)" ]
+	}
+	each_tier check
+}
+
+@test "SIGTERM and SIGINT to sc-sandbox-exec kill everything" {
+	check() {
+		local sig=$1 code=$2
+		sb_cmd
+		"${SB_CMD[@]}" -- sh -c "setsid sleep $MARK & sleep $MARK" &
+		pid=$!
+		for _ in $(seq 1 50); do
+			[ "$(pgrep -f "^sleep $MARK" | wc -l)" -ge 2 ] && break
+			sleep 0.1
+		done
+		kill "-$sig" "$pid"
+		wait "$pid" && status=0 || status=$?
+		[ "$status" -eq "$code" ]
+		[ -z "$(survivors)" ]
+	}
+	each_tier check TERM 143
+	each_tier check INT 130
+}
+
+@test "a flood of output is cut at --max-output with a marker" {
+	check() {
+		sb_cmd
+		run --separate-stderr sh -c 'out=$1; shift; exec "$@" >"$out"' sh \
+			"$SC_TMP/out" "${SB_CMD[@]}" --max-output 1000 -- sh -c \
+			'yes ESCAPE | head -c 20000000; echo done >&2; yes ERR | head -c 5000000 >&2'
+		assert_success
+		size=$(stat -c %s "$SC_TMP/out")
+		[ "$size" -lt 1100 ]
+		run tail -n 1 "$SC_TMP/out"
+		assert_output "[sc-sandbox-exec: output cut at 1000 bytes]"
+		[[ "$stderr" == *done* ]]
+		[ "${#stderr}" -lt 1300 ]   # 1000 bytes, the marker, a warning
+	}
+	each_tier check
+}
+
+@test "without --max-output the output passes whole" {
+	sb_cmd
+	run --separate-stderr sh -c 'out=$1; shift; exec "$@" >"$out"' sh \
+		"$SC_TMP/out" "${SB_CMD[@]}" -- sh -c 'yes x | head -c 300000'
+	assert_success
+	[ "$(stat -c %s "$SC_TMP/out")" -eq 300000 ]
+}
