@@ -78,7 +78,7 @@ static long long parse_timeout(const char *s)
 	return (long long)(whole * 1000 + frac);
 }
 
-static void parse_option(int c, const char *arg, struct sc_policy *p,
+static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 			 const char **profile, int *probe)
 {
 	unsigned long long n;
@@ -152,13 +152,13 @@ int main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	extern char **environ;
-	struct sc_policy cli, pol;
+	struct sc_sandbox_policy cli, pol;
 	const char *profile = NULL;
 	int c, probe = 0, ret;
 
 	sc_diag_init(tool.name);
-	sc_policy_init(&cli);
-	sc_policy_init(&pol);
+	sc_sandbox_policy_init(&cli);
+	sc_sandbox_policy_init(&pol);
 	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1)
 		parse_option(c, optarg, &cli, &profile, &probe);
 	argc -= optind;
@@ -171,13 +171,13 @@ int main(int argc, char *argv[])
 		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
 	if (profile && sc_profile_load(&pol, profile, "/proc/self/exe") < 0)
 		exit(SC_SANDBOX_FAILED);
-	sc_policy_merge(&pol, &cli);
-	sc_policy_defaults(&pol);
-	sc_policy_release(&cli);
+	sc_sandbox_policy_merge(&pol, &cli);
+	sc_sandbox_policy_defaults(&pol);
+	sc_sandbox_policy_release(&cli);
 	if (probe)
 		ret = sc_sandbox_probe(&pol, STDOUT_FILENO) < 0 ? SC_EXIT_INTERNAL : 0;
 	else
 		ret = sc_sandbox_exec(&pol, argv, environ);
-	sc_policy_release(&pol);
+	sc_sandbox_policy_release(&pol);
 	return ret;
 }

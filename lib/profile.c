@@ -84,7 +84,7 @@ void sc_strlist_release(struct sc_strlist *l)
 	l->nr = l->alloc = 0;
 }
 
-void sc_policy_init(struct sc_policy *p)
+void sc_sandbox_policy_init(struct sc_sandbox_policy *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->net = -1;
@@ -95,17 +95,17 @@ void sc_policy_init(struct sc_policy *p)
 	p->max_output = -1;
 }
 
-void sc_policy_release(struct sc_policy *p)
+void sc_sandbox_policy_release(struct sc_sandbox_policy *p)
 {
 	free(p->root);
 	sc_strlist_release(&p->writable);
 	sc_strlist_release(&p->read_only);
 	sc_strlist_release(&p->hide);
 	sc_strlist_release(&p->env_keep);
-	sc_policy_init(p);
+	sc_sandbox_policy_init(p);
 }
 
-void sc_policy_defaults(struct sc_policy *p)
+void sc_sandbox_policy_defaults(struct sc_sandbox_policy *p)
 {
 	if (p->net < 0)
 		p->net = SC_NET_LOOPBACK;
@@ -127,7 +127,7 @@ static void merge_list(struct sc_strlist *to, const struct sc_strlist *from)
 		sc_strlist_add(to, from->v[i]);
 }
 
-void sc_policy_merge(struct sc_policy *p, const struct sc_policy *o)
+void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbox_policy *o)
 {
 	if (o->root) {
 		free(p->root);
@@ -243,7 +243,7 @@ static int valid_profile_name(const char *name)
 }
 
 struct load_ctx {
-	struct sc_policy *p;
+	struct sc_sandbox_policy *p;
 	const char *file;
 	int bad;
 	const struct git_api *git;
@@ -288,7 +288,7 @@ static void add_path(struct sc_strlist *l, const char *value)
 static int load_entry(const git_config_entry *e, void *payload)
 {
 	struct load_ctx *c = payload;
-	struct sc_policy *p = c->p;
+	struct sc_sandbox_policy *p = c->p;
 	const char *key = e->name, *v = e->value ? e->value : "";
 	int n;
 
@@ -332,7 +332,7 @@ static int load_entry(const git_config_entry *e, void *payload)
 	return 0;
 }
 
-static int load_file(struct sc_policy *p, const char *file)
+static int load_file(struct sc_sandbox_policy *p, const char *file)
 {
 	struct git_api git;
 	struct load_ctx c = { p, file, 0, &git };
@@ -364,7 +364,7 @@ static int load_file(struct sc_policy *p, const char *file)
 	return rc ? -1 : 0;
 }
 
-int sc_profile_load(struct sc_policy *p, const char *name, const char *exe)
+int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *exe)
 {
 	char *file;
 	int rc;

@@ -48,7 +48,7 @@ enum sc_tier {
 	SC_TIER_LANDLOCK,     /* Landlock + seccomp only */
 };
 
-struct sc_policy {
+struct sc_sandbox_policy {
 	char *root;                    /* NULL: the current directory */
 	struct sc_strlist writable, read_only, hide, env_keep;
 	int root_read_only;            /* 1: nothing writable but TMPDIR... */
@@ -61,12 +61,12 @@ struct sc_policy {
 };
 
 /* Everything unset, lists empty. */
-void sc_policy_init(struct sc_policy *p);
-void sc_policy_release(struct sc_policy *p);
+void sc_sandbox_policy_init(struct sc_sandbox_policy *p);
+void sc_sandbox_policy_release(struct sc_sandbox_policy *p);
 /* Fill what is still unset with the defaults (required, loopback, scrub). */
-void sc_policy_defaults(struct sc_policy *p);
+void sc_sandbox_policy_defaults(struct sc_sandbox_policy *p);
 /* Apply OVER onto P: lists appended, values OVER sets replace P's. */
-void sc_policy_merge(struct sc_policy *p, const struct sc_policy *over);
+void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbox_policy *over);
 
 /* Parse words of the command line and profiles; -1 when not one. */
 int sc_net_parse(const char *s);
@@ -79,7 +79,7 @@ const char *sc_net_name(int net);
  * profile directories next to EXE) into P.  -1 with error[UNKNOWN-PROFILE]
  * or error[BAD-PROFILE].
  */
-int sc_profile_load(struct sc_policy *p, const char *name, const char *exe);
+int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *exe);
 
 /* Expand a leading "~/" with HOME; a new string. */
 char *sc_expand_home(const char *path);

@@ -77,7 +77,7 @@ struct bind {
 
 /* Everything resolved before anything runs. */
 struct plan {
-	const struct sc_policy *pol;
+	const struct sc_sandbox_policy *pol;
 	enum tier tier;
 	int abi;
 	uid_t uid;
@@ -153,7 +153,7 @@ static int resolve_dir(const char *path, const char *code, char **out)
 	return 0;
 }
 
-static int resolve_writable(struct plan *pl, const struct sc_policy *pol)
+static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol)
 {
 	size_t i;
 
@@ -244,7 +244,7 @@ static void add_gitdirs(struct plan *pl, const char *dotgit)
  * places a command must never write even when a parent is writable:
  * speccoder's state directory and ~/.cargo/bin.
  */
-static int resolve_read_only(struct plan *pl, const struct sc_policy *pol)
+static int resolve_read_only(struct plan *pl, const struct sc_sandbox_policy *pol)
 {
 	const char *state = getenv("XDG_STATE_HOME");
 	char *path;
@@ -311,7 +311,7 @@ static void add_hidden_under(struct plan *pl, const char *home,
 	}
 }
 
-static void resolve_hidden(struct plan *pl, const struct sc_policy *pol)
+static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 {
 	const char *home = getenv("HOME");
 	struct passwd *pw = getpwuid(getuid());
@@ -416,7 +416,7 @@ static int make_tmpdir(struct plan *pl)
 	return 0;
 }
 
-static int plan_resolve(struct plan *pl, const struct sc_policy *pol,
+static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 			char *const argv[], char *const envp[])
 {
 	char *root = NULL;
@@ -528,7 +528,7 @@ static int proc_children_available(void)
 	return !access(path, R_OK);
 }
 
-static void protections(const struct sc_policy *pol, int abi, int userns,
+static void protections(const struct sc_sandbox_policy *pol, int abi, int userns,
 			struct protection p[P_COUNT])
 {
 	int ll = abi >= LANDLOCK_MIN_ABI, sec = sc_seccomp_available();
@@ -1276,7 +1276,7 @@ static int run_tier(struct plan *pl, enum tier tier,
 	return launch(pl);
 }
 
-int sc_sandbox_exec(const struct sc_policy *pol, char *const argv[],
+int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		    char *const envp[])
 {
 	struct protection p[P_COUNT];
@@ -1336,7 +1336,7 @@ static int probe_userns(void)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-int sc_sandbox_probe(const struct sc_policy *pol, int fd)
+int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 {
 	struct protection p[2][P_COUNT];
 	int abi = sc_landlock_abi(), userns = probe_userns(), t, i, ret;

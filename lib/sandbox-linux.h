@@ -35,11 +35,11 @@ enum {
  * Run ARGV under POL (defaults already applied) with the environment built
  * from ENVP.  Returns the exit status sc-sandbox-exec should end with.
  */
-int sc_sandbox_exec(const struct sc_policy *pol, char *const argv[],
+int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		    char *const envp[]);
 
 /* Write the host's capabilities as records on FD.  0, or -1 on error. */
-int sc_sandbox_probe(const struct sc_policy *pol, int fd);
+int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd);
 
 /* The credential paths hidden by default (with "~/" for HOME). */
 const char *const *sc_sandbox_default_hidden(void);

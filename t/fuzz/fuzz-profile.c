@@ -13,7 +13,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sc_policy p;
+	struct sc_sandbox_policy p;
 	char path[64];
 	int fd = memfd_create("profile", MFD_CLOEXEC);
 
@@ -21,9 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (write(fd, data, size) == (ssize_t)size) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		sc_policy_init(&p);
+		sc_sandbox_policy_init(&p);
 		(void)sc_profile_load(&p, path, "/proc/self/exe");
-		sc_policy_release(&p);
+		sc_sandbox_policy_release(&p);
 	}
 	close(fd);
 	return 0;
