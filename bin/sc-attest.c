@@ -45,6 +45,7 @@ static const struct sc_tool tool = {
 	"    --neutral-ok            an empty range passes\n"
 	"    -h, --help              show this help\n"
 	"    --version               show the version\n",
+	0,
 };
 
 enum {

@@ -33,6 +33,7 @@ static const struct sc_tool tool = {
 	"    --frozen FILE    tests that existed before the attempt\n"
 	"    -h, --help       show this help\n"
 	"    --version        show the version\n",
+	0,
 };
 
 /* The most bytes a --ignored or --frozen list may hold: 64 MiB. */

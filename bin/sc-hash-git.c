@@ -32,6 +32,7 @@ static const struct sc_tool tool = {
 	"                        findings; exit 1 when anything changed\n"
 	"    -h, --help          show this help\n"
 	"    --version           show the version\n",
+	0,
 };
 
 enum { OPT_EXCLUDE = 0x100, OPT_PROTECT, OPT_STATUS, OPT_CHECK };

@@ -39,6 +39,7 @@ static const struct sc_tool tool = {
 	"    --scan PATH...            find credential-shaped content in files\n"
 	"    -h, --help                show this help\n"
 	"    --version                 show the version\n",
+	0,
 };
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,

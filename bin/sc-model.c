@@ -34,6 +34,7 @@ static const struct sc_tool tool = {
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
 	"    -h, --help           show this help\n"
 	"    --version            show the version\n",
+	0,
 };
 
 static unsigned long number(const char *arg, unsigned long long lo,

@@ -29,6 +29,7 @@ static const struct sc_tool tool = {
 	"    NAME=VALUE...  write one record made of these fields (type= first)\n"
 	"    -h, --help     show this help\n"
 	"    --version      show the version\n",
+	0,
 };
 
 /*

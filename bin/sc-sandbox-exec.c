@@ -38,6 +38,7 @@ static const struct sc_tool tool = {
 	"    --probe                  describe what this host can enforce\n"
 	"    -h, --help               show this help\n"
 	"    --version                show the version\n",
+	125,
 };
 
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,

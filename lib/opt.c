@@ -24,7 +24,7 @@ _Noreturn void sc_usage_error(const struct sc_tool *tool, const char *why)
 	}
 	print_usage(stderr, tool);
 	fprintf(stderr, "Try '%s --help' for more information.\n", tool->name);
-	exit(SC_EXIT_USAGE);
+	exit(tool->usage_exit ? tool->usage_exit : SC_EXIT_USAGE);
 }
 
 static _Noreturn void print_help(const struct sc_tool *tool)

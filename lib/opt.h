@@ -23,6 +23,7 @@ struct sc_tool {
 	const char *name;      /* "sc-rec" */
 	const char *const *synopsis; /* NULL-terminated, without the name */
 	const char *options;   /* the option list printed by --help */
+	int usage_exit;        /* status of a usage error; 0 means 2 */
 };
 
 /*

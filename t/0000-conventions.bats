@@ -68,3 +68,10 @@ usage_status() {
 		[ -s "$SC_TOP/build/man/$page" ] || fail "build/man/$page missing"
 	done
 }
+
+@test "sc-sandbox-exec's own failures, usage included, are 125 and never run the command" {
+	[ -x "$SC_TOP/build/bin/sc-sandbox-exec" ] || skip "sc-sandbox-exec is not built"
+	run --separate-stderr sc-sandbox-exec --no-such-option -- touch "$SC_TMP/ran"
+	assert_equal "$status" 125
+	[ ! -e "$SC_TMP/ran" ]
+}
