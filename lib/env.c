@@ -26,14 +26,23 @@ static const char *const short_list[] = {
 	"LC_NUMERIC", "LC_TIME", "TZ", "PWD", NULL,
 };
 
-/* Case-insensitive strstr over NAME's first LEN bytes. */
+/*
+ * Case-insensitive strstr over NAME's first LEN bytes.  AUTH inside AUTHOR
+ * does not count: GIT_AUTHOR_NAME is an identity, not a credential, and
+ * git inside the sandbox needs it.
+ */
 static int has_part(const char *name, size_t len, const char *part)
 {
 	size_t plen = strlen(part), i;
 
-	for (i = 0; i + plen <= len; i++)
-		if (!strncasecmp(name + i, part, plen))
-			return 1;
+	for (i = 0; i + plen <= len; i++) {
+		if (strncasecmp(name + i, part, plen))
+			continue;
+		if (!strcmp(part, "AUTH") && i + 6 <= len &&
+		    !strncasecmp(name + i + 4, "OR", 2))
+			continue;
+		return 1;
+	}
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "dotenv.h"
 #include "io.h"
 #include "record.h"
+#include "env.h"
 #include "secrets.h"
 
 /*
@@ -51,50 +52,6 @@ void sc_secrets_add(struct sc_secrets *s, const char *name,
 	sc_buf_add(&sec->value, value, len);
 }
 
-static int contains(const char *upper, const char *word)
-{
-	return strstr(upper, word) != NULL;
-}
-
-static int ends_with(const char *upper, const char *suffix)
-{
-	size_t n = strlen(upper), m = strlen(suffix);
-
-	return n >= m && !strcmp(upper + n - m, suffix);
-}
-
-int sc_secrets_name_is_secret(const char *name)
-{
-	static const char *const prefixes[] = { "AWS_", "ANTHROPIC_", "OPENAI_" };
-	static const char *const words[] = {
-		"SECRET", "PASSWORD", "KEY", "PASS", "CREDENTIAL", "AUTH",
-		"PRIVATE", "DSN",
-	};
-	char upper[256], *at;
-	size_t i, n = strlen(name);
-
-	if (!n)
-		return 0;
-	if (n >= sizeof(upper))
-		n = sizeof(upper) - 1;
-	for (i = 0; i < n; i++)
-		upper[i] = (char)toupper((unsigned char)name[i]);
-	upper[n] = '\0';
-	/* GIT_AUTHOR_NAME is no credential: AUTHOR does not count as AUTH. */
-	for (at = strstr(upper, "AUTHOR"); at; at = strstr(at, "AUTHOR"))
-		memset(at, '_', 6);
-	if (ends_with(upper, "_API_KEY") || ends_with(upper, "_TOKEN") ||
-	    !strcmp(upper, "TOKEN"))
-		return 1;
-	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
-		if (!strncmp(upper, prefixes[i], strlen(prefixes[i])))
-			return 1;
-	for (i = 0; i < sizeof(words) / sizeof(*words); i++)
-		if (contains(upper, words[i]))
-			return 1;
-	return 0;
-}
-
 int sc_secrets_value_too_weak(const void *value, size_t len)
 {
 	const unsigned char *p = value;
@@ -123,7 +80,7 @@ void sc_secrets_from_environ(struct sc_secrets *s, char *const *envp)
 		if (!eq || eq == *envp)
 			continue;
 		name = sc_xmemdup(*envp, (size_t)(eq - *envp));
-		if (sc_secrets_name_is_secret(name))
+		if (sc_env_name_is_secret(name))
 			sc_secrets_add(s, name, eq + 1, strlen(eq + 1));
 		free(name);
 	}

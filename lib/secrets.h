@@ -33,14 +33,7 @@ void sc_secrets_release(struct sc_secrets *s);
 void sc_secrets_add(struct sc_secrets *s, const char *name,
 		    const void *value, size_t len);
 
-/*
- * 1 when an environment variable called NAME probably holds a secret:
- * *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, AWS_*, ANTHROPIC_*, OPENAI_*,
- * and names holding KEY, PASS, CREDENTIAL, AUTH, PRIVATE or DSN, in any
- * letter case; AUTHOR is not AUTH (GIT_AUTHOR_NAME).  (sc-mask's copy; to
- * be merged with sc_env_name_is_secret of lib/env.c.)
- */
-int sc_secrets_name_is_secret(const char *name);
+/* Which environment variables are secret: sc_env_name_is_secret (env.h). */
 
 /*
  * 1 when VALUE is too weak to mask: under 8 bytes, only digits and dots,

@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "dotenv.h"
+#include "env.h"
 #include "secrets.h"
 
 struct got {
@@ -105,10 +106,10 @@ static void test_secret_names(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
-		if (!sc_secrets_name_is_secret(yes[i]))
+		if (!sc_env_name_is_secret(yes[i]))
 			fail_msg("%s should look secret", yes[i]);
 	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
-		if (sc_secrets_name_is_secret(no[i]))
+		if (sc_env_name_is_secret(no[i]))
 			fail_msg("%s should not look secret", no[i]);
 }
 
