@@ -1,0 +1,215 @@
+/*
+ * sc-config: read speccoder.conf for scripts: one value, all values of a
+ * key, every entry as records, or the checks with their argv split.  The
+ * drivers read the configuration only through it, so no script parses a
+ * configuration or splits an argv.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "checks.h"
+#include "diag.h"
+#include "gitconfig.h"
+#include "io.h"
+#include "opt.h"
+#include "record.h"
+
+static const char *const synopsis[] = {
+	"[--file FILE] --get KEY",
+	"[--file FILE] --get-all KEY [-z]",
+	"[--file FILE] --list",
+	"[--file FILE] --checks",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-config", synopsis,
+	"    --file FILE    the configuration (default: speccoder.conf)\n"
+	"    --get KEY      print the last value of KEY; exit 1 when unset\n"
+	"    --get-all KEY  print every value of KEY, one a line\n"
+	"    -z             with --get-all: end each value with NUL\n"
+	"    --list         every entry as a type=config key= value= record\n"
+	"    --checks       every check as a type=check name= argv=... record\n"
+	"    -h, --help     show this help\n"
+	"    --version      show the version\n",
+	0,
+};
+
+struct query {
+	char *key;            /* normalised: section and variable lower case */
+	int all, nul, found;
+	struct sc_output *out;
+	struct sc_buf last;
+};
+
+/* git-config names: section and variable ignore case, subsections not. */
+static char *normalise_key(const char *key)
+{
+	char *k = sc_xstrdup(key), *first = strchr(k, '.'), *last = strrchr(k, '.');
+	char *p;
+
+	if (!first)
+		return k;
+	for (p = k; p < first; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	for (p = last; *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	return k;
+}
+
+static int on_entry(const char *name, const char *value, void *ctx)
+{
+	struct query *q = ctx;
+
+	if (!strncmp(name, "include.", 8) || !strncmp(name, "includeif.", 10))
+		return sc_error("BAD-CONFIG", "includes are refused: a "
+				"configuration must not pull in other files");
+	if (strcmp(name, q->key))
+		return 0;
+	q->found = 1;
+	if (!q->all) {
+		sc_buf_reset(&q->last);
+		sc_buf_adds(&q->last, value);
+		return 0;
+	}
+	sc_output_add(q->out, value, strlen(value));
+	sc_output_add(q->out, q->nul ? "" : "\n", 1);
+	return sc_output_unit_done(q->out);
+}
+
+static int on_list(const char *name, const char *value, void *ctx)
+{
+	struct sc_record rec;
+	int ret;
+
+	if (!strncmp(name, "include.", 8) || !strncmp(name, "includeif.", 10))
+		return sc_error("BAD-CONFIG", "includes are refused: a "
+				"configuration must not pull in other files");
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "config");
+	sc_record_adds(&rec, "key", name);
+	sc_record_adds(&rec, "value", value);
+	ret = sc_record_write(ctx, &rec);
+	sc_record_release(&rec);
+	return ret;
+}
+
+static int write_checks(const char *file, struct sc_output *out)
+{
+	struct sc_checks c;
+	size_t i, k;
+	int ret;
+
+	sc_checks_init(&c);
+	if ((ret = sc_checks_load(&c, file)))
+		return ret;
+	for (i = 0; i < c.nr && !ret; i++) {
+		struct sc_record rec;
+		char timeout[32];
+
+		sc_record_init(&rec);
+		sc_record_adds(&rec, "type", "check");
+		sc_record_adds(&rec, "name", c.v[i].name);
+		for (k = 0; k < c.v[i].argc; k++)
+			sc_record_adds(&rec, "argv", c.v[i].argv[k]);
+		if (c.v[i].timeout) {
+			snprintf(timeout, sizeof(timeout), "%llu", c.v[i].timeout);
+			sc_record_adds(&rec, "timeout", timeout);
+		}
+		ret = sc_record_write(out, &rec);
+		sc_record_release(&rec);
+	}
+	sc_checks_release(&c);
+	return ret;
+}
+
+/* The exit status for a reading failure (diagnostic already printed). */
+static int read_status(int ret)
+{
+	switch (ret) {
+	case SC_GITCONFIG_OK:
+		return SC_EXIT_OK;
+	case SC_GITCONFIG_UNREADABLE:
+		return SC_EXIT_USAGE;
+	case SC_GITCONFIG_NO_LIBGIT2:
+		return SC_EXIT_UNAVAILABLE;
+	default:
+		return SC_EXIT_MALFORMED;
+	}
+}
+
+static int run(int mode, const char *file, const char *key, int nul)
+{
+	struct sc_output out;
+	struct query q = { NULL, mode == 'A', nul, 0, NULL, SC_BUF_INIT };
+	int ret;
+
+	sc_output_init(&out, STDOUT_FILENO);
+	q.out = &out;
+	if (mode == 'l')
+		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_list, &out);
+	else if (mode == 'c')
+		ret = write_checks(file, &out);
+	else {
+		q.key = normalise_key(key);
+		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_entry, &q);
+	}
+	ret = read_status(ret);
+	if (!ret && mode == 'g' && q.found) {
+		sc_output_add(&out, q.last.data, q.last.len);
+		sc_output_add(&out, "\n", 1);
+	}
+	if (!ret && (mode == 'g' || mode == 'A') && !q.found)
+		ret = SC_EXIT_NO;
+	/* Nothing half-read goes out: a failed read writes nothing. */
+	if (ret == SC_EXIT_OK || ret == SC_EXIT_NO) {
+		if (sc_output_flush(&out) < 0) {
+			sc_error_errno("WRITE-FAILED", "cannot write output");
+			ret = SC_EXIT_INTERNAL;
+		}
+	}
+	sc_buf_release(&q.last);
+	free(q.key);
+	sc_output_release(&out);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "get", required_argument, NULL, 'g' },
+		{ "get-all", required_argument, NULL, 'A' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "checks", no_argument, NULL, 'c' },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *file = "speccoder.conf", *key = NULL;
+	int mode = 0, nul = 0, c;
+
+	sc_diag_init(tool.name);
+	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
+		if (c == 'f') {
+			file = optarg;
+		} else if (c == 'z') {
+			nul = 1;
+		} else {
+			if (mode)
+				sc_usage_error(&tool, "choose one of --get, "
+					       "--get-all, --list, --checks");
+			mode = c;
+			key = optarg;
+		}
+	}
+	if (!mode)
+		sc_usage_error(&tool, "nothing to do");
+	if (optind < argc)
+		sc_usage_error(&tool, "unexpected argument");
+	if (nul && mode != 'A')
+		sc_usage_error(&tool, "-z goes with --get-all");
+	return run(mode, file, key, nul);
+}

@@ -1,0 +1,38 @@
+#ifndef SC_CHECKS_H
+#define SC_CHECKS_H
+
+/*
+ * The checks of speccoder.conf: [check "NAME"] sections with one argv (a
+ * string split as a shell splits words, nothing expanded) and an optional
+ * timeout in seconds.  What a driver runs to decide a task is done.
+ */
+
+#include <stddef.h>
+
+struct sc_check {
+	char *name;              /* [A-Za-z0-9._-]+, not starting with . or - */
+	char **argv;             /* NULL-terminated; NULL until argv is seen */
+	size_t argc;
+	unsigned long long timeout; /* seconds; 0 when not set */
+};
+
+struct sc_checks {
+	struct sc_check *v;
+	size_t nr, alloc;
+};
+
+void sc_checks_init(struct sc_checks *c);
+void sc_checks_release(struct sc_checks *c);
+
+/*
+ * Read the checks of PATH in file order.  0, or an sc_gitconfig_status
+ * with error[BAD-CONFIG] (or CONFIG-UNREADABLE) printed: a check without
+ * argv, two argv for one check, an argv that does not split, a bad
+ * timeout, a name that could not be a file name, an include.
+ */
+int sc_checks_load(struct sc_checks *c, const char *path);
+
+/* 1 when NAME may name a check (and so a file of a run). */
+int sc_check_name_valid(const char *name);
+
+#endif

@@ -1,0 +1,127 @@
+#include <dlfcn.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "diag.h"
+#include "gitconfig.h"
+
+struct git_api {
+	int (*init)(void);
+	int (*config_new)(git_config **out);
+	int (*add_file)(git_config *cfg, const char *path,
+			git_config_level_t level, const git_repository *repo,
+			int force);
+	int (*iterator_new)(git_config_iterator **out, const git_config *cfg);
+	int (*next)(git_config_entry **entry, git_config_iterator *it);
+	void (*iterator_free)(git_config_iterator *it);
+	void (*config_free)(git_config *cfg);
+	const git_error *(*error_last)(void);
+	int (*parse_bool)(int *out, const char *value);
+};
+
+/* Set *SLOT to symbol NAME of HANDLE; -1 when it is missing. */
+static int git_sym(void *handle, const char *name, void *slot)
+{
+	void *sym = dlsym(handle, name);
+
+	memcpy(slot, &sym, sizeof(sym));
+	return sym ? 0 : -1;
+}
+
+/*
+ * The API, mapped once per process and kept: the mapping is the cost being
+ * deferred, and a tool that reads two files must not pay it twice.
+ */
+static const struct git_api *git_api(const char *code)
+{
+	static struct git_api g;
+	static int state; /* 0 not tried, 1 ready, -1 failed */
+	void *h;
+
+	if (state)
+		return state > 0 ? &g : NULL;
+	state = -1;
+	h = dlopen("libgit2.so." LIBGIT2_SOVERSION, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		sc_error(code, "cannot load libgit2 %s", LIBGIT2_SOVERSION);
+		return NULL;
+	}
+	if (git_sym(h, "git_libgit2_init", &g.init) ||
+	    git_sym(h, "git_config_new", &g.config_new) ||
+	    git_sym(h, "git_config_add_file_ondisk", &g.add_file) ||
+	    git_sym(h, "git_config_iterator_new", &g.iterator_new) ||
+	    git_sym(h, "git_config_next", &g.next) ||
+	    git_sym(h, "git_config_iterator_free", &g.iterator_free) ||
+	    git_sym(h, "git_config_free", &g.config_free) ||
+	    git_sym(h, "git_error_last", &g.error_last) ||
+	    git_sym(h, "git_config_parse_bool", &g.parse_bool)) {
+		sc_error(code, "libgit2 %s lacks a function it needs",
+			 LIBGIT2_SOVERSION);
+		return NULL;
+	}
+	if (g.init() < 0) {
+		sc_error(code, "cannot start libgit2");
+		return NULL;
+	}
+	state = 1;
+	return &g;
+}
+
+static int refused(const struct git_api *g, const char *path,
+		   const char *code)
+{
+	const git_error *err = g->error_last();
+
+	sc_error(code, "%s: %s", path,
+		 err && err->message ? err->message : "cannot parse");
+	return SC_GITCONFIG_BAD;
+}
+
+int sc_gitconfig_foreach(const char *path, const char *code,
+			 sc_gitconfig_fn fn, void *ctx)
+{
+	const struct git_api *g;
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	struct stat st;
+	int ret = SC_GITCONFIG_OK, err;
+
+	/* libgit2 takes a missing file for an empty one: a named file must be. */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, R_OK)) {
+		sc_error(code, "cannot read '%s'", path);
+		return SC_GITCONFIG_UNREADABLE;
+	}
+	if (!(g = git_api(code)))
+		return SC_GITCONFIG_NO_LIBGIT2;
+	/* A configuration of this one file only: no other level is added. */
+	if (g->config_new(&cfg) < 0 ||
+	    g->add_file(cfg, path, GIT_CONFIG_LEVEL_APP, NULL, 0) < 0 ||
+	    g->iterator_new(&it, cfg) < 0) {
+		ret = refused(g, path, code);
+		goto out;
+	}
+	while ((err = g->next(&e, it)) == 0)
+		if (fn(e->name, e->value ? e->value : "", ctx) < 0) {
+			ret = SC_GITCONFIG_STOPPED;
+			break;
+		}
+	if (!ret && err != GIT_ITEROVER)
+		ret = refused(g, path, code);
+out:
+	if (it)
+		g->iterator_free(it);
+	if (cfg)
+		g->config_free(cfg);
+	return ret;
+}
+
+int sc_gitconfig_bool(const char *value, int *out)
+{
+	const struct git_api *g = git_api("BAD-CONFIG");
+
+	return g && g->parse_bool(out, value) == 0 ? 0 : -1;
+}

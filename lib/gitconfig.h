@@ -1,0 +1,39 @@
+#ifndef SC_GITCONFIG_H
+#define SC_GITCONFIG_H
+
+/*
+ * Read one file in git-config syntax, as data, with libgit2: the project's
+ * speccoder.conf, a sandbox profile.  Only the named file is read: never
+ * the user's global, XDG or system configuration, never a repository's.
+ *
+ * libgit2 is mapped the first time a file is read, not when the program
+ * starts: it brings some fifteen shared libraries (TLS, SSH, Kerberos)
+ * whose loading costs more than a whole run of a tool that reads no
+ * configuration.  Same library, same parser; only the moment changes.
+ */
+
+/* Called for each entry in file order; names are lower case as libgit2
+ * gives them ("check.test.argv").  Return 0 to go on, -1 to stop. */
+typedef int (*sc_gitconfig_fn)(const char *name, const char *value,
+			       void *ctx);
+
+enum sc_gitconfig_status {
+	SC_GITCONFIG_OK = 0,
+	SC_GITCONFIG_UNREADABLE = -1, /* missing, not a file, unreadable */
+	SC_GITCONFIG_BAD = -2,        /* libgit2 refused it (message names the line) */
+	SC_GITCONFIG_STOPPED = -3,    /* FN returned -1 */
+	SC_GITCONFIG_NO_LIBGIT2 = -4, /* libgit2 cannot be loaded */
+};
+
+/*
+ * Read PATH and call FN for every entry.  On failure the diagnostic has
+ * been printed as error[CODE] (the caller's code, e.g. BAD-CONFIG), except
+ * for SC_GITCONFIG_STOPPED, which FN reported.
+ */
+int sc_gitconfig_foreach(const char *path, const char *code,
+			 sc_gitconfig_fn fn, void *ctx);
+
+/* libgit2's boolean: true/yes/on/1, false/no/off/0.  -1 when not one. */
+int sc_gitconfig_bool(const char *value, int *out);
+
+#endif

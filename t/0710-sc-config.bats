@@ -1,0 +1,112 @@
+#!/usr/bin/env bats
+# sc-config(1): speccoder.conf for scripts.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+
+setup() {
+	sc_common_setup
+	cd "$SC_TMP" || return 1
+	cat >speccoder.conf <<'CONF'
+[check "unit"]
+	argv = make test 'ARGS=a b' \"q\"
+	timeout = 60
+[check "lint"]
+	argv = sh -c 'exit 0'
+[sandbox]
+	Mode = auto
+	writable = /tmp/one
+	writable = /tmp/two words
+[model]
+	provider = replay
+CONF
+}
+
+@test "--get prints the last value; keys ignore case in section and variable" {
+	run sc-config --get sandbox.mode
+	assert_success
+	assert_output auto
+	run sc-config --get SANDBOX.MODE
+	assert_output auto
+	run --separate-stderr sc-config --get sandbox.network
+	assert_equal "$status" 1
+	assert_output ""
+}
+
+@test "--get-all -z keeps each value whole" {
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --get-all sandbox.writable -z
+	assert_success
+	printf '/tmp/one\0/tmp/two words\0' >"$SC_TMP/want"
+	cmp "$SC_TMP/want" "$SC_TMP/out"
+}
+
+@test "--checks splits each argv as a shell would, nothing expanded" {
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --checks
+	assert_success
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_line --index 0 '{"type":"check","name":"unit","argv":["make","test","ARGS=a b","q"],"timeout":"60"}'
+	assert_line --index 1 '{"type":"check","name":"lint","argv":["sh","-c","exit 0"]}'
+}
+
+@test "--list writes every entry as a record" {
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --list
+	assert_success
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_line '{"type":"config","key":"sandbox.mode","value":"auto"}'
+	assert_equal "${#lines[@]}" 7
+}
+
+@test "a malformed file names the file and line, exit 3, nothing written" {
+	printf '[check "x"]\n\targv = true\n[sandbox\n' >bad.conf
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --file bad.conf --checks
+	assert_equal "$status" 3
+	[[ "$stderr" == *"error[BAD-CONFIG]: bad.conf:"*"bad.conf:3"* ]] || fail "$stderr"
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "bad checks are refused: no argv, two argv, unsplittable, bad timeout, bad name" {
+	local body
+	for body in '[check "x"]\n\ttimeout = 5' \
+		'[check "x"]\n\targv = a\n\targv = b' \
+		"[check \"x\"]\n\targv = a 'unterminated" \
+		'[check "x"]\n\targv = "a ; rm -rf x"' \
+		'[check "x"]\n\targv = a\n\ttimeout = 5s' \
+		'[check "x"]\n\targv = a\n\ttimeout = 0' \
+		'[check "../x"]\n\targv = a' \
+		'[check "-x"]\n\targv = a' \
+		'[check "x"]\n\targv = a\n\tcolour = red'; do
+		# shellcheck disable=SC2059
+		printf "$body\n" >bad.conf
+		sc_run_io /dev/null "$SC_TMP/out" sc-config --file bad.conf --checks
+		[ "$status" -eq 3 ] || fail "'$body': status $status"
+		[[ "$stderr" == *"error[BAD-CONFIG]"* ]] || fail "'$body': $stderr"
+		[ ! -s "$SC_TMP/out" ] || fail "'$body': wrote output"
+	done
+}
+
+@test "includes are refused, and the included file is never trusted" {
+	printf '[sandbox]\n\tmode = off\n' >"$SC_TMP/evil.conf"
+	printf '[include]\n\tpath = %s\n[sandbox]\n\tmode = required\n' "$SC_TMP/evil.conf" >inc.conf
+	run --separate-stderr sc-config --file inc.conf --get sandbox.mode
+	assert_equal "$status" 3
+	[[ "$stderr" == *"includes are refused"* ]]
+	assert_output ""
+}
+
+@test "the user's global git configuration is never read" {
+	export HOME="$SC_TMP/home" XDG_CONFIG_HOME="$SC_TMP/xdg"
+	mkdir -p "$HOME" "$XDG_CONFIG_HOME/git"
+	printf '[sandbox]\n\tnetwork = full\n' >"$HOME/.gitconfig"
+	cp "$HOME/.gitconfig" "$XDG_CONFIG_HOME/git/config"
+	run --separate-stderr sc-config --get sandbox.network
+	assert_equal "$status" 1
+	# Control: git itself does read it.
+	run git config --get sandbox.network
+	assert_output full
+}
+
+@test "a missing file is an error, not an empty configuration" {
+	run --separate-stderr sc-config --file nope.conf --get sandbox.mode
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[BAD-CONFIG]: cannot read 'nope.conf'"* ]]
+}
