@@ -150,6 +150,18 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	if [ -e "$file" ]; then
 		while IFS= read -r -d '' w; do
 			_args+=(--writable "$w")
-		done < <("$(sc_tool sc-config)" --file "$file" --get-all sandbox.writable -z)
+		done < <(sc_conf_all "$file" sandbox.writable)
+		# Variables a check needs although their names look secret: kept
+		# in the command's environment, still masked in its output.
+		while IFS= read -r -d '' w; do
+			_args+=(--env-keep "$w")
+		done < <(sc_conf_all "$file" sandbox.envKeep)
 	fi
+}
+
+# Every value of KEY in FILE, each ended by NUL; nothing when unset.
+sc_conf_all() { # FILE KEY
+	local st=0
+	"$(sc_tool sc-config)" --file "$1" --get-all "$2" -z || st=$?
+	[ "$st" -le 1 ] || exit 2
 }

@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# git speccoder exec and check: sandboxed, masked, journaled.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+load lib/porcelain
+
+setup() {
+	sc_common_setup
+	sc_porcelain_repo
+	if ! unshare -U -r true 2>/dev/null; then
+		skip "user namespaces are not available: the full sandbox tier cannot run here"
+	fi
+	mkdir -p "$HOME/.ssh"
+	printf 'fake-private-key-material\n' >"$HOME/.ssh/id_rsa"
+	export MY_API_KEY=sk-test-$RANDOM-abcdefghijklmnopqrstuv
+	cat >speccoder.conf <<'CONF'
+[sandbox]
+	mode = required
+	envKeep = MY_API_KEY
+[check "ok"]
+	argv = "sh -c 'echo hello; echo to-stderr >&2'"
+[check "leak"]
+	argv = "sh -c 'cat $HOME/.ssh/id_rsa; echo key=$MY_API_KEY; exit 3'"
+[check "slow"]
+	argv = sleep 30
+	timeout = 1
+CONF
+}
+
+journal_json() {
+	git speccoder report --json
+}
+
+@test "exec: the command's status and output pass, the key masked" {
+	# shellcheck disable=SC2016 # expanded inside the sandbox
+	run --separate-stderr git speccoder exec -- sh -c 'echo "out $MY_API_KEY"; echo "err $MY_API_KEY" >&2; exit 7'
+	assert_equal "$status" 7
+	assert_output "out [redacted:MY_API_KEY]"
+	assert_equal "$stderr" "err [redacted:MY_API_KEY]"
+}
+
+@test "exec: credentials are unreadable and nothing outside the root is writable" {
+	# Control: without the sandbox the file is readable.
+	run cat "$HOME/.ssh/id_rsa"
+	assert_output fake-private-key-material
+	run --separate-stderr git speccoder exec -- cat "$HOME/.ssh/id_rsa"
+	refute_output --partial fake-private-key-material
+	run --separate-stderr git speccoder exec -- sh -c "echo x >'$SC_TMP/outside'"
+	assert_failure
+	[ ! -e "$SC_TMP/outside" ]
+	run git speccoder exec -- sh -c 'echo inside >inside.txt'
+	assert_success
+	assert_equal "$(cat inside.txt)" inside
+}
+
+@test "exec: usage errors" {
+	run --separate-stderr git speccoder exec
+	assert_equal "$status" 2
+	run --separate-stderr git speccoder exec --bogus -- true
+	assert_equal "$status" 2
+}
+
+@test "check: each check sandboxed and masked, evidence journaled, exit 1 on a failure" {
+	run --separate-stderr git speccoder check
+	assert_equal "$status" 1
+	refute_output --partial "$MY_API_KEY"
+	refute_output --partial fake-private-key-material
+	assert_output --partial "key=[redacted:MY_API_KEY]"
+	assert_output --regexp 'pass +ok'
+	assert_output --regexp 'fail +leak .*status 3'
+	assert_output --regexp 'timeout +slow .*status 124'
+	run journal_json
+	assert_success
+	refute_output --partial "$MY_API_KEY"
+	run jq -sr '[.[] | select(.type == "evidence") | "\(.name):\(.status):\(.outcome)"] | join(" ")' <<<"$output"
+	assert_output "ok:0:pass leak:3:fail slow:124:timeout"
+	# The logs in the state directory are masked too.
+	run grep -rF -- "$MY_API_KEY" "$XDG_STATE_HOME"
+	assert_failure
+	run grep -rlF -- "[redacted:MY_API_KEY]" "$XDG_STATE_HOME"
+	assert_success
+}
+
+@test "check NAME runs only that check; an unknown name is a usage error" {
+	run git speccoder check ok
+	assert_success
+	assert_output --regexp 'pass +ok'
+	refute_output --partial leak
+	run --separate-stderr git speccoder check nosuch
+	assert_equal "$status" 2
+}
+
+@test "check: a missing or malformed speccoder.conf is exit 2, naming file and line" {
+	printf '[check "x"\n' >speccoder.conf
+	run --separate-stderr git speccoder check
+	assert_equal "$status" 2
+	[[ "$stderr" == *"speccoder.conf:1"* ]] || fail "$stderr"
+	rm speccoder.conf
+	run --separate-stderr git speccoder check
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[CONFIG-MISSING]"* ]]
+}
+
+@test "check: interrupted, it kills the running check and everything it started" {
+	cat >speccoder.conf <<CONF
+[check "hang"]
+	argv = "sh -c '(sleep 3; touch $PWD/late-marker) & setsid sh -c \"sleep 3; touch $PWD/late-marker2\" & sleep 60'"
+CONF
+	# Its own process group, signalled as a terminal signals a foreground
+	# job (SIGINT is ignored by background jobs of a script, so SIGTERM).
+	setsid git speccoder check >"$SC_TMP/out" 2>&1 &
+	local pid=$!
+	local _
+	for _ in $(seq 1 50); do
+		journal_json 2>/dev/null | grep -q check-start && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -TERM -- "-$pid"
+	local st=0
+	wait "$pid" || st=$?
+	# git itself dies of the signal (143) or passes the driver's 130 on.
+	[ "$st" -eq 130 ] || [ "$st" -eq 143 ] || fail "status $st"
+	sleep 4
+	[ ! -e late-marker ] || fail "a child outlived the interrupted check"
+	[ ! -e late-marker2 ] || fail "a setsid child outlived the interrupted check"
+	run journal_json
+	assert_output --partial '"type":"interrupted"'
+}
