@@ -22,6 +22,7 @@ static const char *const synopsis[] = {
 	"[--file FILE] --get-all KEY [-z]",
 	"[--file FILE] --list",
 	"[--file FILE] --checks",
+	"--libgit2-version",
 	NULL,
 };
 
@@ -33,6 +34,7 @@ static const struct sc_tool tool = {
 	"    -z             with --get-all: end each value with NUL\n"
 	"    --list         every entry as a type=config key= value= record\n"
 	"    --checks       every check as a type=check name= argv=... record\n"
+	"    --libgit2-version  the version of the libgit2 the tools load\n"
 	"    -h, --help     show this help\n"
 	"    --version      show the version\n",
 	0,
@@ -177,6 +179,19 @@ static int run(int mode, const char *file, const char *key, int nul)
 	return ret;
 }
 
+static int libgit2_version(void)
+{
+	char v[64];
+
+	if (sc_gitconfig_libgit2_version("NO-LIBGIT2", v, sizeof(v)) < 0)
+		return SC_EXIT_UNAVAILABLE;
+	if (printf("%s\n", v) < 0 || fflush(stdout) == EOF) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		return SC_EXIT_INTERNAL;
+	}
+	return SC_EXIT_OK;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -185,6 +200,7 @@ int main(int argc, char *argv[])
 		{ "get-all", required_argument, NULL, 'A' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "checks", no_argument, NULL, 'c' },
+		{ "libgit2-version", no_argument, NULL, 'V' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -207,6 +223,8 @@ int main(int argc, char *argv[])
 	}
 	if (!mode)
 		sc_usage_error(&tool, "nothing to do");
+	if (mode == 'V')
+		return libgit2_version();
 	if (optind < argc)
 		sc_usage_error(&tool, "unexpected argument");
 	if (nul && mode != 'A')

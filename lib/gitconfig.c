@@ -1,4 +1,5 @@
 #include <dlfcn.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@ struct git_api {
 	void (*config_free)(git_config *cfg);
 	const git_error *(*error_last)(void);
 	int (*parse_bool)(int *out, const char *value);
+	int (*version)(int *major, int *minor, int *rev);
 };
 
 /* Set *SLOT to symbol NAME of HANDLE; -1 when it is missing. */
@@ -57,7 +59,8 @@ static const struct git_api *git_api(const char *code)
 	    git_sym(h, "git_config_iterator_free", &g.iterator_free) ||
 	    git_sym(h, "git_config_free", &g.config_free) ||
 	    git_sym(h, "git_error_last", &g.error_last) ||
-	    git_sym(h, "git_config_parse_bool", &g.parse_bool)) {
+	    git_sym(h, "git_config_parse_bool", &g.parse_bool) ||
+	    git_sym(h, "git_libgit2_version", &g.version)) {
 		sc_error(code, "libgit2 %s lacks a function it needs",
 			 LIBGIT2_SOVERSION);
 		return NULL;
@@ -124,4 +127,15 @@ int sc_gitconfig_bool(const char *value, int *out)
 	const struct git_api *g = git_api("BAD-CONFIG");
 
 	return g && g->parse_bool(out, value) == 0 ? 0 : -1;
+}
+
+int sc_gitconfig_libgit2_version(const char *code, char *buf, size_t size)
+{
+	const struct git_api *g = git_api(code);
+	int major, minor, rev;
+
+	if (!g || g->version(&major, &minor, &rev) < 0)
+		return -1;
+	snprintf(buf, size, "%d.%d.%d", major, minor, rev);
+	return 0;
 }

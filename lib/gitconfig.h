@@ -1,6 +1,8 @@
 #ifndef SC_GITCONFIG_H
 #define SC_GITCONFIG_H
 
+#include <stddef.h>
+
 /*
  * Read one file in git-config syntax, as data, with libgit2: the project's
  * speccoder.conf, a sandbox profile.  Only the named file is read: never
@@ -32,6 +34,10 @@ enum sc_gitconfig_status {
  */
 int sc_gitconfig_foreach(const char *path, const char *code,
 			 sc_gitconfig_fn fn, void *ctx);
+
+/* The version of the libgit2 the tools load, as "MAJOR.MINOR.REV"; -1 when
+ * it cannot be loaded (error[CODE] printed). */
+int sc_gitconfig_libgit2_version(const char *code, char *buf, size_t size);
 
 /* libgit2's boolean: true/yes/on/1, false/no/off/0.  -1 when not one. */
 int sc_gitconfig_bool(const char *value, int *out);

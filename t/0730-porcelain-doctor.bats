@@ -1,0 +1,46 @@
+#!/usr/bin/env bats
+# git speccoder doctor: what this host enforces, and what is missing.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+load lib/porcelain
+
+setup() {
+	sc_common_setup
+	sc_porcelain_repo
+	git commit -q --allow-empty -m init
+}
+
+@test "doctor lists every protection of this host's tier, libgit2 and the keys by name" {
+	local want
+	want=$(sc-sandbox-exec --probe | sc-rec --to-json | jq -s 'map(select(.type == "host"))[0].tier as $t | map(select(.type == "protection" and .tier == $t)) | length')
+	export ANTHROPIC_API_KEY=sk-ant-doctor-value-0123456789
+	run git speccoder doctor
+	assert_output --partial "libgit2 1."
+	assert_output --partial "set      ANTHROPIC_API_KEY"
+	assert_output --partial "not set  OPENAI_API_KEY"
+	refute_output --partial sk-ant-doctor-value
+	[ "$(grep -cE '^  (ok|missing) ' <<<"$output")" -ge "$want" ]
+	if grep -q '^  missing' <<<"$output"; then
+		assert_equal "$status" 1
+	else
+		assert_equal "$status" 0
+	fi
+}
+
+@test "doctor: a provider whose key is not set is missing, exit 1" {
+	unset ANTHROPIC_API_KEY
+	printf '[model]\n\tprovider = anthropic\n' >speccoder.conf
+	run git speccoder doctor
+	assert_equal "$status" 1
+	assert_output --partial "anthropic needs ANTHROPIC_API_KEY"
+}
+
+@test "doctor: a repository libgit2 1.5 cannot read is said, exit 1" {
+	git config extensions.worktreeConfig true
+	git config core.repositoryformatversion 1
+	run git speccoder doctor
+	assert_equal "$status" 1
+	assert_output --partial "cannot be guarded"
+	assert_output --partial "UNSUPPORTED-REPOSITORY"
+}
