@@ -17,6 +17,7 @@ LIBEXECDIR = $(PREFIX)/libexec/speccoder
 HOOKSGUARDDIR = $(LIBEXECDIR)/hooks-guard
 PROFILEDIR = $(PREFIX)/share/speccoder/profiles
 MANDIR = $(PREFIX)/share/man
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CLANG ?= clang
@@ -173,6 +174,8 @@ install: all
 	install -m 644 hooks-guard/hooks/README $(DESTDIR)$(HOOKSGUARDDIR)/hooks
 	@set -e; for f in share/profiles/*; do \
 		if [ -f "$$f" ]; then install -m 644 "$$f" $(DESTDIR)$(PROFILEDIR); fi; done
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 contrib/completion/git-speccoder.bash $(DESTDIR)$(COMPLETIONDIR)/git-speccoder
 	@set -e; for m in $(MAN); do \
 		sec=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$sec; \
 		install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man$$sec; done

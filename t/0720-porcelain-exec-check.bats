@@ -128,3 +128,14 @@ CONF
 	run journal_json
 	assert_output --partial '"type":"interrupted"'
 }
+
+@test "exec: the project's secrets file (mask.secretsFile) is masked too" {
+	printf 'DB_PASSWORD=project-secret-%s-xyz\n' "$RANDOM" >secrets.env
+	local value
+	value=$(cut -d= -f2 secrets.env)
+	printf 'dsn=postgres://u:%s@db\n' "$value" >app.log
+	printf '[mask]\n\tsecretsFile = secrets.env\n' >>speccoder.conf
+	run --separate-stderr git speccoder exec -- cat app.log
+	assert_success
+	assert_output "dsn=postgres://u:[redacted:DB_PASSWORD]@db"
+}

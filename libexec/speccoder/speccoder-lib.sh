@@ -134,6 +134,17 @@ sc_conf_get() { # TOP KEY DEFAULT
 	esac
 }
 
+# The project's secrets file (mask.secretsFile, relative to the root) goes
+# to every sc-mask a driver starts, with the secrets of the environment.
+sc_mask_init() { # TOP
+	local f
+	f=$(sc_conf_get "$1" mask.secretsFile '')
+	if [ -n "$f" ]; then
+		case "$f" in /*) ;; *) f=$1/$f ;; esac
+		SC_SECRETS_FILE=$f
+	fi
+}
+
 # Fill the array named ARRAY with the sc-sandbox-exec options of this
 # project: its root, and the [sandbox] settings of speccoder.conf unless a
 # PROFILE or NETWORK given on the command line says otherwise.

@@ -1,0 +1,50 @@
+#!/usr/bin/env bats
+# Bash completion of git speccoder.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+load lib/porcelain
+
+complete_words() { # WORDS...: print the completions of the last word
+	# shellcheck disable=SC2034 # read by the completion function
+	COMP_WORDS=("$@")
+	# shellcheck disable=SC2034
+	COMP_CWORD=$(($# - 1))
+	COMPREPLY=()
+	_git_speccoder
+	printf '%s\n' "${COMPREPLY[@]}"
+}
+
+setup() {
+	sc_common_setup
+	sc_porcelain_repo
+	# shellcheck source=/dev/null
+	. "$SC_TOP/contrib/completion/git-speccoder.bash"
+}
+
+@test "commands complete" {
+	run complete_words git speccoder d
+	assert_output doctor
+	run complete_words git speccoder ''
+	assert_line init
+	assert_line check
+	assert_line report
+}
+
+@test "check completes the names of the configured checks" {
+	printf '[check "unit"]\n\targv = true\n[check "lint"]\n\targv = true\n' >speccoder.conf
+	run complete_words git speccoder check ''
+	assert_line unit
+	assert_line lint
+	assert_equal "${#lines[@]}" 2
+}
+
+@test "every command the dispatcher knows is offered" {
+	local d cmd
+	run complete_words git speccoder ''
+	for d in "$SC_TOP"/libexec/speccoder/speccoder-*; do
+		cmd=${d##*/speccoder-}
+		case "$cmd" in lib.sh|version) continue ;; esac
+		assert_line "$cmd"
+	done
+}
