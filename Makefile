@@ -140,7 +140,7 @@ test:
 demo:
 	$(MAKE) deps
 	$(MAKE) all
-	sh contrib/demo.sh
+	bash contrib/demo.sh
 
 fuzz: $(FUZZ)
 	@set -e; for f in $(FUZZ); do \
