@@ -757,7 +757,9 @@ static int system_program(const struct sc_sw_word *w)
 		for (i = 0; dirs[i]; i++) {
 			size_t n = strlen(dirs[i]) - 2;
 
-			if (!strncmp(norm.data, dirs[i] + 1, n) &&
+			/* norm is "usr/bin/NAME": the directory, one name */
+			if (norm.len > n + 1 && norm.data[n] == '/' &&
+			    !strncmp(norm.data, dirs[i] + 1, n) &&
 			    !strchr(norm.data + n + 1, '/'))
 				ok = 1;
 		}
