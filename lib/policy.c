@@ -757,7 +757,9 @@ static int system_program(const struct sc_sw_word *w)
 		for (i = 0; dirs[i]; i++) {
 			size_t n = strlen(dirs[i]) - 2;
 
-			if (!strncmp(norm.data, dirs[i] + 1, n) &&
+			/* norm is "usr/bin/NAME": the directory, one name */
+			if (norm.len > n + 1 && norm.data[n] == '/' &&
+			    !strncmp(norm.data, dirs[i] + 1, n) &&
 			    !strchr(norm.data + n + 1, '/'))
 				ok = 1;
 		}
@@ -1937,9 +1939,12 @@ static void judge_shell_cmd(struct judge *j, struct ctx *c,
 			    const char *heredoc, const char *object)
 {
 	size_t k;
-	int seen_c = 0, script = 0;
+	int seen_c = 0;
 
 	note(j, R_SHELL, object);
+	/* bash -c 'sh' <<EOF: the inner shell reads the heredoc */
+	if (heredoc)
+		judge_nested(j, heredoc, strlen(heredoc), c);
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
@@ -1958,14 +1963,11 @@ static void judge_shell_cmd(struct judge *j, struct ctx *c,
 			judge_nested(j, s, w[k].len, c);
 			return;
 		}
-		script = 1;
 		judge_arg_path(j, c, &w[k], 0, object);
 		break;
 	}
 	if (seen_c)
 		note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
-	else if (!script && heredoc)
-		judge_nested(j, heredoc, strlen(heredoc), c);
 }
 
 static int is_network_tool(const char *name)
@@ -2202,6 +2204,16 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	if (w[i].flags & (SC_SW_NONASCII | SC_SW_CTRL))
 		note(j, R_SHELL_UNUSUAL, object.data);
 	if (w[i].flags & SC_SW_UNRESOLVED) {
+		/* sudo${IFS}id: what the word starts with is still known */
+		struct sc_sw_word lit = w[i];
+		char *cut = sc_xmemdup(w[i].s, strcspn(w[i].s, "$`*?[{~"));
+
+		lit.s = cut;
+		lit.len = strlen(cut);
+		cmd_name(&lit, &name);
+		if (is_privilege(name.data))
+			note(j, R_PRIVILEGE, object.data);
+		free(cut);
 		scan_privilege(j, w, n, i, object.data);
 		note(j, R_OPAQUE, object.data);
 		goto out;

@@ -482,7 +482,7 @@ static struct sc_sw_word take_word(struct lexer *lx)
 static int is_assignment(struct lexer *lx)
 {
 	const char *w = lx->word.data;
-	const char *eq = memchr(w, '=', lx->word.len);
+	const char *eq = w ? memchr(w, '=', lx->word.len) : NULL;
 	size_t n;
 
 	if (!eq)
@@ -531,7 +531,8 @@ static int finish_word(struct lexer *lx)
 		c->assigns[c->nr_assigns++] = take_word(lx);
 		return 0;
 	}
-	if (!c->nr_words && !c->nr_assigns && !(lx->wflags & SC_SW_QUOTED)) {
+	if (!c->nr_words && !c->nr_assigns && lx->word.data &&
+	    !(lx->wflags & SC_SW_QUOTED)) {
 		if (reserved_dropped(lx->word.data)) {
 			sc_buf_reset(&lx->word);
 			lx->wflags = 0;
