@@ -66,6 +66,8 @@ static int on_entry(const char *name, const char *value, void *ctx)
 {
 	struct query *q = ctx;
 
+	if (!value)
+		value = "";
 	if (!strncmp(name, "include.", 8) || !strncmp(name, "includeif.", 10))
 		return sc_error("BAD-CONFIG", "includes are refused: a "
 				"configuration must not pull in other files");
@@ -87,6 +89,8 @@ static int on_list(const char *name, const char *value, void *ctx)
 	struct sc_record rec;
 	int ret;
 
+	if (!value)
+		value = "";
 	if (!strncmp(name, "include.", 8) || !strncmp(name, "includeif.", 10))
 		return sc_error("BAD-CONFIG", "includes are refused: a "
 				"configuration must not pull in other files");
@@ -183,7 +187,7 @@ static int libgit2_version(void)
 {
 	char v[64];
 
-	if (sc_gitconfig_libgit2_version("NO-LIBGIT2", v, sizeof(v)) < 0)
+	if (sc_gitconfig_libgit2_version(v, sizeof(v)) < 0)
 		return SC_EXIT_UNAVAILABLE;
 	if (printf("%s\n", v) < 0 || fflush(stdout) == EOF) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");

@@ -76,6 +76,8 @@ static int add_entry(const char *key, const char *value, void *ctx)
 	const char *sub, *var;
 	struct sc_check *ck;
 
+	if (!value)
+		value = "";
 	if (!strncmp(key, "include.", 8) || !strncmp(key, "includeif.", 10))
 		return sc_error("BAD-CONFIG", "includes are refused: a "
 				"configuration must not pull in other files");

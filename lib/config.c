@@ -1,7 +1,6 @@
 /*
  * speccoder.conf through libgit2: see config.h.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,11 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
-
 #include "alloc.h"
 #include "config.h"
 #include "diag.h"
+#include "gitconfig.h"
 #include "io.h"
 #include "shellwords.h"
 
@@ -148,11 +146,13 @@ static int suffix(const char *name, const char *end)
 	return n > e && !strcmp(name + n - e, end);
 }
 
-static int add_entry(struct sc_config *cfg, const git_config_entry *e)
+static int add_entry(const char *k, const char *v, void *ctx)
 {
-	const char *k = e->name, *v = e->value ? e->value : "";
+	struct sc_config *cfg = ctx;
 	char *sub;
 
+	if (!v)
+		v = "";
 	if (!strncmp(k, "include.", 8) || !strncmp(k, "includeif.", 10))
 		return sc_error("BAD-CONFIG", "%s: includes are refused", k);
 	if (!strcmp(k, "commands.allow"))
@@ -180,88 +180,21 @@ static int add_entry(struct sc_config *cfg, const git_config_entry *e)
 	return 0;
 }
 
-/*
- * libgit2 is loaded when a configuration is read, not when the program
- * starts: it pulls in TLS, SSH and Kerberos libraries whose loading costs
- * more than a whole classification, and most uses of a tool that judges
- * one call and exits never need it.
- */
-struct git_api {
-	__typeof__(&git_libgit2_init) init;
-	__typeof__(&git_config_new) config_new;
-	__typeof__(&git_config_add_file_ondisk) add_file;
-	__typeof__(&git_config_iterator_new) iterator_new;
-	__typeof__(&git_config_next) next;
-	__typeof__(&git_config_iterator_free) iterator_free;
-	__typeof__(&git_config_free) config_free;
-	__typeof__(&git_error_last) error_last;
-};
-
-static int load_api(struct git_api *g)
-{
-	static void *lib;
-	static int ready;
-
-	if (!lib)
-		lib = dlopen("libgit2.so." LIBGIT2_SOVERSION, RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
-		return sc_error("LIBGIT2-UNAVAILABLE", "cannot load libgit2 "
-				LIBGIT2_SOVERSION);
-#define SYM(field, name) \
-	if (!(g->field = (__typeof__(g->field))dlsym(lib, #name))) \
-		return sc_error("LIBGIT2-UNAVAILABLE", "libgit2 lacks " #name);
-	SYM(init, git_libgit2_init)
-	SYM(config_new, git_config_new)
-	SYM(add_file, git_config_add_file_ondisk)
-	SYM(iterator_new, git_config_iterator_new)
-	SYM(next, git_config_next)
-	SYM(iterator_free, git_config_iterator_free)
-	SYM(config_free, git_config_free)
-	SYM(error_last, git_error_last)
-#undef SYM
-	/* initialised once for the process: init is counted, and shutting
-	 * it down after every file costs more than the parse */
-	if (!ready++)
-		g->init();
-	return 0;
-}
-
 static int load_git(struct sc_config *cfg, const char *path)
 {
-	git_config *gc = NULL;
-	git_config_iterator *it = NULL;
-	git_config_entry *e;
-	struct git_api g;
-	int ret = SC_CONFIG_OK, err;
+	int st = sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry, cfg);
 
-	memset(&g, 0, sizeof(g));
-	if (load_api(&g) < 0)
-		return SC_CONFIG_UNREADABLE;
-	if (g.config_new(&gc) < 0 ||
-	    g.add_file(gc, path, GIT_CONFIG_LEVEL_APP, NULL, 0) < 0 ||
-	    g.iterator_new(&it, gc) < 0) {
-		const git_error *ge = g.error_last();
-
-		sc_error("BAD-CONFIG", "%s: %s", path,
-			 ge && ge->message ? ge->message : "cannot parse");
-		ret = SC_CONFIG_BAD;
-		goto out;
-	}
-	while ((err = g.next(&e, it)) == 0)
-		if (add_entry(cfg, e) < 0)
-			ret = SC_CONFIG_BAD;
-	if (err != GIT_ITEROVER && ret == SC_CONFIG_OK) {
-		sc_error("BAD-CONFIG", "%s: cannot read its entries", path);
-		ret = SC_CONFIG_BAD;
-	}
-out:
-	if (it)
-		g.iterator_free(it);
-	if (gc)
-		g.config_free(gc);
-	if (ret != SC_CONFIG_OK)
+	if (st != SC_GITCONFIG_OK)
 		sc_config_release(cfg);
-	return ret;
+	switch (st) {
+	case SC_GITCONFIG_OK:
+		return SC_CONFIG_OK;
+	case SC_GITCONFIG_UNREADABLE:
+	case SC_GITCONFIG_NO_LIBGIT2:
+		return SC_CONFIG_UNREADABLE;
+	default:
+		return SC_CONFIG_BAD;
+	}
 }
 
 int sc_config_load(struct sc_config *cfg, const char *path)

@@ -37,8 +37,9 @@ static int git_sym(void *handle, const char *name, void *slot)
  * The API, mapped once per process and kept: the mapping is the cost being
  * deferred, and a tool that reads two files must not pay it twice.
  */
-static const struct git_api *git_api(const char *code)
+static const struct git_api *git_api(void)
 {
+	static const char code[] = "LIBGIT2-UNAVAILABLE";
 	static struct git_api g;
 	static int state; /* 0 not tried, 1 ready, -1 failed */
 	void *h;
@@ -98,7 +99,7 @@ int sc_gitconfig_foreach(const char *path, const char *code,
 		sc_error(code, "cannot read '%s'", path);
 		return SC_GITCONFIG_UNREADABLE;
 	}
-	if (!(g = git_api(code)))
+	if (!(g = git_api()))
 		return SC_GITCONFIG_NO_LIBGIT2;
 	/* A configuration of this one file only: no other level is added. */
 	if (g->config_new(&cfg) < 0 ||
@@ -108,7 +109,7 @@ int sc_gitconfig_foreach(const char *path, const char *code,
 		goto out;
 	}
 	while ((err = g->next(&e, it)) == 0)
-		if (fn(e->name, e->value ? e->value : "", ctx) < 0) {
+		if (fn(e->name, e->value, ctx) < 0) {
 			ret = SC_GITCONFIG_STOPPED;
 			break;
 		}
@@ -124,14 +125,14 @@ out:
 
 int sc_gitconfig_bool(const char *value, int *out)
 {
-	const struct git_api *g = git_api("BAD-CONFIG");
+	const struct git_api *g = git_api();
 
 	return g && g->parse_bool(out, value) == 0 ? 0 : -1;
 }
 
-int sc_gitconfig_libgit2_version(const char *code, char *buf, size_t size)
+int sc_gitconfig_libgit2_version(char *buf, size_t size)
 {
-	const struct git_api *g = git_api(code);
+	const struct git_api *g = git_api();
 	int major, minor, rev;
 
 	if (!g || g->version(&major, &minor, &rev) < 0)

@@ -15,7 +15,8 @@
  */
 
 /* Called for each entry in file order; names are lower case as libgit2
- * gives them ("check.test.argv").  Return 0 to go on, -1 to stop. */
+ * gives them ("check.test.argv"); VALUE is NULL for a key written without
+ * "=" (git reads it as true).  Return 0 to go on, -1 to stop. */
 typedef int (*sc_gitconfig_fn)(const char *name, const char *value,
 			       void *ctx);
 
@@ -29,15 +30,16 @@ enum sc_gitconfig_status {
 
 /*
  * Read PATH and call FN for every entry.  On failure the diagnostic has
- * been printed as error[CODE] (the caller's code, e.g. BAD-CONFIG), except
- * for SC_GITCONFIG_STOPPED, which FN reported.
+ * been printed as error[CODE] (the caller's code, e.g. BAD-CONFIG) or, when
+ * libgit2 cannot be loaded, error[LIBGIT2-UNAVAILABLE]; FN reports its own
+ * SC_GITCONFIG_STOPPED.
  */
 int sc_gitconfig_foreach(const char *path, const char *code,
 			 sc_gitconfig_fn fn, void *ctx);
 
 /* The version of the libgit2 the tools load, as "MAJOR.MINOR.REV"; -1 when
- * it cannot be loaded (error[CODE] printed). */
-int sc_gitconfig_libgit2_version(const char *code, char *buf, size_t size);
+ * it cannot be loaded (error[LIBGIT2-UNAVAILABLE] printed). */
+int sc_gitconfig_libgit2_version(char *buf, size_t size);
 
 /* libgit2's boolean: true/yes/on/1, false/no/off/0.  -1 when not one. */
 int sc_gitconfig_bool(const char *value, int *out);

@@ -1,4 +1,3 @@
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -7,64 +6,13 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <git2.h>
 
 #include "alloc.h"
 #include "buf.h"
 #include "diag.h"
+#include "gitconfig.h"
 #include "opt.h"
 #include "profile.h"
-
-/*
- * libgit2 reads the profile, but it is loaded only when a profile is read:
- * it brings some fifteen shared libraries (TLS, SSH, Kerberos) whose
- * loading cost about 15 ms of CPU on every sandboxed command, profile or
- * not.  Same library, same parser; only the moment it is mapped changes.
- */
-struct git_api {
-	void *handle;
-	int (*init)(void);
-	int (*shutdown)(void);
-	int (*config_new)(git_config **out);
-	int (*add_file)(git_config *cfg, const char *path,
-			git_config_level_t level, const git_repository *repo,
-			int force);
-	int (*foreach)(const git_config *cfg, git_config_foreach_cb cb,
-		       void *payload);
-	void (*config_free)(git_config *cfg);
-	const git_error *(*error_last)(void);
-	int (*parse_bool)(int *out, const char *value);
-};
-
-/* Set *SLOT to symbol NAME; -1 when it is missing. */
-static int git_sym(void *handle, const char *name, void *slot)
-{
-	void *sym = dlsym(handle, name);
-
-	memcpy(slot, &sym, sizeof(sym));
-	return sym ? 0 : -1;
-}
-
-static int git_api_load(struct git_api *g)
-{
-	g->handle = dlopen("libgit2.so." LIBGIT2_SOVERSION, RTLD_NOW | RTLD_LOCAL);
-	if (!g->handle)
-		return sc_error("BAD-PROFILE", "cannot load libgit2 %s to read "
-				"profiles", LIBGIT2_SOVERSION);
-	if (git_sym(g->handle, "git_libgit2_init", &g->init) ||
-	    git_sym(g->handle, "git_libgit2_shutdown", &g->shutdown) ||
-	    git_sym(g->handle, "git_config_new", &g->config_new) ||
-	    git_sym(g->handle, "git_config_add_file_ondisk", &g->add_file) ||
-	    git_sym(g->handle, "git_config_foreach", &g->foreach) ||
-	    git_sym(g->handle, "git_config_free", &g->config_free) ||
-	    git_sym(g->handle, "git_error_last", &g->error_last) ||
-	    git_sym(g->handle, "git_config_parse_bool", &g->parse_bool)) {
-		dlclose(g->handle);
-		return sc_error("BAD-PROFILE", "libgit2 %s lacks a function "
-				"profiles need", LIBGIT2_SOVERSION);
-	}
-	return 0;
-}
 
 void sc_strlist_add(struct sc_strlist *l, const char *s)
 {
@@ -245,26 +193,22 @@ static int valid_profile_name(const char *name)
 struct load_ctx {
 	struct sc_sandbox_policy *p;
 	const char *file;
-	int bad;
-	const struct git_api *git;
 };
 
-static int bad_value(struct load_ctx *c, const git_config_entry *e)
+static int bad_value(struct load_ctx *c, const char *name)
 {
-	sc_error("BAD-PROFILE", "%s: bad value for '%s'", c->file, e->name);
-	c->bad = 1;
-	return -1;
+	return sc_error("BAD-PROFILE", "%s: bad value for '%s'", c->file, name);
 }
 
-static int set_number(struct load_ctx *c, const git_config_entry *e,
+static int set_number(struct load_ctx *c, const char *name, const char *value,
 		      long long *to, unsigned long long scale)
 {
 	unsigned long long n;
 
 	/* "key" alone (no "=") is a boolean with no value: not a number. */
-	if (!e->value ||
-	    sc_parse_uint(e->value, (unsigned long long)LLONG_MAX / scale, &n))
-		return bad_value(c, e);
+	if (!value ||
+	    sc_parse_uint(value, (unsigned long long)LLONG_MAX / scale, &n))
+		return bad_value(c, name);
 	*to = (long long)(n * scale);
 	return 0;
 }
@@ -284,35 +228,38 @@ static void add_path(struct sc_strlist *l, const char *value)
 	free(path);
 }
 
-/* One entry of the profile; libgit2 gives names in lower case. */
-static int load_entry(const git_config_entry *e, void *payload)
+/*
+ * One entry of the profile; libgit2 gives names in lower case and a NULL
+ * VALUE for a key written without "=".
+ */
+static int load_entry(const char *name, const char *value, void *payload)
 {
 	struct load_ctx *c = payload;
 	struct sc_sandbox_policy *p = c->p;
-	const char *key = e->name, *v = e->value ? e->value : "";
+	const char *key = name, *v = value ? value : "";
 	int n;
 
-	if (strncmp(key, "sandbox.", 8)) {
-		sc_error("BAD-PROFILE", "%s: unknown key '%s'", c->file, key);
-		c->bad = 1;
-		return -1;
-	}
+	if (strncmp(key, "sandbox.", 8))
+		return sc_error("BAD-PROFILE", "%s: unknown key '%s'", c->file,
+				key);
 	key += 8;
 	if (!strcmp(key, "network")) {
 		if ((n = sc_net_parse(v)) < 0)
-			return bad_value(c, e);
+			return bad_value(c, name);
 		p->net = n;
 	} else if (!strcmp(key, "env")) {
 		if ((n = sc_env_mode_parse(v)) < 0)
-			return bad_value(c, e);
+			return bad_value(c, name);
 		p->env = n;
 	} else if (!strcmp(key, "writable") && *v) {
 		add_path(&p->writable, v);
 	} else if (!strcmp(key, "rootwritable")) {
 		int b;
 
-		if (c->git->parse_bool(&b, e->value) < 0)  /* NULL: true */
-			return bad_value(c, e);
+		if (!value)
+			b = 1;  /* "key" alone is true, as git reads it */
+		else if (sc_gitconfig_bool(value, &b) < 0)
+			return bad_value(c, name);
 		p->root_read_only = !b;
 	} else if (!strcmp(key, "readonly") && *v) {
 		add_path(&p->read_only, v);
@@ -321,47 +268,24 @@ static int load_entry(const git_config_entry *e, void *payload)
 	} else if (!strcmp(key, "envkeep") && *v) {
 		sc_strlist_add(&p->env_keep, v);
 	} else if (!strcmp(key, "timeout")) {
-		return set_number(c, e, &p->timeout_ms, 1000);
+		return set_number(c, name, value, &p->timeout_ms, 1000);
 	} else if (!strcmp(key, "maxoutput")) {
-		return set_number(c, e, &p->max_output, 1);
+		return set_number(c, name, value, &p->max_output, 1);
 	} else {
-		sc_error("BAD-PROFILE", "%s: unknown key '%s'", c->file, e->name);
-		c->bad = 1;
-		return -1;
+		return sc_error("BAD-PROFILE", "%s: unknown key '%s'", c->file,
+				name);
 	}
 	return 0;
 }
 
 static int load_file(struct sc_sandbox_policy *p, const char *file)
 {
-	struct git_api git;
-	struct load_ctx c = { p, file, 0, &git };
-	git_config *cfg = NULL;
-	struct stat st;
-	int rc;
+	struct load_ctx c = { p, file };
 
-	/* libgit2 treats a missing file as empty: say it is missing. */
-	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode) || access(file, R_OK))
-		return sc_error("BAD-PROFILE", "cannot read profile '%s'", file);
-	if (git_api_load(&git) < 0)
+	/* Only this file: no global, system or repository configuration. */
+	if (sc_gitconfig_foreach(file, "BAD-PROFILE", load_entry, &c))
 		return -1;
-	git.init();
-	/* A configuration of this one file: no global, system or repo config. */
-	rc = git.config_new(&cfg);
-	if (!rc)
-		rc = git.add_file(cfg, file, GIT_CONFIG_LEVEL_APP, NULL, 0);
-	if (!rc)
-		rc = git.foreach(cfg, load_entry, &c);
-	if (rc && !c.bad) {
-		const git_error *err = git.error_last();
-
-		sc_error("BAD-PROFILE", "%s: %s", file,
-			 err && err->message ? err->message : "cannot parse");
-	}
-	git.config_free(cfg);
-	git.shutdown();
-	dlclose(git.handle);
-	return rc ? -1 : 0;
+	return 0;
 }
 
 int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *exe)
