@@ -2,6 +2,7 @@
 # sc-sandbox-exec: options, exit codes, the command's starting state,
 # modes and tiers, --probe, bad input.
 
+# shellcheck disable=SC2154,SC2016 # bats run sets status, output, stderr; '$' is for the inner shell
 load lib/common
 load lib/sandbox
 

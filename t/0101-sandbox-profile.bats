@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Sandbox profiles: the shipped ones, files, and bad profiles.
 
+# shellcheck disable=SC2154,SC2016 # bats run sets status, output, stderr; '$' is for the inner shell
 load lib/common
 load lib/sandbox
 

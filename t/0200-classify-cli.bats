@@ -2,6 +2,7 @@
 # sc-classify's command line: options, files, the stream, DENIED-THRICE,
 # --no-prompt and grants.
 
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
 bats_require_minimum_version 1.5.0
 load lib/common
 load lib/policy
@@ -265,7 +266,8 @@ CONF
 		got="$got$f;"
 	done
 	[[ "$got" == *"decision=deny;"* ]]
-	exec {CL[1]}>&-
+	fd=${CL[1]}
+	exec {fd}>&-
 	wait "$pid"
 }
 

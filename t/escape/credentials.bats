@@ -2,6 +2,7 @@
 # Reading credentials from inside the sandbox, every way round: each must
 # fail, and the same read outside the sandbox must work (so the test can).
 
+# shellcheck disable=SC2016 # '$' is for the inner shell
 load ../lib/common
 load ../lib/sandbox
 

@@ -3,6 +3,7 @@
 # double fork, surviving the end of the command or a signal to the
 # supervisor, and flooding the output.
 
+# shellcheck disable=SC2154,SC2016,SC2317 # bats run sets status, output, stderr; '$' is for the inner shell; functions called by bats or traps
 load ../lib/common
 load ../lib/sandbox
 

@@ -3,6 +3,7 @@
 # the kernel's big surfaces, namespaces and mounts, other ABIs, the
 # terminal.  Each runs in both tiers; outside first where that is safe.
 
+# shellcheck disable=SC2154,SC2016 # bats run sets status, output, stderr; '$' is for the inner shell
 load ../lib/common
 load ../lib/sandbox
 

@@ -2,6 +2,7 @@
 # Writing where a command must not: outside the root, into .git when it is
 # --read-only, into ~/.cargo/bin or speccoder's state, onto devices.
 
+# shellcheck disable=SC2154,SC2016,SC2317,SC2010 # bats run sets status, output, stderr; '$' is for the inner shell; functions called by bats or traps; ls of a directory the test made
 load ../lib/common
 load ../lib/sandbox
 
