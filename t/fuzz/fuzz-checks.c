@@ -1,0 +1,40 @@
+/*
+ * The checks of speccoder.conf (what sc-config --checks and the drivers
+ * read) on arbitrary text: no crash, and every check accepted has a valid
+ * name and a non-empty argv.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "diag.h"
+#include "io.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char path[] = "/tmp/fuzz-checks.XXXXXX";
+	static int fd = -1;
+	struct sc_checks c;
+	size_t i;
+
+	if (fd < 0) {
+		sc_diag_init("fuzz-checks");
+		fd = mkstemp(path);
+		if (fd < 0)
+			abort();
+	}
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
+	    sc_write_all(fd, data, size) < 0)
+		abort();
+	sc_checks_init(&c);
+	if (sc_checks_load(&c, path) == 0)
+		for (i = 0; i < c.nr; i++)
+			if (!sc_check_name_valid(c.v[i].name) || !c.v[i].argc ||
+			    !c.v[i].argv[0])
+				abort();
+	sc_checks_release(&c);
+	return 0;
+}
