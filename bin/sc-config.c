@@ -79,15 +79,15 @@ static int on_entry(const char *name, const char *value, void *ctx)
 		sc_buf_adds(&q->last, value);
 		return 0;
 	}
+	/* Held until the whole file is read: a refusal later writes nothing. */
 	sc_output_add(q->out, value, strlen(value));
 	sc_output_add(q->out, q->nul ? "" : "\n", 1);
-	return sc_output_unit_done(q->out);
+	return 0;
 }
 
 static int on_list(const char *name, const char *value, void *ctx)
 {
 	struct sc_record rec;
-	int ret;
 
 	if (!value)
 		value = "";
@@ -98,9 +98,10 @@ static int on_list(const char *name, const char *value, void *ctx)
 	sc_record_adds(&rec, "type", "config");
 	sc_record_adds(&rec, "key", name);
 	sc_record_adds(&rec, "value", value);
-	ret = sc_record_write(ctx, &rec);
+	/* Held until the whole file is read: a refusal later writes nothing. */
+	sc_record_encode(&rec, &((struct sc_output *)ctx)->buf);
 	sc_record_release(&rec);
-	return ret;
+	return 0;
 }
 
 static int write_checks(const char *file, struct sc_output *out)
@@ -125,7 +126,7 @@ static int write_checks(const char *file, struct sc_output *out)
 			snprintf(timeout, sizeof(timeout), "%llu", c.v[i].timeout);
 			sc_record_adds(&rec, "timeout", timeout);
 		}
-		ret = sc_record_write(out, &rec);
+		sc_record_encode(&rec, &out->buf);
 		sc_record_release(&rec);
 	}
 	sc_checks_release(&c);

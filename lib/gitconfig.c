@@ -1,4 +1,5 @@
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -6,6 +7,7 @@
 
 #include <git2.h>
 
+#include "buf.h"
 #include "diag.h"
 #include "gitconfig.h"
 
@@ -84,6 +86,70 @@ static int refused(const struct git_api *g, const char *path,
 	return SC_GITCONFIG_BAD;
 }
 
+/* The largest configuration file read: a project's is a few KiB. */
+#define GITCONFIG_MAX ((off_t)4 << 20)
+
+/* 1 when the section header at P names include or includeIf. */
+static int include_header(const char *p, const char *end)
+{
+	static const char word[] = "include";
+	size_t i;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p++ != '[')
+		return 0;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (i = 0; word[i]; i++, p++)
+		if (p == end || (*p | 0x20) != word[i])
+			return 0;
+	if (end - p >= 2 && (p[0] | 0x20) == 'i' && (p[1] | 0x20) == 'f')
+		p += 2;
+	return p == end || strchr(" \t].\"", *p) != NULL;
+}
+
+/*
+ * libgit2 opens what include.path names while it parses, before any entry
+ * reaches us: a FIFO there would hang the tool, a device would be read.
+ * So the file is looked at first, and a file with an include section (or
+ * too large to be a configuration) is refused before libgit2 sees it.
+ */
+static int refuse_includes(const char *path, const char *code)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	const char *p, *end, *nl;
+	char chunk[8192];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	ssize_t n;
+	int ret = 0;
+
+	if (fd < 0)
+		return sc_error(code, "cannot read '%s'", path);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+		if ((off_t)(b.len + (size_t)n) > GITCONFIG_MAX) {
+			ret = sc_error(code, "%s: larger than a configuration "
+				       "can be", path);
+			break;
+		}
+		sc_buf_add(&b, chunk, (size_t)n);
+	}
+	if (n < 0 && !ret)
+		ret = sc_error(code, "cannot read '%s'", path);
+	close(fd);
+	for (p = b.data, end = p + b.len; !ret && p && p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (include_header(p, nl))
+			ret = sc_error(code, "%s: includes are refused: a "
+				       "configuration must not pull in other "
+				       "files", path);
+	}
+	sc_buf_release(&b);
+	return ret;
+}
+
 int sc_gitconfig_foreach(const char *path, const char *code,
 			 sc_gitconfig_fn fn, void *ctx)
 {
@@ -99,6 +165,8 @@ int sc_gitconfig_foreach(const char *path, const char *code,
 		sc_error(code, "cannot read '%s'", path);
 		return SC_GITCONFIG_UNREADABLE;
 	}
+	if (refuse_includes(path, code) < 0)
+		return SC_GITCONFIG_BAD;
 	if (!(g = git_api()))
 		return SC_GITCONFIG_NO_LIBGIT2;
 	/* A configuration of this one file only: no other level is added. */

@@ -110,3 +110,25 @@ CONF
 	assert_equal "$status" 2
 	[[ "$stderr" == *"error[BAD-CONFIG]: cannot read 'nope.conf'"* ]]
 }
+
+@test "an include is refused before libgit2 opens it (a FIFO cannot hang it)" {
+	mkfifo "$SC_TMP/fifo"
+	printf '[include]\n\tpath = %s\n' "$SC_TMP/fifo" >fifo.conf
+	run --separate-stderr timeout 10 sc-config --file fifo.conf --get sandbox.mode
+	assert_equal "$status" 3
+	[[ "$stderr" == *"includes are refused"* ]]
+	printf '[ IncludeIf "gitdir:/"]\n\tpath = %s\n' "$SC_TMP/fifo" >fifo.conf
+	run --separate-stderr timeout 10 sc-config --file fifo.conf --list
+	assert_equal "$status" 3
+	# A check whose name begins with "include" is no include.
+	printf '[check "include-tests"]\n\targv = true\n' >ok.conf
+	run sc-config --file ok.conf --get check.include-tests.argv
+	assert_success
+	assert_output true
+}
+
+@test "a failed write is exit 5, WRITE-FAILED" {
+	run --separate-stderr sh -c 'sc-config --get-all sandbox.writable >/dev/full'
+	assert_equal "$status" 5
+	[[ "$stderr" == *"error[WRITE-FAILED]"* ]]
+}

@@ -139,3 +139,54 @@ CONF
 	assert_success
 	assert_output "dsn=postgres://u:[redacted:DB_PASSWORD]@db"
 }
+
+@test "exec without speccoder.conf: defaults, and the command's own status" {
+	rm speccoder.conf
+	run --separate-stderr git speccoder exec -- sh -c 'echo out; exit 7'
+	assert_equal "$status" 7
+	assert_output out
+	assert_equal "$stderr" ""
+}
+
+@test "a sandboxed command cannot change .git or speccoder.conf" {
+	git commit -q --allow-empty -m init
+	cp speccoder.conf "$SC_TMP/conf.before"
+	cp .git/config "$SC_TMP/gitconfig.before"
+	# Control: unsandboxed, the same writes work.
+	sh -c 'echo "#x" >>.git/config' && cp "$SC_TMP/gitconfig.before" .git/config
+	run --separate-stderr git speccoder exec -- sh -c '
+		echo "#x" >>.git/config; echo "$?"
+		printf "#!/bin/sh\n" >.git/hooks/pre-commit; echo "$?"
+		printf "[sandbox]\n\tmode = off\n" >speccoder.conf; echo "$?"'
+	assert_success
+	refute_line 0
+	cmp "$SC_TMP/conf.before" speccoder.conf
+	cmp "$SC_TMP/gitconfig.before" .git/config
+	[ ! -e .git/hooks/pre-commit ]
+}
+
+@test "check: a name with a newline or a path is not a check" {
+	local n
+	for n in $'ok\nleak' ../../x 'ok/..'; do
+		run --separate-stderr git speccoder check "$n"
+		[ "$status" -eq 2 ] || fail "'$n': status $status"
+		[[ "$stderr" == *"error[USAGE]"* ]] || fail "'$n': $stderr"
+	done
+}
+
+@test "a secrets file that cannot be read stops the driver before anything runs" {
+	printf '[mask]\n\tsecretsFile = nope.env\n' >>speccoder.conf
+	run --separate-stderr git speccoder exec -- sh -c 'touch ran-anyway'
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[MASK-FAILED]"* ]]
+	[ ! -e ran-anyway ]
+}
+
+@test "check logs and the journal are private files" {
+	run git speccoder check ok
+	assert_success
+	run find "$XDG_STATE_HOME" -type f ! -perm 600
+	assert_output ""
+	run find "$XDG_STATE_HOME" -type d ! -perm 700
+	assert_output ""
+}

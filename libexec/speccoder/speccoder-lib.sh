@@ -3,6 +3,10 @@
 # every decision is made by an sc-* tool.
 # shellcheck shell=bash
 
+# Everything a driver creates is private: the state directory, the journal,
+# the logs of checks.
+umask 077
+
 # The name in diagnostics: "git-speccoder CMD".
 SC_PROG="git-speccoder ${SC_CMD:-}"
 SC_PROG=${SC_PROG% }
@@ -32,16 +36,22 @@ sc_colour_init() {
 	fi
 }
 
-# The path of tool NAME: the source tree's build/bin when run from the
-# source tree, else beside git-speccoder; exit 4 when it is not built.
+# The path of tool NAME: the source tree's build/bin when git-speccoder runs
+# from the source tree (a Makefile and lib/record.h beside its bin/), else
+# beside git-speccoder; exit 4 when it is not built.  An installed
+# git-speccoder never takes a tool from some unrelated build/ directory.
 sc_tool() { # NAME
 	_bindir=${SPECCODER_BINDIR:-}
-	for _t in "$_bindir/../build/bin/$1" "$_bindir/$1"; do
-		if [ -n "$_bindir" ] && [ -x "$_t" ]; then
-			printf '%s\n' "$_t"
-			return 0
-		fi
-	done
+	[ -n "$_bindir" ] || sc_die 4 TOOL-MISSING "run through git speccoder"
+	if [ -f "$_bindir/../Makefile" ] && [ -f "$_bindir/../lib/record.h" ]; then
+		_t=$_bindir/../build/bin/$1
+	else
+		_t=$_bindir/$1
+	fi
+	if [ -x "$_t" ]; then
+		printf '%s\n' "$_t"
+		return 0
+	fi
 	sc_die 4 TOOL-MISSING "$1 is not built here: run 'make' (or install speccoder)"
 }
 
@@ -63,7 +73,9 @@ sc_repo_top() {
 # The state directory of this repository, created 0700:
 # $XDG_STATE_HOME/speccoder/<name>-<digest of the git common dir>.
 sc_state_dir() {
-	_common=$(cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
+	_gd=$(git rev-parse --git-common-dir 2>/dev/null) ||
+		sc_die 4 NOT-A-REPOSITORY "not inside a git repository"
+	_common=$(cd "$_gd" && pwd -P) ||
 		sc_die 4 NOT-A-REPOSITORY "not inside a git repository"
 	_name=$(basename "$(dirname "$_common")" | tr -c 'A-Za-z0-9._\n-' '_')
 	case "$_name" in .*|-*|'') _name="repo$_name" ;; esac
@@ -95,8 +107,13 @@ sc_journal() { # JOURNAL NAME=VALUE...
 	_mask=$(sc_tool sc-mask)
 	(umask 077 && : >>"$_journal") || sc_die 5 JOURNAL "cannot write the journal"
 	"$_rec" "$@" "time=$(date -u +%Y-%m-%dT%H:%M:%SZ)" | sc_mask_filter "$_mask" \
-		--records-stream --all-fields >>"$_journal" ||
+		--records-stream --all-fields >>"$_journal"
+	# Both sides, whatever the caller's pipefail: an event is never dropped
+	# silently.
+	local jst=("${PIPESTATUS[@]}")
+	if [ "${jst[0]}" -ne 0 ] || [ "${jst[1]}" -ne 0 ]; then
 		sc_die 5 JOURNAL "cannot write the journal"
+	fi
 	sync "$_journal" || sc_die 5 JOURNAL "cannot sync the journal"
 }
 
@@ -125,24 +142,30 @@ sc_conf_get() { # TOP KEY DEFAULT
 		printf '%s\n' "$3"
 		return 0
 	fi
+	_cfg=$(sc_tool sc-config)
 	_st=0
-	"$(sc_tool sc-config)" --file "$_file" --get "$2" || _st=$?
+	"$_cfg" --file "$_file" --get "$2" || _st=$?
 	case "$_st" in
 	0) ;;
 	1) printf '%s\n' "$3" ;;
-	*) exit 2 ;;
+	3) exit 2 ;;   # malformed: the drivers' documented status
+	*) exit "$_st" ;;
 	esac
 }
 
 # The project's secrets file (mask.secretsFile, relative to the root) goes
 # to every sc-mask a driver starts, with the secrets of the environment.
-sc_mask_init() { # TOP
+# The masker is tried once before any command runs: a secrets file that is
+# missing or malformed stops the driver, never the masking of an output.
+sc_mask_init() { # TOP MASK
 	local f
 	f=$(sc_conf_get "$1" mask.secretsFile '')
 	if [ -n "$f" ]; then
 		case "$f" in /*) ;; *) f=$1/$f ;; esac
 		SC_SECRETS_FILE=$f
 	fi
+	sc_mask_filter "$2" </dev/null >/dev/null ||
+		sc_die 4 MASK-FAILED "the masker cannot start (see above); nothing was run"
 }
 
 # Fill the array named ARRAY with the sc-sandbox-exec options of this
@@ -157,22 +180,48 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	if [ -n "$3" ]; then
 		_args+=(--profile "$3")
 	fi
+	# What decides the next run stays out of the command's reach: the
+	# repository (hooks, config) and speccoder.conf.
+	local gd
+	gd=$(cd "$2" && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
+		sc_die 4 NOT-A-REPOSITORY "cannot find the git directory"
+	_args+=(--read-only "$gd")
+	if [ -e "$2/.git" ]; then
+		_args+=(--read-only "$2/.git")
+	fi
 	file=$(sc_conf_file "$2")
 	if [ -e "$file" ]; then
-		while IFS= read -r -d '' w; do
+		_args+=(--read-only "$file")
+		local -a list
+		sc_conf_all list "$file" sandbox.writable
+		for w in "${list[@]}"; do
 			_args+=(--writable "$w")
-		done < <(sc_conf_all "$file" sandbox.writable)
+		done
 		# Variables a check needs although their names look secret: kept
 		# in the command's environment, still masked in its output.
-		while IFS= read -r -d '' w; do
+		sc_conf_all list "$file" sandbox.envKeep
+		for w in "${list[@]}"; do
 			_args+=(--env-keep "$w")
-		done < <(sc_conf_all "$file" sandbox.envKeep)
+		done
 	fi
 }
 
-# Every value of KEY in FILE, each ended by NUL; nothing when unset.
-sc_conf_all() { # FILE KEY
-	local st=0
-	"$(sc_tool sc-config)" --file "$1" --get-all "$2" -z || st=$?
-	[ "$st" -le 1 ] || exit 2
+# Fill the array named ARRAY with every value of KEY in FILE (none when
+# unset); a configuration that cannot be read ends the driver.
+sc_conf_all() { # ARRAY FILE KEY
+	local -n _vals=$1
+	local cfg tmp cst=0
+	cfg=$(sc_tool sc-config)
+	tmp=$(mktemp) || sc_die 5 WRITE-FAILED "cannot create a temporary file"
+	"$cfg" --file "$2" --get-all "$3" -z >"$tmp" || cst=$?
+	_vals=()
+	if [ "$cst" -eq 0 ]; then
+		mapfile -d '' -t _vals <"$tmp"
+	fi
+	rm -f "$tmp"
+	case "$cst" in
+	0|1) ;;
+	3) exit 2 ;;
+	*) exit "$cst" ;;
+	esac
 }
