@@ -73,32 +73,6 @@ static int to_json(void)
 	return ret;
 }
 
-/*
- * Read one line into LINE (without its newline).  1 for a line, 0 at end,
- * -1 on a read error, -2 when the line is longer than JSON_LINE_MAX.
- */
-static int read_line(struct sc_input *in, struct sc_buf *line)
-{
-	long n;
-
-	sc_buf_reset(line);
-	while ((n = sc_input_fill(in)) > 0) {
-		const char *start = in->data + in->pos;
-		const char *nl = memchr(start, '\n', (size_t)n);
-		size_t take = nl ? (size_t)(nl - start) : (size_t)n;
-
-		if (line->len + take > JSON_LINE_MAX)
-			return -2;
-		sc_buf_add(line, start, take);
-		in->pos += take + (nl ? 1 : 0);
-		if (nl)
-			return 1;
-	}
-	if (n < 0)
-		return -1;
-	return line->len ? 1 : 0;
-}
-
 static int report_json(const struct sc_json_error *err, int status,
 		       unsigned long lineno)
 {
@@ -133,7 +107,7 @@ static int from_json(void)
 	sc_output_init(&out, STDOUT_FILENO);
 	sc_input_set_idle(&in, sc_output_idle, &out);
 	sc_record_init(&rec);
-	while ((got = read_line(&in, &line)) > 0) {
+	while ((got = sc_input_read_line(&in, &line, JSON_LINE_MAX)) > 0) {
 		lineno++;
 		if (!line.len)
 			continue;

@@ -55,6 +55,28 @@ long sc_input_fill(struct sc_input *in)
 	return (long)n;
 }
 
+int sc_input_read_line(struct sc_input *in, struct sc_buf *line, size_t max)
+{
+	long n;
+
+	sc_buf_reset(line);
+	while ((n = sc_input_fill(in)) > 0) {
+		const char *start = in->data + in->pos;
+		const char *nl = memchr(start, '\n', (size_t)n);
+		size_t take = nl ? (size_t)(nl - start) : (size_t)n;
+
+		if (line->len + take > max)
+			return -2;
+		sc_buf_add(line, start, take);
+		in->pos += take + (nl ? 1 : 0);
+		if (nl)
+			return 1;
+	}
+	if (n < 0)
+		return -1;
+	return line->len ? 1 : 0;
+}
+
 void sc_output_init(struct sc_output *out, int fd)
 {
 	out->fd = fd;

@@ -46,6 +46,13 @@ static inline uint64_t sc_input_offset(const struct sc_input *in)
 	return in->base + in->pos;
 }
 
+/*
+ * Read one line into LINE, without its newline (a last line may lack one).
+ * 1 for a line, 0 at the end, -1 on a read error (errno set), -2 when the
+ * line is longer than MAX bytes.
+ */
+int sc_input_read_line(struct sc_input *in, struct sc_buf *line, size_t max);
+
 struct sc_output {
 	int fd;
 	struct sc_buf buf;

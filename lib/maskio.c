@@ -186,29 +186,6 @@ static void note_hit(void *ctx, size_t secret)
 		ds->hits[secret] = 1;
 }
 
-/* 1 when LINE was read, 0 at the end, -1 read error, -2 too long. */
-static int read_line(struct sc_input *in, struct sc_buf *line)
-{
-	long n;
-
-	sc_buf_reset(line);
-	while ((n = sc_input_fill(in)) > 0) {
-		const char *start = in->data + in->pos;
-		const char *nl = memchr(start, '\n', (size_t)n);
-		size_t take = nl ? (size_t)(nl - start) : (size_t)n;
-
-		if (line->len + take > DIFF_LINE_MAX)
-			return -2;
-		sc_buf_add(line, start, take);
-		in->pos += take + (nl ? 1 : 0);
-		if (nl)
-			return 1;
-	}
-	if (n < 0)
-		return -1;
-	return line->len ? 1 : 0;
-}
-
 /*
  * "+++ b/path" (or a quoted path): the new file's name, "b/" removed, and
  * masked itself, since a finding must not print a secret through a path.
@@ -333,7 +310,7 @@ int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
 	ds.hits = sc_xcalloc(ds.nr_secrets + 1, 1);
 	sc_masker_set_hit(m, note_hit, &ds);
 	sc_input_set_idle(in, sc_output_idle, out);
-	while ((got = read_line(in, &line)) > 0) {
+	while ((got = sc_input_read_line(in, &line, DIFF_LINE_MAX)) > 0) {
 		if (diff_line(m, &ds, &line, &sink, out) < 0) {
 			ret = out->failed ? output_failed() : SC_EXIT_INTERNAL;
 			break;
