@@ -619,6 +619,22 @@ int sc_json_count(json_t *obj, const char *key, unsigned long long *out)
 	return 0;
 }
 
+int sc_reply_finish(struct sc_reply *r, json_t *usage, const char *in_key,
+		    const char *out_key, json_t *reason, const char **why)
+{
+	if (sc_json_count(usage, in_key, &r->input_tokens) ||
+	    sc_json_count(usage, out_key, &r->output_tokens)) {
+		*why = "usage counts are not non-negative integers";
+		return -1;
+	}
+	if (reason && !json_is_null(reason) && !json_is_string(reason)) {
+		*why = "the end reason is not a string";
+		return -1;
+	}
+	sc_reply_set_reason(r, json_string_value(reason));
+	return 0;
+}
+
 void sc_provider_error_type(const char *body, size_t len, char *out,
 			    size_t outsz)
 {

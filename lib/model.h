@@ -161,6 +161,14 @@ void sc_reply_add_call(struct sc_reply *r, const char *id, const char *name,
 void sc_reply_set_reason(struct sc_reply *r, const char *word);
 
 /*
+ * The end of every provider's parse: the usage counts IN_KEY and OUT_KEY
+ * of USAGE, then the end reason REASON (a string, null or absent).  0, or
+ * -1 with *WHY set.
+ */
+int sc_reply_finish(struct sc_reply *r, json_t *usage, const char *in_key,
+		    const char *out_key, json_t *reason, const char **why);
+
+/*
  * Read the non-negative integer member KEY of OBJ into *OUT (left alone
  * when absent or null).  -1 when it is there but not one.
  */

@@ -146,18 +146,10 @@ int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
 	}
 	for (i = 0; !ret && i < json_array_size(content); i++)
 		ret = parse_block(json_array_get(content, i), reply, why);
-	if (!ret && (sc_json_count(usage, "input_tokens", &reply->input_tokens) ||
-		     sc_json_count(usage, "output_tokens", &reply->output_tokens))) {
-		*why = "usage counts are not non-negative integers";
-		ret = -1;
-	}
 	reason = json_object_get(root, "stop_reason");
-	if (!ret && reason && !json_is_null(reason) && !json_is_string(reason)) {
-		*why = "stop_reason is not a string";
-		ret = -1;
-	}
 	if (!ret)
-		sc_reply_set_reason(reply, json_string_value(reason));
+		ret = sc_reply_finish(reply, usage, "input_tokens",
+				      "output_tokens", reason, why);
 	json_decref(root);
 	return ret;
 }

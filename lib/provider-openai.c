@@ -193,18 +193,10 @@ int sc_openai_parse(const char *body, size_t len, struct sc_reply *reply,
 	}
 	if (!ret)
 		ret = parse_message(json_object_get(choice, "message"), reply, why);
-	if (!ret && (sc_json_count(usage, "prompt_tokens", &reply->input_tokens) ||
-		     sc_json_count(usage, "completion_tokens", &reply->output_tokens))) {
-		*why = "usage counts are not non-negative integers";
-		ret = -1;
-	}
 	reason = json_object_get(choice, "finish_reason");
-	if (!ret && reason && !json_is_null(reason) && !json_is_string(reason)) {
-		*why = "finish_reason is not a string";
-		ret = -1;
-	}
 	if (!ret)
-		sc_reply_set_reason(reply, json_string_value(reason));
+		ret = sc_reply_finish(reply, usage, "prompt_tokens",
+				      "completion_tokens", reason, why);
 	json_decref(root);
 	return ret;
 }
