@@ -31,14 +31,14 @@ load lib/mask
 
 @test "sc-mask: no secret source is a usage error" {
 	printf 'x\n' >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask
 	assert_equal "$status" 2
 }
 
 @test "sc-mask: --secret masks the named variable, keeps the rest" {
 	export TEST_TOKEN_A; TEST_TOKEN_A=$(mask_gen_value)
 	printf 'a %s b\n%s\n' "$TEST_TOKEN_A" "$TEST_TOKEN_A" >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret TEST_TOKEN_A
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret TEST_TOKEN_A
 	assert_equal "$status" 0
 	printf 'a [redacted:TEST_TOKEN_A] b\n[redacted:TEST_TOKEN_A]\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
@@ -47,7 +47,7 @@ load lib/mask
 @test "sc-mask: --secret of an unset variable refuses, exit 2, no output" {
 	unset TEST_UNSET_VAR || true
 	printf 'hello\n' >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret TEST_UNSET_VAR
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret TEST_UNSET_VAR
 	assert_equal "$status" 2
 	assert_equal "$stderr" "sc-mask: error[SECRET-UNSET]: environment variable 'TEST_UNSET_VAR' is not set"
 	[ ! -s "$SC_TMP/out" ]
@@ -58,7 +58,7 @@ load lib/mask
 	TEST_API_KEY=$(mask_gen_value)
 	TEST_PLAIN=$(mask_gen_value)
 	printf '%s %s\n' "$TEST_API_KEY" "$TEST_PLAIN" >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --env
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --env
 	assert_equal "$status" 0
 	printf '[redacted:TEST_API_KEY] %s\n' "$TEST_PLAIN" >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
@@ -67,7 +67,7 @@ load lib/mask
 @test "sc-mask: a short or numeric value is not masked and warned about once" {
 	printf 'A_TOKEN=docker\nA_TOKEN=docker\nB_PASS=1234567890.1\n' >"$SC_TMP/s.env"
 	printf 'docker 1234567890.1\n' >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
 	assert_equal "$status" 0
 	cmp "$SC_TMP/in" "$SC_TMP/out"
 	assert_equal "$(grep -c 'warning\[SHORT-SECRET\]' <<<"$stderr")" 2
@@ -80,7 +80,7 @@ load lib/mask
 	local v; v=$(mask_gen_value)
 	printf 'GOOD=%s\n# c\nBAD %s\n' "$v" "$v" >"$SC_TMP/s.env"
 	printf '%s\n' "$v" >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
 	assert_equal "$status" 2
 	assert_equal "$stderr" "sc-mask: error[SECRETS-FILE]: $SC_TMP/s.env:3: no '=' after the name"
 	[ ! -s "$SC_TMP/out" ]
@@ -89,16 +89,16 @@ load lib/mask
 @test "sc-mask: an unterminated quote names the line it opened on" {
 	local v; v=$(mask_gen_value)
 	printf 'A=1\nB="%s\nmore\n' "$v" >"$SC_TMP/s.env"
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
 	assert_equal "$status" 2
 	assert_equal "$stderr" "sc-mask: error[SECRETS-FILE]: $SC_TMP/s.env:2: unterminated double quote"
 }
 
 @test "sc-mask: an unreadable secrets file refuses, exit 2" {
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/missing.env"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/missing.env"
 	assert_equal "$status" 2
 	[[ "$stderr" == "sc-mask: error[SECRETS-FILE]: cannot read '$SC_TMP/missing.env': No such file or directory" ]]
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP"
 	assert_equal "$status" 2
 }
 
@@ -107,7 +107,7 @@ load lib/mask
 	a=$(mask_gen_value); b=$(mask_gen_value); c=$(mask_gen_value)
 	printf 'export A_KEY="%s"\nB_KEY='"'"'%s\n%s'"'"' # two lines\n' "$a" "$b" "$c" >"$SC_TMP/s.env"
 	printf '1 %s\n2 %s\n3 %s\n4 %s\n%s\n' "$a" "$b" "$c" "$b" "$c" >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
 	assert_equal "$status" 0
 	printf '1 [redacted:A_KEY]\n2 [redacted:B_KEY]\n3 [redacted:B_KEY]\n4 [redacted:B_KEY]\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
@@ -120,11 +120,11 @@ load lib/mask
 		echo '-----END TEST PRIVATE KEY-----'
 	} >"$SC_TMP/key"
 	{ echo 'log:'; sed -n 3p "$SC_TMP/key"; cat "$SC_TMP/key"; } >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --key-file "DEPLOY_KEY=$SC_TMP/key"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --key-file "DEPLOY_KEY=$SC_TMP/key"
 	assert_equal "$status" 0
 	printf 'log:\n[redacted:DEPLOY_KEY]\n[redacted:DEPLOY_KEY]\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --key-file "$SC_TMP/key"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --key-file "$SC_TMP/key"
 	assert_equal "$status" 2
 	[[ "$stderr" == *"error[KEY-FILE]"* ]]
 }
@@ -134,12 +134,12 @@ load lib/mask
 	sc-rec type=secret name=REC_SECRET "value=$v" >"$SC_TMP/secrets.rec"
 	sc-rec type=note text=ignored >>"$SC_TMP/secrets.rec"
 	printf 'x%sy\n' "$v" >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --records "$SC_TMP/secrets.rec"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --records "$SC_TMP/secrets.rec"
 	assert_equal "$status" 0
 	printf 'x[redacted:REC_SECRET]y\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
 	printf 'type=secret\0name=X\0' >"$SC_TMP/bad.rec"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --records "$SC_TMP/bad.rec"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --records "$SC_TMP/bad.rec"
 	assert_equal "$status" 2
 	[[ "$stderr" == *"error[SECRETS-FILE]"* ]]
 	[ ! -s "$SC_TMP/out" ]
@@ -147,7 +147,7 @@ load lib/mask
 
 @test "sc-mask: a secret value is never accepted on the command line" {
 	local v; v=$(mask_gen_value)
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secret "NAME=$v"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secret "NAME=$v"
 	assert_equal "$status" 2
 	assert_equal "$stderr" "sc-mask: error[SECRET-NAME]: --secret takes the name of an environment variable, never a value"
 	refute [ "$(grep -c -F -- "$v" <<<"$stderr")" -gt 0 ]
@@ -160,7 +160,7 @@ load lib/mask
 	head -c 3000 /dev/urandom | tr -d 't' >"$SC_TMP/in"
 	printf '\0%s\0\377' "$BIN_TOKEN" >>"$SC_TMP/in"
 	head -c 3000 /dev/urandom | tr -d 't' >>"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret BIN_TOKEN
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret BIN_TOKEN
 	assert_equal "$status" 0
 	perl -e 'local $/; open F, $ARGV[0]; $a = <F>; open G, $ARGV[1]; $b = <G>;
 		$a =~ s/\Q$ENV{BIN_TOKEN}\E/[redacted:BIN_TOKEN]/g; exit($a ne $b)' \
@@ -171,11 +171,11 @@ load lib/mask
 	export SPLIT_TOKEN; SPLIT_TOKEN=$(mask_gen_value)
 	printf 'a %s' "${SPLIT_TOKEN:0:13}" >"$SC_TMP/f1"
 	printf '%s b\n' "${SPLIT_TOKEN:13}" >"$SC_TMP/f2"
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secret SPLIT_TOKEN "$SC_TMP/f1" "$SC_TMP/f2"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secret SPLIT_TOKEN "$SC_TMP/f1" "$SC_TMP/f2"
 	assert_equal "$status" 0
 	printf 'a [redacted:SPLIT_TOKEN] b\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secret SPLIT_TOKEN "$SC_TMP/nope"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secret SPLIT_TOKEN "$SC_TMP/nope"
 	assert_equal "$status" 2
 	[[ "$stderr" == *"error[INPUT]"* ]]
 }
@@ -198,7 +198,7 @@ load lib/mask
 		done
 		grep -q 'redacted:LIVE_TOKEN' "$SC_TMP/out" && printf ' seen\n' || printf ' held\n'
 	) &
-	mask_run_io "$SC_TMP/fifo" "$SC_TMP/out" sc-mask --secret LIVE_TOKEN
+	sc_run_io "$SC_TMP/fifo" "$SC_TMP/out" sc-mask --secret LIVE_TOKEN
 	wait
 	assert_equal "$status" 0
 	printf 'first line\ntoken: [redacted:LIVE_TOKEN] seen\n' >"$SC_TMP/want"

@@ -20,7 +20,7 @@ corpus() {
 
 @test "leaks: 50 random secrets, every form, read at once" {
 	corpus 11 50
-	mask_run_io "$SC_TMP/input" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/secrets.env"
+	sc_run_io "$SC_TMP/input" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/secrets.env"
 	assert_equal "$status" 0
 	mask_leak_check "$SC_TMP/probes" "$SC_TMP/out"
 }
@@ -28,7 +28,7 @@ corpus() {
 @test "leaks: byte-by-byte writes through a pipe (every split point)" {
 	corpus 12 6
 	head -c 4000 "$SC_TMP/input" >"$SC_TMP/in4k"
-	mask_run_io "$SC_TMP/in4k" "$SC_TMP/once" sc-mask --secrets-file "$SC_TMP/secrets.env"
+	sc_run_io "$SC_TMP/in4k" "$SC_TMP/once" sc-mask --secrets-file "$SC_TMP/secrets.env"
 	mask_slow_run 1 "$SC_TMP/in4k" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/secrets.env"
 	assert_equal "$status" 0
 	# Same output as one read, up to runs of adjacent markers (a pause may
@@ -61,7 +61,7 @@ corpus() {
 			sleep 0.02
 			printf '%s\n' "${line:i}"
 		) &
-		mask_run_io "$SC_TMP/f$i" "$SC_TMP/out$i" sc-mask --secret SPLIT_API_KEY
+		sc_run_io "$SC_TMP/f$i" "$SC_TMP/out$i" sc-mask --secret SPLIT_API_KEY
 		wait
 		assert_equal "$status" 0
 		printf 'before [redacted:SPLIT_API_KEY] after\n' >"$SC_TMP/want"
@@ -78,7 +78,7 @@ corpus() {
 		printf 'LEFT_KEY=%s\nRIGHT_KEY=%s\n' "$left" "${left:20}$right"
 	} >"$SC_TMP/s.env"
 	printf '<%s> <%s> <%s%s>\n' "$outer" "$inner" "$left" "$right" >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
 	assert_equal "$status" 0
 	printf '<[redacted:OUTER_KEY]> <[redacted:INNER_KEY]> <[redacted:RIGHT_KEY]>\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
@@ -92,7 +92,7 @@ corpus() {
 		printf 'ab%s\n\n' "$B64_TOKEN" | base64 -w0; echo
 		printf '%s' "$B64_TOKEN" | base64 -w0 | tr '+/' '-_' | tr -d '='; echo
 	} >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret B64_TOKEN
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret B64_TOKEN
 	assert_equal "$status" 0
 	assert_equal "$(grep -c 'redacted:B64_TOKEN' "$SC_TMP/out")" 4
 	# What is left around each marker is at most 3 characters a side.
@@ -113,7 +113,7 @@ corpus() {
 		jq -n --arg v "$FORM_PASSWORD" '{v: $v}' -c; echo
 		jq -n --arg v "$FORM_PASSWORD" '{v: $v}' -c --ascii-output; echo
 	} >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret FORM_PASSWORD
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret FORM_PASSWORD
 	assert_equal "$status" 0
 	printf '%s\n' '[redacted:FORM_PASSWORD]' '[redacted:FORM_PASSWORD]' \
 		'[redacted:FORM_PASSWORD]' '[redacted:FORM_PASSWORD]' \
@@ -128,7 +128,7 @@ corpus() {
 	l1=$(mask_gen_value); l2=$(mask_gen_value)
 	printf 'MULTI_SECRET="%s\n%s"\n' "$l1" "$l2" >"$SC_TMP/s.env"
 	printf 'got: %s\ngot: %s\n' "$l2" "$l1" >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secrets-file "$SC_TMP/s.env"
 	assert_equal "$status" 0
 	printf 'got: [redacted:MULTI_SECRET]\ngot: [redacted:MULTI_SECRET]\n' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
@@ -137,7 +137,7 @@ corpus() {
 @test "leaks: wrapped base64 of a key file (76 and 64 columns), line by line" {
 	head -c 900 /dev/urandom | base64 -w 0 >"$SC_TMP/key"
 	{ base64 "$SC_TMP/key"; base64 -w 64 "$SC_TMP/key"; } >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --key-file "WRAPPED_KEY=$SC_TMP/key"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --key-file "WRAPPED_KEY=$SC_TMP/key"
 	assert_equal "$status" 0
 	# Every line is replaced but a last one shorter than 16 characters.
 	run grep -v -x -e '\[redacted:WRAPPED_KEY\]' -e '.\{0,15\}' "$SC_TMP/out"
@@ -150,7 +150,7 @@ corpus() {
 	export CHAIN_TOKEN=abababab
 	yes abababababababababababababababab | tr -d '\n' | head -c 20000000 >"$SC_TMP/in"
 	printf 'end\n' >>"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" /usr/bin/time -f '%M' -o "$SC_TMP/rss" \
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" /usr/bin/time -f '%M' -o "$SC_TMP/rss" \
 		sc-mask --secret CHAIN_TOKEN
 	assert_equal "$status" 0
 	assert_equal "$(cat "$SC_TMP/out")" '[redacted:CHAIN_TOKEN]end'

@@ -9,7 +9,7 @@ load lib/mask
 @test "corpus: every case of t/data/mask gives exactly its expected output" {
 	local d n=0
 	for d in "$SC_TOP"/t/data/mask/*/; do
-		mask_run_io "$d/input" "$SC_TMP/out" sc-mask --secrets-file "$d/secrets.env"
+		sc_run_io "$d/input" "$SC_TMP/out" sc-mask --secrets-file "$d/secrets.env"
 		assert_equal "$status" 0
 		if ! cmp -s "$d/expected" "$SC_TMP/out"; then
 			echo "case $(basename "$d") differs" >&2
@@ -27,9 +27,9 @@ load lib/mask
 		sc-rec type=call id=2 tool=read "path=$REC_TOKEN"
 		sc-rec type=text id=3 "text=$REC_TOKEN" "note=$REC_TOKEN"
 	} >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream
 	assert_equal "$status" 0
-	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	printf '%s\n' \
 		'{"type":"text","id":"1","text":"out: [redacted:REC_TOKEN] done"}' \
 		"{\"type\":\"call\",\"id\":\"2\",\"tool\":\"read\",\"path\":\"$REC_TOKEN\"}" \
@@ -45,9 +45,9 @@ load lib/mask
 		sc-rec type=call "path=$REC_TOKEN"
 	} >"$SC_TMP/in"
 	printf 'type=blob\0v:7=a\0b\0\0\0\0\0\0' >>"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream --all-fields
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream --all-fields
 	assert_equal "$status" 0
-	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	printf '%s\n' \
 		'{"type":"event","id":"1","argv":["echo","[redacted:REC_TOKEN]"],"text":"x[redacted:REC_TOKEN]"}' \
 		'{"type":"call","path":"[redacted:REC_TOKEN]"}' \
@@ -55,7 +55,7 @@ load lib/mask
 		>"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/json"
 	# Without --records-stream it is a usage error, and nothing is read.
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --all-fields
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --all-fields
 	assert_equal "$status" 2
 }
 
@@ -65,7 +65,7 @@ load lib/mask
 		sc-rec type=text "text=${REC_TOKEN:0:10}"
 		sc-rec type=text "text=${REC_TOKEN:10}"
 	} >"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream
 	assert_equal "$status" 0
 	cmp "$SC_TMP/in" "$SC_TMP/out"
 }
@@ -74,10 +74,10 @@ load lib/mask
 	export REC_TOKEN; REC_TOKEN=$(mask_gen_value)
 	sc-rec type=text "text=$REC_TOKEN" >"$SC_TMP/in"
 	printf 'type=text\0bad field\0\0' >>"$SC_TMP/in"
-	mask_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret REC_TOKEN --records-stream
 	assert_equal "$status" 3
 	[[ "$stderr" == *"error[MALFORMED-RECORD]"* ]]
-	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	assert_equal "$(cat "$SC_TMP/json")" '{"type":"text","text":"[redacted:REC_TOKEN]"}'
 }
 
@@ -97,9 +97,9 @@ make_diff() {
 @test "check-diff: each added line with a secret form is a finding, exit 1" {
 	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
 	make_diff
-	mask_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
 	assert_equal "$status" 1
-	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	printf '%s\n' \
 		'{"type":"finding","code":"SECRET-IN-DIFF","name":"DIFF_TOKEN","file":"config.txt","line":"3"}' \
 		'{"type":"finding","code":"SECRET-IN-DIFF","name":"DIFF_TOKEN","file":"config.txt","line":"5"}' \
@@ -113,7 +113,7 @@ make_diff() {
 @test "check-diff: a removed line or a clean diff is no finding, exit 0" {
 	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
 	printf -- '--- a/x\n+++ b/x\n@@ -1,2 +1,1 @@\n-gone %s\n kept\n' "$DIFF_TOKEN" >"$SC_TMP/diff"
-	mask_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
 	assert_equal "$status" 0
 	[ ! -s "$SC_TMP/out" ]
 }
@@ -121,16 +121,16 @@ make_diff() {
 @test "check-diff: a secret in a file name is masked in the finding" {
 	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
 	printf -- '--- /dev/null\n+++ b/keys/%s.txt\n@@ -0,0 +1 @@\n+%s\n' "$DIFF_TOKEN" "$DIFF_TOKEN" >"$SC_TMP/diff"
-	mask_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
 	assert_equal "$status" 1
-	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	assert_equal "$(cat "$SC_TMP/json")" '{"type":"finding","code":"SECRET-IN-DIFF","name":"DIFF_TOKEN","file":"keys/[redacted:DIFF_TOKEN].txt","line":"1"}'
 }
 
 @test "check-diff: takes no FILE" {
 	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff x
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff x
 	assert_equal "$status" 2
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff --records-stream
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff --records-stream
 	assert_equal "$status" 2
 }

@@ -22,9 +22,9 @@ setup_tree() {
 
 @test "scan: finds each credential, names rule, file and line, exit 1" {
 	setup_tree
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/w"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/w"
 	assert_equal "$status" 1
-	mask_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	w="$SC_TMP/w"
 	printf '%s\n' \
 		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"url-password\",\"file\":\"$w/app.yaml\",\"line\":\"2\"}" \
@@ -39,7 +39,7 @@ setup_tree() {
 
 @test "scan: never prints a matched value, even in a path" {
 	setup_tree
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/w" "$SC_TMP/w/$GH/notes.txt"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/w" "$SC_TMP/w/$GH/notes.txt"
 	assert_equal "$status" 1
 	run grep -c -a -e "$GH" -e AKIAIOSFODNN7EXAMPLE -e s3cr3t-Test -e Zq8r2LmX9vT4pK7wN3sB "$SC_TMP/out"
 	assert_output 0
@@ -50,7 +50,7 @@ setup_tree() {
 	mkdir -p "$SC_TMP/c"
 	# shellcheck disable=SC2016 # a literal reference, as a .env file holds it
 	printf 'PASSWORD=changeme-changeme\nTOKEN=${GITHUB_TOKEN}\nhello\n' >"$SC_TMP/c/a.env"
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/c"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/c"
 	assert_equal "$status" 0
 	[ ! -s "$SC_TMP/out" ]
 }
@@ -60,24 +60,24 @@ setup_tree() {
 	printf 'AKIAIOSFODNN7EXAMPLE\n' >"$SC_TMP/outside/key"
 	ln -s "$SC_TMP/outside/key" "$SC_TMP/d/link"
 	ln -s "$SC_TMP/outside" "$SC_TMP/d/dirlink"
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/d"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/d"
 	assert_equal "$status" 0
 	# The same file named directly is scanned.
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/d/link"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/d/link"
 	assert_equal "$status" 1
 }
 
 @test "scan: an unreadable path is exit 2 after scanning the others" {
 	setup_tree
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/missing" "$SC_TMP/w/src"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/missing" "$SC_TMP/w/src"
 	assert_equal "$status" 2
 	[[ "$stderr" == "sc-mask: error[INPUT]: cannot read '$SC_TMP/missing': No such file or directory" ]]
 	[ -s "$SC_TMP/out" ]
 }
 
 @test "scan: usage errors" {
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --scan
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan
 	assert_equal "$status" 2
-	mask_run_io /dev/null "$SC_TMP/out" sc-mask --env --scan .
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --env --scan .
 	assert_equal "$status" 2
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # sc-hash-git: what the manifest covers, in a stable order.
 
-# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and sc_run_io set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0
@@ -26,7 +26,7 @@ setup() {
 }
 
 @test "the manifest covers config, hooks, info, HEAD, branches and tags" {
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run hg_jq "$SC_TMP/m" 'select(.type=="item") | "\(.kind) \(.path // .ref) \(.mode // "-")"'
 	assert_line "config config file"
@@ -46,9 +46,9 @@ setup() {
 }
 
 @test "two runs give the same bytes" {
-	hg_run "$SC_TMP/empty" "$SC_TMP/m1" sc-hash-git -C "$R" --status
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m1" sc-hash-git -C "$R" --status
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
-	hg_run "$SC_TMP/empty" "$SC_TMP/m2" sc-hash-git -C "$R" --status
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m2" sc-hash-git -C "$R" --status
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	cmp "$SC_TMP/m1" "$SC_TMP/m2"
 }
@@ -57,7 +57,7 @@ setup() {
 	printf 'secret\n' >"$SC_TMP/outside"
 	ln -s "$SC_TMP/outside" "$R/.git/hooks/post-checkout"
 	mkfifo "$R/.git/hooks/pre-push"
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run hg_jq "$SC_TMP/m" 'select(.path=="hooks/post-checkout") | "\(.mode) \(.target) \(.sha256)"'
 	assert_output "symlink $SC_TMP/outside $(printf '%s' "$SC_TMP/outside" | sha256sum | cut -d' ' -f1)"
@@ -72,7 +72,7 @@ setup() {
 	git -C "$R" branch loose
 	[ -f "$R/.git/refs/heads/loose" ]
 	[ ! -f "$R/.git/refs/heads/packed" ]
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	oid=$(git -C "$R" rev-parse HEAD)
 	run hg_jq "$SC_TMP/m" 'select(.kind=="ref") | "\(.ref) \(.oid)"'
@@ -84,14 +84,14 @@ setup() {
 	git -C "$R" branch speccoder/feat
 	git -C "$R" branch speccoder/deep/er
 	git -C "$R" notes --ref=speccoder add -m note HEAD
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" \
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" \
 		--exclude-ref 'refs/heads/speccoder/**' --exclude-ref refs/notes/speccoder
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run hg_jq "$SC_TMP/m" 'select(.kind=="ref") | .ref'
 	assert_output "refs/heads/main
 refs/tags/v1"
 	# '*' stays within one component
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" \
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" \
 		--exclude-ref 'refs/heads/speccoder/*'
 	run hg_jq "$SC_TMP/m" 'select(.kind=="ref") | .ref'
 	assert_line refs/heads/speccoder/deep/er
@@ -100,7 +100,7 @@ refs/tags/v1"
 
 @test "a linked worktree: the common config, hooks and refs, its own HEAD" {
 	git -C "$R" worktree add -q -b side "$SC_TMP/wt"
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$SC_TMP/wt"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$SC_TMP/wt"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run hg_jq "$SC_TMP/m" 'select(.type=="item") | "\(.kind) \(.path // .ref) \(.target // "-")"'
 	assert_line "config config -"
@@ -121,7 +121,7 @@ refs/tags/v1"
 	printf '.claude/\n' >"$R/.gitignore"
 	printf '# protected inputs\nspecs/**/*.md\n!specs/001/plan.md\n.claude/\nspeccoder.conf\n' \
 		>"$SC_TMP/protect"
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --protect "$SC_TMP/protect"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --protect "$SC_TMP/protect"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run hg_jq "$SC_TMP/m" 'select(.kind=="protected") | "\(.path) \(.sha256)"'
 	assert_output ".claude/settings.json $(sha256sum <"$R/.claude/settings.json" | cut -d' ' -f1)
@@ -130,12 +130,12 @@ src/speccoder.conf $(sha256sum <"$R/src/speccoder.conf" | cut -d' ' -f1)"
 }
 
 @test "--status says clean or not" {
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --status
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --status
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run hg_jq "$SC_TMP/m" 'select(.kind=="status") | .clean'
 	assert_output yes
 	printf 'more\n' >>"$R/README"
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --status
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --status
 	run hg_jq "$SC_TMP/m" 'select(.kind=="status") | .clean'
 	assert_output no
 }

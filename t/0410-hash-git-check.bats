@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # sc-hash-git --check: every kind of change is found, with the right change=.
 
-# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and sc_run_io set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0
@@ -19,20 +19,20 @@ setup() {
 	OPTS=(-C "$R" --protect "$SC_TMP/protect" --status
 		--exclude-ref 'refs/heads/speccoder/**' --exclude-ref refs/notes/speccoder)
 	: >"$SC_TMP/empty"
-	hg_run "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
 	[ "$status" -eq 0 ]
 }
 
 # check_finds "LINE"...: --check exits 1 and writes exactly these findings.
 check_finds() {
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
 	[ "$status" -eq 1 ] || { echo "status $status: $stderr"; return 1; }
 	run hg_findings "$SC_TMP/found"
 	assert_output "$(printf '%s\n' "$@")"
 }
 
 @test "no change: exit 0 and no finding" {
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
 	[ "$status" -eq 0 ]
 	[ ! -s "$SC_TMP/found" ]
 }
@@ -51,7 +51,7 @@ check_finds() {
 @test "hook made executable" {
 	chmod +x "$R/.git/hooks/pre-push.sample"
 	chmod -x "$R/.git/hooks/pre-push.sample"
-	hg_run "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
 	chmod +x "$R/.git/hooks/pre-push.sample"
 	check_finds "GIT-CHANGED hook hooks/pre-push.sample modified"
 }
@@ -79,7 +79,7 @@ check_finds() {
 @test "branch moved (packed) and branch deleted" {
 	git -C "$R" branch other
 	git -C "$R" pack-refs --all
-	hg_run "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
 	[ ! -f "$R/.git/refs/heads/other" ]
 	git -C "$R" update-ref refs/heads/other "$(git -C "$R" commit-tree -m x 'HEAD^{tree}')"
 	git -C "$R" pack-refs --all
@@ -126,14 +126,14 @@ check_finds() {
 	printf 'one\n' >>"$R/README"
 	check_finds "GIT-CHANGED status status modified"
 	cp "$SC_TMP/found" "$SC_TMP/ignored"
-	hg_run "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
 	printf 'two\n' >>"$R/README"
 	check_finds "GIT-CHANGED status status modified"
 }
 
 @test "file staged" {
 	printf 'one\n' >>"$R/README"
-	hg_run "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git "${OPTS[@]}"
 	git -C "$R" add README
 	check_finds "GIT-CHANGED status status modified"
 }
@@ -141,7 +141,7 @@ check_finds() {
 @test "speccoder's own branch and notes are not findings" {
 	git -C "$R" branch speccoder/feat
 	git -C "$R" notes --ref=speccoder add -m attestation HEAD
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
 	[ "$status" -eq 0 ]
 	[ ! -s "$SC_TMP/found" ]
 	# other notes are not branches or tags either; but a branch next to
@@ -152,7 +152,7 @@ check_finds() {
 
 @test "--check - reads the manifest from stdin" {
 	git -C "$R" tag v3
-	hg_run "$SC_TMP/before" "$SC_TMP/found" sc-hash-git --check - "${OPTS[@]}"
+	sc_run_io "$SC_TMP/before" "$SC_TMP/found" sc-hash-git --check - "${OPTS[@]}"
 	[ "$status" -eq 1 ]
 	run hg_findings "$SC_TMP/found"
 	assert_output "GIT-CHANGED ref refs/tags/v3 added"
@@ -160,25 +160,25 @@ check_finds() {
 
 @test "a malformed or truncated manifest is exit 3, never 'no change'" {
 	head -c 100 "$SC_TMP/before" >"$SC_TMP/cut"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/cut" "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/cut" "${OPTS[@]}"
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == *"error[MALFORMED-RECORD]"* ]]
 	# cut at a record boundary: the end record and its count are missing
 	sc-rec --to-json <"$SC_TMP/before" | head -n 5 | sc-rec --from-json >"$SC_TMP/cut"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/cut" "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/cut" "${OPTS[@]}"
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == *"error[MALFORMED-MANIFEST]"*"truncated"* ]]
 	[ ! -s "$SC_TMP/found" ]
 	# an item removed but the end record kept
 	sc-rec --to-json <"$SC_TMP/before" | sed 3d | sc-rec --from-json >"$SC_TMP/cut"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/cut" "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/cut" "${OPTS[@]}"
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == *"error[MALFORMED-MANIFEST]"*"count"* ]]
 	# empty input is not an empty manifest
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check - "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check - "${OPTS[@]}"
 	[ "$status" -eq 3 ]
 	# a manifest that cannot be opened
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/none" "${OPTS[@]}"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/none" "${OPTS[@]}"
 	[ "$status" -eq 5 ]
 	[[ "$stderr" == *"error[READ-FAILED]"* ]]
 }
@@ -192,14 +192,14 @@ check_finds() {
 		drop=()
 	fi
 	chmod 000 "$R/specs/001/spec.md"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" "${drop[@]}" \
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" "${drop[@]}" \
 		sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
 	[ "$status" -eq 5 ]
 	[[ "$stderr" == *"error[READ-FAILED]"*"specs/001/spec.md"* ]]
 	[ ! -s "$SC_TMP/found" ]
 	chmod 644 "$R/specs/001/spec.md"
 	chmod 000 "$R/.git/hooks/pre-commit"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" "${drop[@]}" \
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" "${drop[@]}" \
 		sc-hash-git --check "$SC_TMP/before" "${OPTS[@]}"
 	[ "$status" -eq 5 ]
 	[[ "$stderr" == *"error[READ-FAILED]"*"hooks/pre-commit"* ]]

@@ -3,7 +3,7 @@
 # without the user's git configuration, and refuses what libgit2 1.5 would
 # misread.
 
-# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and sc_run_io set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0
@@ -34,7 +34,7 @@ setup() {
 }
 
 @test "sc-hash-git runs no hook, fsmonitor, filter, pager, helper or alias" {
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --status --protect "$SC_TMP/protect"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R" --status --protect "$SC_TMP/protect"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ ! -e "$T/marker" ]
 	# status saw the changed, filter=evil file without running the filter
@@ -43,7 +43,7 @@ setup() {
 	# and --check, which computes everything again, runs nothing either
 	printf 'again\n' >>"$R/README"
 	git -C "$R" config --add alias.co '!'"$T/bin/mark"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/m" \
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/m" \
 		-C "$R" --status --protect "$SC_TMP/protect"
 	[ "$status" -eq 1 ]
 	[ ! -e "$T/marker" ]
@@ -56,11 +56,11 @@ INTEGRITY - README modified"
 @test "an included config file is read as data, and an edit to it is found" {
 	git -C "$R" config --add include.path "$T/included.cfg" # twice: one item
 	git -C "$R" config 'includeIf.gitdir:/nowhere/.path' "$SC_TMP/absent.cfg"
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$R"
 	[ "$status" -eq 0 ]
 	printf '[core]\n\tpager = %s\n' "$T/bin/mark" >>"$T/included.cfg"
 	printf '[core]\n\tpager = %s\n' "$T/bin/mark" >"$SC_TMP/absent.cfg"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/m" -C "$R"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" sc-hash-git --check "$SC_TMP/m" -C "$R"
 	[ "$status" -eq 1 ]
 	[ ! -e "$T/marker" ]
 	run hg_findings "$SC_TMP/found"
@@ -70,7 +70,7 @@ GIT-CHANGED config $T/included.cfg modified"
 
 @test "GIT_DIR and GIT_WORK_TREE from the environment are ignored" {
 	hg_repo "$SC_TMP/other"
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" env GIT_DIR="$SC_TMP/other/.git" \
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" env GIT_DIR="$SC_TMP/other/.git" \
 		GIT_WORK_TREE="$SC_TMP/other" GIT_CONFIG_PARAMETERS="'core.x=1'" \
 		sc-hash-git -C "$R"
 	[ "$status" -eq 0 ]
@@ -87,7 +87,7 @@ GIT-CHANGED config $T/included.cfg modified"
 	cp "$HOME/.gitconfig" "$HOME/.config/git/config"
 	# control: git itself trusts it through the user's configuration
 	git -C "$SC_TMP/theirs" rev-parse HEAD >/dev/null
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$SC_TMP/theirs"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$SC_TMP/theirs"
 	[ "$status" -eq 4 ]
 	[[ "$stderr" == *"error[UNSAFE-REPOSITORY-OWNER]"* ]]
 	[ ! -s "$SC_TMP/m" ]
@@ -95,17 +95,17 @@ GIT-CHANGED config $T/included.cfg modified"
 
 # unsupported DIR NAME: exit 4, UNSUPPORTED-REPOSITORY naming NAME, no output.
 unsupported() {
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$1"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git -C "$1"
 	[ "$status" -eq 4 ] || { echo "status $status: $stderr"; return 1; }
 	[[ "$stderr" == *"error[UNSUPPORTED-REPOSITORY]"*"$2"* ]] || { echo "$stderr"; return 1; }
 	[ ! -s "$SC_TMP/m" ]
-	hg_run "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git --check "$SC_TMP/before" -C "$1"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/m" sc-hash-git --check "$SC_TMP/before" -C "$1"
 	[ "$status" -eq 4 ] || { echo "check: status $status"; return 1; }
 }
 
 save_manifest_of() {
 	hg_repo "$1"
-	hg_run "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git -C "$1"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/before" sc-hash-git -C "$1"
 	[ "$status" -eq 0 ]
 }
 

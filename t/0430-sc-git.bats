@@ -2,7 +2,7 @@
 # hooks-guard/sc-git: git without the repository's hooks, fsmonitor,
 # filters, pagers, aliases or helpers, and without the caller's environment.
 
-# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and sc_run_io set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # hooks-guard/guard: a manifest before the tick, a check after every command.
 
-# shellcheck disable=SC2154,SC2030,SC2031 # bats run and hg_run set status, output, stderr
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run and sc_run_io set status, output, stderr
 load lib/common
 load lib/hashgit
 bats_require_minimum_version 1.5.0
@@ -26,7 +26,7 @@ setup() {
 	assert_success
 	printf '#!/bin/sh\n' >"$R/.git/hooks/post-merge"
 	: >"$SC_TMP/empty"
-	hg_run "$SC_TMP/empty" "$SC_TMP/found" "$GU" "${O[@]}" check "$SC_TMP/m"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/found" "$GU" "${O[@]}" check "$SC_TMP/m"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"guard: GIT-CHANGED: hook hooks/post-merge added"* ]]
 	run hg_findings "$SC_TMP/found"

@@ -98,7 +98,7 @@ keygen_signs_sc_verifies() {
 	mkdir -p "$SC_TMP/keys"
 	ssh-keygen -q -t ed25519 -N 'secret phrase' -f "$SC_TMP/keys/enc"
 	attest_pred
-	attest_run_io /dev/null "$SC_TMP/out" sc-attest -C "$SC_TMP/repo" record \
+	sc_run_io /dev/null "$SC_TMP/out" sc-attest -C "$SC_TMP/repo" record \
 		--commit HEAD --predicate-type "$TEST_RESULT_TYPE" \
 		--predicate "$SC_TMP/pred.json" --key "$SC_TMP/keys/enc"
 	assert_equal "$status" 4
@@ -111,7 +111,7 @@ keygen_signs_sc_verifies() {
 	attest_key k ecdsa
 	ssh-keygen -q -p -N '' -m PEM -f "$SC_TMP/keys/k"
 	attest_pred
-	attest_run_io /dev/null "$SC_TMP/out" sc-attest -C "$SC_TMP/repo" record \
+	sc_run_io /dev/null "$SC_TMP/out" sc-attest -C "$SC_TMP/repo" record \
 		--commit HEAD --predicate-type "$TEST_RESULT_TYPE" \
 		--predicate "$SC_TMP/pred.json" --key "$SC_TMP/keys/k"
 	assert_equal "$status" 3
@@ -122,7 +122,7 @@ keygen_signs_sc_verifies() {
 	attest_key k ed25519
 	ln -s "$SC_TMP/keys/k" "$SC_TMP/link"
 	attest_pred
-	attest_run_io /dev/null "$SC_TMP/out" sc-attest -C "$SC_TMP/repo" record \
+	sc_run_io /dev/null "$SC_TMP/out" sc-attest -C "$SC_TMP/repo" record \
 		--commit HEAD --predicate-type "$TEST_RESULT_TYPE" \
 		--predicate "$SC_TMP/pred.json" --key "$SC_TMP/link"
 	assert_equal "$status" 4

@@ -16,7 +16,7 @@ setup() {
 }
 
 record() {
-	attest_run_io /dev/null "$SC_TMP/out.rec" sc-attest -C "$SC_TMP/repo" \
+	sc_run_io /dev/null "$SC_TMP/out.rec" sc-attest -C "$SC_TMP/repo" \
 		record "$@"
 }
 
@@ -127,7 +127,7 @@ JSON
 
 @test "not a repository is NOT-A-REPOSITORY, exit 4" {
 	mkdir "$SC_TMP/plain"
-	attest_run_io /dev/null "$SC_TMP/out.rec" sc-attest -C "$SC_TMP/plain" \
+	sc_run_io /dev/null "$SC_TMP/out.rec" sc-attest -C "$SC_TMP/plain" \
 		record --commit HEAD --predicate-type x --predicate "$SC_TMP/pred.json" --unsigned
 	assert_equal "$status" 4
 	[[ "$stderr" == "sc-attest: error[NOT-A-REPOSITORY]: "* ]]
@@ -142,8 +142,8 @@ JSON
 	record --commit HEAD --predicate-type x --predicate "$SC_TMP/pred.json" \
 		--unsigned --branch HEAD
 	assert_equal "$status" 2
-	attest_run_io /dev/null "$SC_TMP/out" sc-attest frobnicate
+	sc_run_io /dev/null "$SC_TMP/out" sc-attest frobnicate
 	assert_equal "$status" 2
-	attest_run_io /dev/null "$SC_TMP/out" sc-attest
+	sc_run_io /dev/null "$SC_TMP/out" sc-attest
 	assert_equal "$status" 2
 }

@@ -15,7 +15,7 @@ setup() {
 }
 
 sign() {
-	attest_run_io /dev/null "$SC_TMP/out.rec" sc-attest -C "$R" sign "$@"
+	sc_run_io /dev/null "$SC_TMP/out.rec" sc-attest -C "$R" sign "$@"
 }
 
 @test "sign turns an unsigned envelope into one verify accepts" {
@@ -80,7 +80,7 @@ sign() {
 	printf '{"result":"PASSED","url":"\\u001b[31mred\\u202e"}' >"$SC_TMP/p.json"
 	sc-attest -C "$R" record --commit HEAD --predicate-type "$TEST_RESULT_TYPE" \
 		--predicate "$SC_TMP/p.json" --key "$SC_TMP/keys/k" >/dev/null
-	attest_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD
+	sc_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD
 	assert_success
 	run cat "$SC_TMP/out.txt"
 	assert_line "commit $HEAD"
@@ -97,7 +97,7 @@ sign() {
 	attest_note "$R" HEAD | jq -c '.payload |= (@base64d | fromjson | .predicate.result = "FAILED" | tojson | @base64)' >"$SC_TMP/note"
 	echo '{' >>"$SC_TMP/note"
 	attest_set_note "$R" HEAD "$SC_TMP/note"
-	attest_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD
+	sc_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD
 	assert_success
 	run cat "$SC_TMP/out.txt"
 	assert_line '  signature: INVALID (signature does not verify)'
@@ -105,12 +105,12 @@ sign() {
 }
 
 @test "show without a note is NO-NOTE, exit 1; usage errors exit 2" {
-	attest_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD
+	sc_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD
 	assert_failure 1
 	[[ "$stderr" == *"error[NO-NOTE]: 'HEAD' has no attestation"* ]]
-	attest_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show
+	sc_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show
 	assert_equal "$status" 2
-	attest_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD --branch HEAD
+	sc_run_io /dev/null "$SC_TMP/out.txt" sc-attest -C "$R" show HEAD --branch HEAD
 	assert_equal "$status" 2
 	sign --commit HEAD
 	assert_equal "$status" 2

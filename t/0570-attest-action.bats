@@ -32,7 +32,7 @@ run_action() {
 	HEAD_SHA=$(git -C "$SC_TMP/fork" rev-parse HEAD)
 	export HEAD_SHA
 	cd "$SC_TMP/checkout" || return 1
-	attest_run_io /dev/null "$SC_TMP/action.out" \
+	sc_run_io /dev/null "$SC_TMP/action.out" \
 		"$SC_TOP/contrib/github-action/verify.sh"
 	cd "$SC_TOP" || return 1
 }

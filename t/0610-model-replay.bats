@@ -7,7 +7,7 @@ load lib/common
 load lib/model
 
 replay() {
-	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
 		--transcript "$MODEL_DATA/demo.transcript"
 }
 
@@ -100,12 +100,12 @@ replay() {
 	printf '{"type":"turn"}\n{"type":"usage","input-tokens":"-3"}\n' >"$SC_TMP/t7"
 	echo '{"type":"message","role":"user","text":"hi","label":"trusted","source":"person"}' | model_conv
 	for t in t1 t2 t3 t4 t5 t6 t7; do
-		model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
 			--transcript "$SC_TMP/$t"
 		assert_equal "$status" 3
 		[[ "$stderr" == *"error[MALFORMED-TRANSCRIPT]"* ]]
 	done
-	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
 		--transcript "$SC_TMP/t2"
 	[[ "$stderr" == *"t2: line 1: a record before the first turn"* ]]
 }
@@ -114,7 +114,7 @@ replay() {
 	printf '%s\n' '{"type":"turn"}' \
 		'{"type":"call","id":"c","tool":"run","source":"person","argv":"ls"}' >"$SC_TMP/t"
 	echo '{"type":"message","role":"user","text":"hi","label":"trusted","source":"person"}' | model_conv
-	model_run "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay --transcript "$SC_TMP/t"
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay --transcript "$SC_TMP/t"
 	assert_equal "$status" 0
 	run model_json "$SC_TMP/out"
 	assert_line --index 0 '{"type":"call","id":"c","tool":"run","source":"model","label":"trusted","argv":"ls"}'

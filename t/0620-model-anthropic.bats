@@ -11,7 +11,7 @@ KEY=sk-ant-test-SECRETVALUE-0123456789
 ask() {
 	model_conv <"$MODEL_DATA/$1"
 	shift
-	ANTHROPIC_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	ANTHROPIC_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider anthropic --endpoint "$MS_URL" "$@"
 }
 
@@ -87,7 +87,7 @@ ask() {
 		echo '{"type":"tool-result","id":"t","text":"def test_sealed(): ...","label":["untrusted","held-out"],"source":"verifier"}'
 	} >"$SC_TMP/held.jsonl"
 	model_conv <"$SC_TMP/held.jsonl"
-	ANTHROPIC_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	ANTHROPIC_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider anthropic --endpoint "$MS_URL"
 	assert_equal "$status" 1
 	[[ "$stderr" == *"error[HELD-OUT-LEAK]"* ]]
@@ -95,7 +95,7 @@ ask() {
 	# The server saw no request at all.
 	[ ! -e "$SC_TMP/req.1" ]
 	# The same conversation is sent when the label is allowed: the test can fail.
-	ANTHROPIC_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	ANTHROPIC_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider anthropic --endpoint "$MS_URL" --allow-label held-out
 	assert_equal "$status" 0
 	[ -e "$SC_TMP/req.1" ]

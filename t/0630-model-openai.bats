@@ -10,7 +10,7 @@ KEY=sk-proj-test-SECRETVALUE-9876543210
 @test "openai: the request is Chat Completions with a Bearer key" {
 	model_server_start openai-text.http
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
-	OPENAI_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	OPENAI_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider openai --endpoint "$MS_URL/v1/"
 	assert_equal "$status" 0
 	model_req_head 1 >"$SC_TMP/head"
@@ -29,7 +29,7 @@ KEY=sk-proj-test-SECRETVALUE-9876543210
 @test "openai: earlier calls become tool_calls, results tool messages with their ids" {
 	model_server_start openai-text.http
 	model_conv <"$MODEL_DATA/conv-second.jsonl"
-	OPENAI_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	OPENAI_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider openai --endpoint "$MS_URL/v1"
 	assert_equal "$status" 0
 	model_req_body 1 | jq -S . >"$SC_TMP/body"
@@ -39,7 +39,7 @@ KEY=sk-proj-test-SECRETVALUE-9876543210
 @test "openai: tool calls map to call records in order" {
 	model_server_start openai-tool-calls.http
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
-	OPENAI_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	OPENAI_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider openai --endpoint "$MS_URL/v1"
 	assert_equal "$status" 0
 	run model_json "$SC_TMP/out"
@@ -66,7 +66,7 @@ KEY=sk-proj-test-SECRETVALUE-9876543210
 @test "openai: malformed and anthropic-shaped answers are PROVIDER-RESPONSE" {
 	model_server_start anthropic-text.http
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
-	OPENAI_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	OPENAI_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider openai --endpoint "$MS_URL/v1"
 	assert_equal "$status" 1
 	[[ "$stderr" == *"error[PROVIDER-RESPONSE]: openai:"* ]]

@@ -11,7 +11,7 @@ KEY=sk-ant-test-SECRETVALUE-0123456789
 
 ask() {
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
-	ANTHROPIC_API_KEY=$KEY model_run "$SC_TMP/conv" "$SC_TMP/out" \
+	ANTHROPIC_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
 		sc-model --provider anthropic --endpoint "$MS_URL" "$@"
 }
 

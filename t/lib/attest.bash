@@ -5,18 +5,6 @@
 
 bats_require_minimum_version 1.5.0
 
-# Run CMD with stdin from IN and stdout to OUT, keeping CMD's own status
-# and its stderr in $stderr: attest_run_io IN OUT CMD...  (common.bash's
-# sc_run_io redirects run itself, whose stdout is captured into $output,
-# so OUT stays empty and NULs are dropped.)
-attest_io_exec() {
-	local in="$1" out="$2"
-	shift 2
-	"$@" <"$in" >"$out"
-}
-attest_run_io() {
-	run --separate-stderr attest_io_exec "$@"
-}
 
 TEST_RESULT_TYPE=https://in-toto.io/attestation/test-result/v0.1
 export TEST_RESULT_TYPE
@@ -116,7 +104,7 @@ attest_dearmor() {
 # in $SC_TMP/out.json; $status is sc-attest's own.
 attest_verify() {
 	: >"$SC_TMP/empty"
-	attest_run_io "$SC_TMP/empty" "$SC_TMP/out.rec" sc-attest verify "$@"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/out.rec" sc-attest verify "$@"
 	sc-rec --to-json <"$SC_TMP/out.rec" >"$SC_TMP/out.json"
 }
 

@@ -25,14 +25,22 @@ setup() { sc_common_setup; }
 teardown() { sc_common_teardown; }
 
 # Run a command with stdin from a file and stdout to a file, so the tool's
-# own exit status is kept (never piped): sc_run_io IN OUT CMD...
-sc_run_io() {
+# own exit status is kept (never piped): sc_run_io IN OUT CMD...  Sets
+# $status, $stderr and $stderr_lines as bats' run does; a crash or a
+# missing program (status 124 and above) fails the test, never counts as
+# "failed as expected".
+sc_io_exec() {
 	local in="$1" out="$2"
 	shift 2
-	# sh execs the tool, so $status is the tool's own; stderr is in $stderr.
-	# shellcheck disable=SC2016 # expanded by that sh, not here
-	run --separate-stderr sh -c 'in=$1 out=$2; shift 2; exec "$@" <"$in" >"$out"' \
-		sh "$in" "$out" "$@"
+	"$@" <"$in" >"$out"
+}
+sc_run_io() {
+	# bats' run sets a variable i it does not declare local: this one
+	# takes it, so a caller's loop counter survives.
+	# shellcheck disable=SC2034
+	local i
+	run --separate-stderr sc_io_exec "$@"
+	sc_assert_not_crashed
 }
 
 # Fail when a status means a crash or a missing program, which a test must

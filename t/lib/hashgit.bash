@@ -107,18 +107,3 @@ hg_jq() {
 	sc-rec --to-json <"$1" | jq -r "$2"
 }
 
-# hg_run IN OUT CMD...: run CMD with stdin from IN and stdout to OUT, keeping
-# its own status in $status and its stderr in $stderr.  (common.bash's
-# sc_run_io puts the redirections on bats' run, whose command substitution
-# takes the command's stdout, so OUT stays empty.)
-hg_run() {
-	local in="$1" out="$2"
-	shift 2
-	status=0
-	"$@" <"$in" >"$out" 2>"$SC_TMP/.stderr" || status=$?
-	stderr=$(cat "$SC_TMP/.stderr")
-	if [ "$status" -ge 124 ]; then
-		echo "crashed or could not run: status $status: $stderr" >&2
-		return 1
-	fi
-}

@@ -19,23 +19,8 @@ mask_slow_run() {
 	shift 3
 	mkfifo "$SC_TMP/fifo"
 	perl "$SC_TOP/t/lib/slow-write.pl" "$in" "$chunk" >"$SC_TMP/fifo" &
-	mask_run_io "$SC_TMP/fifo" "$out" "$@"
+	sc_run_io "$SC_TMP/fifo" "$out" "$@"
 	wait
 	rm -f "$SC_TMP/fifo"
 }
 
-# mask_run_io IN OUT CMD...: run CMD with stdin from IN and stdout to OUT
-# (bats' run would capture stdout instead of letting it reach OUT); sets
-# $status and $stderr.  Never piped, so the status is the tool's own.
-mask_run_io() {
-	local in="$1" out="$2"
-	shift 2
-	status=0
-	"$@" <"$in" >"$out" 2>"$SC_TMP/.stderr" || status=$?
-	# shellcheck disable=SC2034  # read by the calling test
-	stderr=$(cat "$SC_TMP/.stderr")
-	if [ "$status" -ge 124 ]; then
-		echo "crashed or could not run: status $status" >&2
-		return 1
-	fi
-}

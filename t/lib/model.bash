@@ -82,16 +82,3 @@ teardown() {
 	sc_common_teardown
 }
 
-# Run CMD with stdin from IN and stdout into OUT, keeping its own status
-# and its stderr in $stderr.  (common.bash's sc_run_io redirects run's
-# output, and run captures the command's stdout into $output, so OUT stays
-# empty there; this redirects inside what run calls.)
-model_io_exec() {
-	local in="$1" out="$2"
-	shift 2
-	"$@" <"$in" >"$out"
-}
-
-model_run() {
-	run --separate-stderr model_io_exec "$@"
-}
