@@ -1015,6 +1015,22 @@ static size_t check_prefix_len(const struct sc_argv *a)
 	return k;
 }
 
+/*
+ * 1 when W is an entry of LIST: word for word, or, with PREFIX, the entry
+ * followed by anything.
+ */
+static int in_argv_list(const struct sc_sw_word *w, size_t n,
+			const struct sc_argv_list *list, int prefix)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		if (prefix ? argv_prefix(w, n, &list->items[i], list->items[i].n)
+			   : argv_equal(w, n, &list->items[i]))
+			return 1;
+	return 0;
+}
+
 /* The rule of a configured list that allows W, or R_COUNT. */
 static enum rule_id configured(const struct judge *j,
 			       const struct sc_sw_word *w, size_t n)
@@ -1031,20 +1047,12 @@ static enum rule_id configured(const struct judge *j,
 		    argv_prefix(w, n, a, check_prefix_len(a)))
 			return R_CHECK;
 	}
-	for (i = 0; i < cfg->allow.nr; i++)
-		if (argv_equal(w, n, &cfg->allow.items[i]))
-			return R_COMMAND;
-	for (i = 0; i < cfg->allow_prefix.nr; i++)
-		if (argv_prefix(w, n, &cfg->allow_prefix.items[i],
-				cfg->allow_prefix.items[i].n))
-			return R_COMMAND;
-	for (i = 0; i < cfg->net_allow.nr; i++)
-		if (argv_equal(w, n, &cfg->net_allow.items[i]))
-			return R_NET_COMMAND;
-	for (i = 0; i < cfg->net_allow_prefix.nr; i++)
-		if (argv_prefix(w, n, &cfg->net_allow_prefix.items[i],
-				cfg->net_allow_prefix.items[i].n))
-			return R_NET_COMMAND;
+	if (in_argv_list(w, n, &cfg->allow, 0) ||
+	    in_argv_list(w, n, &cfg->allow_prefix, 1))
+		return R_COMMAND;
+	if (in_argv_list(w, n, &cfg->net_allow, 0) ||
+	    in_argv_list(w, n, &cfg->net_allow_prefix, 1))
+		return R_NET_COMMAND;
 	return R_COUNT;
 }
 
