@@ -150,11 +150,7 @@ static void json_u(struct sc_buf *out, unsigned v, int flags)
 	sc_buf_addf(out, (flags & SC_JSON_UPPER) ? "\\u%04X" : "\\u%04x", v);
 }
 
-/*
- * Decode one UTF-8 sequence at P (N bytes available) into *CP.  Returns its
- * length, or 0 when the bytes are not well-formed UTF-8.
- */
-static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
+size_t sc_utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
 {
 	size_t len, k;
 	unsigned v;
@@ -209,7 +205,7 @@ void sc_json_escape(struct sc_buf *out, const void *data, size_t len,
 			json_u(out, c, flags);
 			i++;
 		} else if (c >= 0x80 && (flags & SC_JSON_ASCII) &&
-			   (n = utf8_decode(p + i, len - i, &cp))) {
+			   (n = sc_utf8_decode(p + i, len - i, &cp))) {
 			if (cp >= 0x10000) {
 				cp -= 0x10000;
 				json_u(out, 0xd800 | (cp >> 10), flags);

@@ -62,4 +62,12 @@ enum {
 void sc_json_escape(struct sc_buf *out, const void *data, size_t len,
 		    int flags);
 
+/*
+ * Decode one multi-byte UTF-8 sequence at P (N > 0 bytes available, P[0]
+ * at least 0x80) into *CP.  Returns its length, or 0 when the bytes are not
+ * well-formed UTF-8 (overlong forms, surrogates and values past U+10FFFF
+ * included).
+ */
+size_t sc_utf8_decode(const unsigned char *p, size_t n, unsigned *cp);
+
 #endif
