@@ -225,3 +225,85 @@ sc_conf_all() { # ARRAY FILE KEY
 	*) exit "$cst" ;;
 	esac
 }
+
+# ---- sc-git, the signing key, the start of a branch (attest, verify, pr,
+# run) ----
+
+# The path of sc-git, the one way drivers call git: installed beside the
+# drivers (libexec/speccoder/hooks-guard/), or in the source tree's
+# hooks-guard/.
+sc_git_tool() {
+	local here
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+	if [ -x "$here/hooks-guard/sc-git" ]; then
+		printf '%s\n' "$here/hooks-guard/sc-git"
+	elif [ -x "$here/../../hooks-guard/sc-git" ]; then
+		printf '%s\n' "$(cd "$here/../../hooks-guard" && pwd -P)/sc-git"
+	else
+		sc_die 4 TOOL-MISSING "hooks-guard/sc-git is not installed"
+	fi
+}
+
+# git, through sc-git: no hook, pager, filter, helper or alias of the
+# repository runs.
+sc_git() { # ARG...
+	if [ -z "${SC_GIT:-}" ]; then
+		SC_GIT=$(sc_git_tool)
+	fi
+	"$SC_GIT" "$@"
+}
+
+# Print the SSH private key file attestations are signed with: git's
+# user.signingkey when gpg.format is ssh; print nothing when none is
+# configured, or (with a warning saying why) when the configured one cannot
+# be used, and the caller records unsigned.  Read with git config itself:
+# the key is set in the user's global configuration, which sc-git hides by
+# design, and reading configuration runs no program.
+sc_signing_key() {
+	local format key
+	format=$(git config --get gpg.format 2>/dev/null) || format=''
+	[ "$format" = ssh ] || return 0
+	key=$(git config --type=path --get user.signingkey 2>/dev/null) || key=''
+	case "$key" in
+	'')
+		return 0 ;;
+	key::*)
+		sc_warning SIGNING-KEY "user.signingkey is a key:: literal: sc-attest signs with a private key file only"
+		return 0 ;;
+	*.pub)
+		# git's usual setting names the public key and lets ssh-agent
+		# sign; the private key beside it is what sc-attest reads.
+		if [ -f "${key%.pub}" ]; then
+			key=${key%.pub}
+		else
+			sc_warning SIGNING-KEY "user.signingkey names a public key without its private key beside it (ssh-agent keys are not supported)"
+			return 0
+		fi ;;
+	esac
+	if [ ! -f "$key" ]; then
+		sc_warning SIGNING-KEY "user.signingkey names no readable file"
+		return 0
+	fi
+	printf '%s\n' "$key"
+}
+
+# The commit id of REV, or nothing when REV names no commit.
+sc_commit_id() { # REV
+	sc_git rev-parse --verify -q --end-of-options "$1^{commit}" 2>/dev/null || true
+}
+
+# Print the commit BRANCH started from: its merge-base with HEAD (the
+# branch checked out, the one a run starts from) when BRANCH is another
+# commit, else with the local main or master.  Nothing when none gives one.
+sc_branch_base() { # BRANCH
+	local tip other
+	tip=$(sc_commit_id "$1")
+	[ -n "$tip" ] || return 0
+	for other in HEAD refs/heads/main refs/heads/master; do
+		other=$(sc_commit_id "$other")
+		if [ -n "$other" ] && [ "$other" != "$tip" ]; then
+			sc_git merge-base "$tip" "$other" 2>/dev/null && return 0
+		fi
+	done
+	return 0
+}
