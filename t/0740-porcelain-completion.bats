@@ -48,3 +48,20 @@ setup() {
 		assert_line "$cmd"
 	done
 }
+
+@test "pr completes speccoder features and remotes; verify and attest branches" {
+	git commit -q --allow-empty -m base
+	git branch speccoder/login
+	git branch speccoder/search
+	git remote add origin /nonexistent
+	run complete_words git speccoder pr ''
+	assert_line login
+	assert_line search
+	assert_line --yes
+	run complete_words git speccoder pr --remote ''
+	assert_output origin
+	run complete_words git speccoder verify --branch speccoder/l
+	assert_output speccoder/login
+	run complete_words git speccoder attest --s
+	assert_output --show
+}

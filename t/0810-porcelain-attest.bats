@@ -176,3 +176,18 @@ record() { # REV: a test-result attestation through the porcelain
 	run ls "$SC_TMP"
 	refute_output --partial ran-
 }
+
+@test "help of attest, verify and pr repeats the man page's command lines" {
+	local cmd line
+	for cmd in attest verify pr; do
+		run git speccoder help "$cmd"
+		assert_success
+		while IFS= read -r line; do
+			line=${line#usage: git speccoder }
+			line=${line#   or: git speccoder }
+			grep -qxF -- "$line" <(sed -e 's/[*_]//g' -e 's/++$//' \
+				-e 's/\\\(.\)/\1/g' "$SC_TOP/Documentation/git-speccoder.1.scd") ||
+				fail "$cmd: '$line' is not in git-speccoder(1)"
+		done < <(printf '%s\n' "${lines[@]}" | grep -E '^(usage|   or):')
+	done
+}

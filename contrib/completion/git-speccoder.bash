@@ -14,19 +14,47 @@ _git_speccoder() {
 	done
 	case "$sub" in
 	'')
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check report help" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check report attest verify pr help" -- "$cur") ;;
 	init)
 		mapfile -t COMPREPLY < <(compgen -W "--print" -- "$cur") ;;
 	exec)
 		mapfile -t COMPREPLY < <(compgen -W "--profile --network --" -- "$cur") ;;
 	report)
 		mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur") ;;
+	attest)
+		_git_speccoder_revs "--show --branch --base --predicate-type --predicate" ;;
+	verify)
+		_git_speccoder_revs "--branch --base --allow-unsigned" ;;
+	pr)
+		local feats remotes
+		if [ "${COMP_WORDS[COMP_CWORD-1]}" = --remote ]; then
+			remotes=$(git remote 2>/dev/null)
+			mapfile -t COMPREPLY < <(compgen -W "$remotes" -- "$cur")
+		else
+			feats=$(git for-each-ref --format='%(refname:strip=3)' refs/heads/speccoder/ 2>/dev/null)
+			mapfile -t COMPREPLY < <(compgen -W "$feats --remote --yes --no-prompt" -- "$cur")
+		fi ;;
 	check)
 		local names
 		names=$(sc-config --checks 2>/dev/null | sc-rec --to-json 2>/dev/null | jq -r .name 2>/dev/null)
 		mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur") ;;
 	help)
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check report" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check report attest verify pr" -- "$cur") ;;
+	esac
+}
+
+# Complete OPTIONS, or a branch name after a revision option or in place
+# of an option.
+_git_speccoder_revs() { # OPTIONS
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} refs
+	case "$prev" in
+	--predicate) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+	--predicate-type) COMPREPLY=(); return ;;
+	esac
+	refs=$(git for-each-ref --format='%(refname:short)' refs/heads/ 2>/dev/null)
+	case "$cur" in
+	-*) mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur") ;;
+	*) mapfile -t COMPREPLY < <(compgen -W "$refs" -- "$cur") ;;
 	esac
 }
 
