@@ -133,6 +133,13 @@ record() { # REV: a test-result attestation through the porcelain
 	assert_equal "$status" 1
 	assert_line --index 3 --regexp '^  untrusted-signer '
 	assert_line --index 4 'failure: 2 of 3 commits verified'
+	# a checkout of the branch: its speccoder.conf is the branch's word
+	rm -rf .speccoder speccoder.conf
+	git checkout -q speccoder/login
+	run --separate-stderr git speccoder verify --base main
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[UNTRUSTED-CONFIG]"* ]]
+	assert_output ''
 }
 
 @test "bad revisions and arguments are usage errors" {
