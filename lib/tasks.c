@@ -506,16 +506,28 @@ static int read_tasks(int dirfd, const char *name, const char *shown,
 	return ret;
 }
 
+/* Read FILE into TF; on success *DIRFD is its directory, left open. */
+static int load_at(const char *dir, const char *file, struct sc_taskfile *tf,
+		   int *dirfd, const char **base)
+{
+	int ret = locate(dir, file, dirfd, base);
+
+	if (ret)
+		return ret;
+	ret = read_tasks(*dirfd, *base, file, tf);
+	if (ret)
+		close(*dirfd);
+	return ret;
+}
+
 int sc_tasks_load(const char *dir, const char *file, struct sc_taskfile *tf)
 {
 	const char *base;
 	int dirfd, ret;
 
-	ret = locate(dir, file, &dirfd, &base);
-	if (ret)
-		return ret;
-	ret = read_tasks(dirfd, base, file, tf);
-	close(dirfd);
+	ret = load_at(dir, file, tf, &dirfd, &base);
+	if (!ret)
+		close(dirfd);
 	return ret;
 }
 
@@ -638,12 +650,10 @@ int sc_tasks_tick(const char *dir, const char *file, size_t n,
 	const char *base;
 	int dirfd, ret;
 
-	ret = locate(dir, file, &dirfd, &base);
+	ret = load_at(dir, file, tf, &dirfd, &base);
 	if (ret)
 		return ret;
-	ret = read_tasks(dirfd, base, file, tf);
-	if (!ret)
-		ret = expected_item(tf, file, n, text, &t);
+	ret = expected_item(tf, file, n, text, &t);
 	if (!ret)
 		ret = replace_ticked(dirfd, base, file, tf, t->mark);
 	close(dirfd);

@@ -7,18 +7,12 @@
 load lib/common
 load lib/porcelain
 load lib/attest
+load lib/branch
 
 setup() {
 	sc_common_setup
-	sc_porcelain_repo
-	attest_git_env
-	echo 1 >f && git add f && git commit -qm base
-	git checkout -qb speccoder/login
-	echo 2 >f && git commit -qam one
-	echo 3 >f && git commit -qam two
-	git checkout -q main
+	sc_branch_repo
 	attest_key me ed25519
-	attest_pred
 	git config gpg.format ssh
 	git config user.signingkey "$SC_TMP/keys/me.pub"
 	attest_allow "$SC_TMP/allowed" me@example.com me

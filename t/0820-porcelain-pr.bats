@@ -7,19 +7,13 @@
 load lib/common
 load lib/porcelain
 load lib/attest
+load lib/branch
 
 setup() {
 	sc_common_setup
-	sc_porcelain_repo
-	attest_git_env
-	echo 1 >f && git add f && git commit -qm base
-	git checkout -qb speccoder/login
-	echo 2 >f && git commit -qam "T001 the form"
-	echo 3 >f && git commit -qam "T002 the check"
-	attest_pred
-	sc-attest record --commit HEAD --predicate-type "$TEST_RESULT_TYPE" \
+	sc_branch_repo
+	sc-attest record --commit speccoder/login --predicate-type "$TEST_RESULT_TYPE" \
 		--predicate "$SC_TMP/pred.json" --unsigned >/dev/null
-	git checkout -q main
 	git init -q --bare "$SC_TMP/remote.git"
 	git remote add origin "file://$SC_TMP/remote.git"
 }
