@@ -296,8 +296,11 @@ sc_commit_id() { # REV
 # branch checked out, the one a run starts from) when BRANCH is another
 # commit, else with the local main or master.  Nothing when none gives one.
 sc_branch_base() { # BRANCH
-	local tip other
-	tip=$(sc_commit_id "$1")
+	local tip=$1 other
+	# A name is resolved; a full commit id (what the drivers pass) is not.
+	if [ "${#tip}" -ne 40 ] || [ -n "${tip//[0-9a-f]/}" ]; then
+		tip=$(sc_commit_id "$1")
+	fi
 	[ -n "$tip" ] || return 0
 	for other in HEAD refs/heads/main refs/heads/master; do
 		other=$(sc_commit_id "$other")
