@@ -142,3 +142,36 @@ T
 	assert_line "c1 no script"
 	assert_line "c2 no budget"
 }
+
+@test "run --in-place: works in the checkout, .env reads as empty to a command, the tick is on the branch" {
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",content:"echo \"env holds: $(cat .env)\"\n"},
+		{type:"turn"}, {type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"call",id:"c3",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	# Proof the file is readable without the sandbox.
+	grep -q "$DEMO_API_KEY" .env
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t"
+	assert_success
+	assert_equal "$(git rev-list --count HEAD~1..main)" 1
+	run git log -1 --format=%B
+	assert_output --partial "Speccoder-Task: greeting 2"
+	grep -q -- '- \[x\] T001' specs/greeting/tasks.md
+	conv=$(find "$XDG_STATE_HOME" -name 'task-2.conversation')
+	run jq -r 'select(.type == "tool-result" and .id == "c3") | .text' \
+		< <(sc-rec --to-json <"$conv")
+	assert_line "env holds: "
+	# The file tools refuse what git ignored at the start.
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "ignored") | .count' "$SC_TMP/j"
+	assert_output 1
+}
+
+@test "run --in-place: a checkout with changes is refused" {
+	echo change >>README.md
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$DEMO/demo.transcript"
+	assert_failure 1
+	assert_regex "$stderr" "NOT-CLEAN"
+}
