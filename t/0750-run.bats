@@ -27,6 +27,7 @@ setup() {
 	run git show speccoder/greeting:specs/greeting/tasks.md
 	assert_output --partial "- [x] T001 Greet the person named on the command line"
 	run git show speccoder/greeting:greet.sh
+	# shellcheck disable=SC2016 # the text of the script, not an expansion
 	assert_output --partial '${1:-world}'
 	# The attestation is the note of that commit, and it verifies.
 	run sc-attest show speccoder/greeting

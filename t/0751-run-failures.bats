@@ -10,6 +10,7 @@ load lib/model
 setup() {
 	sc_common_setup
 	MS_PID=
+	export MS_PID
 	run_need_userns
 	run_demo_repo
 }

@@ -44,6 +44,7 @@ run_journal_json() {
 
 # Everything the run left where a person or a log could read it: the
 # state directory's files and the run's output.
+# shellcheck disable=SC2154 # bats run sets output
 run_all_text() {
 	find "$XDG_STATE_HOME" -type f ! -name '*.conversation' -exec cat {} + 2>/dev/null
 	printf '%s\n%s\n' "$output" "${stderr:-}"
