@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -109,12 +110,28 @@ static void progress(struct loop *l, const char *fmt, ...)
 	}
 }
 
+/* Write R to the events with the time it happened, as the journal keeps it. */
 static int emit(struct loop *l, const struct sc_record *r)
 {
-	if (sc_record_write(&l->events, r) < 0 ||
+	struct sc_record ev;
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret = 0;
+
+	sc_record_init(&ev);
+	for (size_t i = 0; i < r->nr; i++)
+		if (strcmp(r->fields[i].name, "time"))
+			sc_record_add(&ev, r->fields[i].name, r->fields[i].value,
+				      r->fields[i].value_len);
+	if (gmtime_r(&now, &tm) &&
+	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		sc_record_adds(&ev, "time", when);
+	if (sc_record_write(&l->events, &ev) < 0 ||
 	    sc_output_flush(&l->events) < 0)
-		return sc_error_errno("WRITE-FAILED", "cannot write the events");
-	return 0;
+		ret = sc_error_errno("WRITE-FAILED", "cannot write the events");
+	sc_record_release(&ev);
+	return ret;
 }
 
 static int append_conversation(struct loop *l, const struct sc_record *r)
