@@ -56,7 +56,7 @@ setup() {
 	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.by)"' "$SC_TMP/j"
 	assert_output "call-2 no script"
 	# The check printed the key: masked everywhere it was kept.
-	conv=$(find "$XDG_STATE_HOME" -name 'task-2.conversation')
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
 	sc-rec --to-json <"$conv" | grep -q 'used token \[redacted:DEMO_API_KEY\]'
 	run_all_text >"$SC_TMP/all"
 	cat "$conv" >>"$SC_TMP/all"
@@ -68,7 +68,7 @@ setup() {
 	run --separate-stderr git speccoder run greeting \
 		--transcript "$DEMO/demo.transcript" --answers "$SC_TMP/answers"
 	assert_success
-	conv=$(find "$XDG_STATE_HOME" -name 'task-2.conversation')
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
 	run grep -c -F -e "$DEMO_API_KEY" -e fake-private-key-material "$conv"
 	assert_output 0
 	run jq -r 'select(.type == "tool-result" and .id == "call-1") | .text' \
@@ -159,7 +159,7 @@ T
 	run git log -1 --format=%B
 	assert_output --partial "Speccoder-Task: greeting 2"
 	grep -q -- '- \[x\] T001' specs/greeting/tasks.md
-	conv=$(find "$XDG_STATE_HOME" -name 'task-2.conversation')
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
 	run jq -r 'select(.type == "tool-result" and .id == "c3") | .text' \
 		< <(sc-rec --to-json <"$conv")
 	assert_line "env holds: "
@@ -175,4 +175,29 @@ T
 		--transcript "$DEMO/demo.transcript"
 	assert_failure 1
 	assert_regex "$stderr" "NOT-CLEAN"
+}
+
+@test "run: two open tasks, one conversation, two ticks, each attested" {
+	printf -- '- [ ] T002 Say goodbye too\n' >>specs/greeting/tasks.md
+	git commit -q -am "a second task"
+	jq -cn '{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"T001"},
+		{type:"call",id:"c1",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"text",text:"T001 done"},
+		{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"T002"},
+		{type:"call",id:"c2",tool:"write",path:"bye.sh",content:"#!/bin/sh\necho Goodbye\n"},
+		{type:"turn"}, {type:"text",text:"T002 done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_success
+	assert_output --partial "tasks ticked 2"
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 2
+	run git log --format=%s main..speccoder/greeting
+	assert_line "speccoder: T002 Say goodbye too"
+	assert_line "speccoder: T001 Greet the person named on the command line"
+	for c in $(git rev-list main..speccoder/greeting); do
+		sc-attest show "$c" | grep -q task-verification
+	done
+	# The second task's message does not repeat the spec.
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "message") | .text | split("\n")[0]' < <(sc-rec --to-json <"$conv")
+	assert_line --index 1 --partial "Implement task 3 of feature greeting: T002"
 }

@@ -46,6 +46,6 @@ run_journal_json() {
 # state directory's files and the run's output.
 # shellcheck disable=SC2154 # bats run sets output
 run_all_text() {
-	find "$XDG_STATE_HOME" -type f ! -name '*.conversation' -exec cat {} + 2>/dev/null
+	find "$XDG_STATE_HOME" -type f ! -name conversation -exec cat {} + 2>/dev/null
 	printf '%s\n%s\n' "$output" "${stderr:-}"
 }
