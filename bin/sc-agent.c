@@ -172,10 +172,10 @@ static char **copy_argv(const struct sc_record *r)
 
 static int load_programs(const char *path, struct sc_agent_programs *p)
 {
-	static const char *const names[] = { "model", "classify", "sandbox",
-					     "mask", "guard" };
-	char ***slots[] = { &p->model, &p->classify, &p->sandbox, &p->mask,
-			    &p->guard };
+	static const char *const names[] = { "classify", "sandbox", "mask",
+					     "model", "guard", "executor" };
+	char ***slots[] = { &p->classify, &p->sandbox, &p->mask, &p->model,
+			    &p->guard, &p->executor };
 	struct sc_input *in;
 	struct sc_reader rd;
 	struct sc_record r;
@@ -191,7 +191,7 @@ static int load_programs(const char *path, struct sc_agent_programs *p)
 	sc_record_init(&r);
 	while ((st = sc_reader_next(&rd, &r)) == SC_READ_RECORD) {
 		const char *type = sc_record_type(&r);
-		for (size_t i = 0; type && i < 5; i++) {
+		for (size_t i = 0; type && i < 6; i++) {
 			if (strcmp(type, names[i]))
 				continue;
 			*slots[i] = copy_argv(&r);
@@ -204,12 +204,17 @@ static int load_programs(const char *path, struct sc_agent_programs *p)
 	}
 	if (st < 0)
 		ret = sc_reader_report(&rd, st);
-	for (size_t i = 0; !ret && i < 4; i++)
+	for (size_t i = 0; !ret && i < 3; i++)
 		if (!*slots[i]) {
 			sc_error("BAD-PROGRAMS", "the programs file names no %s",
 				 names[i]);
 			ret = SC_EXIT_MALFORMED;
 		}
+	if (!ret && !p->model && !p->executor) {
+		sc_error("BAD-PROGRAMS", "the programs file names no model and "
+			 "no executor");
+		ret = SC_EXIT_MALFORMED;
+	}
 	sc_record_release(&r);
 	free(in);
 	close(fd);
@@ -242,9 +247,13 @@ static int read_message(const char *path, struct sc_buf *out)
 	return 0;
 }
 
+/*
+ * Add a record holding FILE's text to WIRE; a message's text is also added
+ * to PROMPT (what an external agent is given), when PROMPT is set.
+ */
 static int add_text_record(struct sc_buf *wire, const char *type,
 			   const char *label, const char *source,
-			   const char *file)
+			   const char *file, struct sc_buf *prompt)
 {
 	struct sc_buf text = SC_BUF_INIT;
 	struct sc_record r;
@@ -252,6 +261,11 @@ static int add_text_record(struct sc_buf *wire, const char *type,
 	if (read_message(file, &text) < 0) {
 		sc_buf_release(&text);
 		return -1;
+	}
+	if (prompt) {
+		if (prompt->len)
+			sc_buf_adds(prompt, "\n\n");
+		sc_buf_add(prompt, text.data ? text.data : "", text.len);
 	}
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", type);
@@ -270,7 +284,7 @@ static int add_text_record(struct sc_buf *wire, const char *type,
  * A new conversation opens with the system prompt and the tools; every run
  * then adds its messages.  The records are written whole or not at all.
  */
-static int open_conversation(const struct cmdline *c)
+static int open_conversation(const struct cmdline *c, struct sc_buf *prompt)
 {
 	struct sc_buf wire = SC_BUF_INIT;
 	struct stat st;
@@ -286,13 +300,15 @@ static int open_conversation(const struct cmdline *c)
 	}
 	fresh = st.st_size == 0;
 	if (fresh && c->system &&
-	    add_text_record(&wire, "system", "trusted", "speccoder", c->system) < 0)
+	    add_text_record(&wire, "system", "trusted", "speccoder", c->system,
+			    NULL) < 0)
 		ret = SC_EXIT_UNAVAILABLE;
 	if (fresh)
 		sc_agent_tool_records(&wire);
 	for (size_t i = 0; !ret && i < c->nr_msgs; i++)
 		if (add_text_record(&wire, "message", c->msgs[i].label,
-				    c->msgs[i].source, c->msgs[i].file) < 0)
+				    c->msgs[i].source, c->msgs[i].file,
+				    prompt) < 0)
 			ret = SC_EXIT_UNAVAILABLE;
 	if (!ret && wire.len && sc_write_all(fd, wire.data, wire.len) < 0) {
 		sc_error_errno("CONVERSATION", "cannot write the conversation");
@@ -339,6 +355,7 @@ int main(int argc, char **argv)
 	struct sc_agent_programs prog;
 	struct sc_agent_stats stats;
 	struct sc_asker asker;
+	struct sc_buf prompt = SC_BUF_INIT;
 	int ret;
 
 	sc_diag_init("sc-agent");
@@ -355,9 +372,11 @@ int main(int argc, char **argv)
 	ret = load_programs(c.programs, &prog);
 	if (ret)
 		return ret;
-	ret = open_conversation(&c);
+	ret = open_conversation(&c, &prompt);
 	if (ret)
 		return ret;
+	c.o.prompt = prompt.data;
+	c.o.prompt_len = prompt.len;
 	if (sc_asker_open(&asker, c.answers) < 0)
 		return SC_EXIT_UNAVAILABLE;
 	c.o.asker = &asker;
@@ -370,5 +389,6 @@ int main(int argc, char **argv)
 		sc_error(stats.code, "%s", stats.reason.data);
 	sc_asker_close(&asker);
 	sc_buf_release(&stats.reason);
+	sc_buf_release(&prompt);
 	return ret;
 }

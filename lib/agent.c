@@ -38,6 +38,7 @@ struct loop {
 	int rootfd;
 	int conv;
 	struct coproc *cls;
+	struct coproc *acp;        /* an external agent's session, or NULL */
 	struct sc_output events;
 	unsigned denied_in_a_row;
 	unsigned turn;
@@ -600,6 +601,51 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 	}
 }
 
+/* The result goes back into the conversation, for the model's next turn. */
+static int answer_model(struct loop *l, const char *id,
+			const struct result *res)
+{
+	struct sc_record r;
+	int ret;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "tool-result");
+	sc_record_adds(&r, "id", id ? id : "");
+	sc_record_adds(&r, "label", "untrusted");
+	sc_record_adds(&r, "source", res->source);
+	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
+		      res->text.len);
+	ret = append_conversation(l, &r) < 0 ? SC_EXIT_INTERNAL : 0;
+	sc_record_release(&r);
+	return ret;
+}
+
+/* The result goes to sc-acp, which answers the external agent with it. */
+static int answer_executor(struct loop *l, const char *id,
+			   const struct result *res)
+{
+	struct sc_record r;
+	int ret = 0;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "result");
+	sc_record_adds(&r, "id", id ? id : "");
+	sc_record_adds(&r, "decision", strcmp(res->outcome, "ok") ? "deny" :
+		       "allow");
+	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
+		      res->text.len);
+	if (res->exit_status >= 0) {
+		char st[16];
+		snprintf(st, sizeof(st), "%d", res->exit_status);
+		sc_record_adds(&r, "status", st);
+	}
+	if (sc_record_write(&l->acp->out, &r) < 0 ||
+	    sc_output_flush(&l->acp->out) < 0)
+		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
+	sc_record_release(&r);
+	return ret;
+}
+
 static int add_result(struct loop *l, const char *id, const char *tool,
 		      struct result *res)
 {
@@ -609,13 +655,7 @@ static int add_result(struct loop *l, const char *id, const char *tool,
 	if (mask_text(l, &res->text, &res->truncated) < 0)
 		return SC_EXIT_UNAVAILABLE;
 	sc_record_init(&r);
-	sc_record_adds(&r, "type", "tool-result");
-	sc_record_adds(&r, "id", id ? id : "");
-	sc_record_adds(&r, "label", "untrusted");
-	sc_record_adds(&r, "source", res->source);
-	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
-		      res->text.len);
-	ret = append_conversation(l, &r) < 0 ? SC_EXIT_INTERNAL : 0;
+	ret = l->acp ? answer_executor(l, id, res) : answer_model(l, id, res);
 	sc_record_reset(&r);
 	sc_record_adds(&r, "type", "result");
 	sc_record_adds(&r, "id", id ? id : "");
@@ -659,6 +699,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	const char *id = sc_record_str(call, "id");
 	const char *tool = sc_record_str(call, "tool");
 	const char *outside = sc_record_str(call, "outside");
+	const char *permission = sc_record_str(call, "permission");
 	struct result res = { SC_BUF_INIT, "speccoder", "denied", -1, 0 };
 	struct sc_record v;
 	struct sc_buf what = SC_BUF_INIT;
@@ -699,7 +740,10 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	l->stats->allowed++;
 	l->denied_in_a_row = 0;
 	res.outcome = "ok";
-	if (tool && !strcmp(tool, "run")) {
+	if (permission && !strcmp(permission, "1")) {
+		/* The external agent acts with its own tools: only the answer. */
+		ret = add_result(l, id, tool, &res);
+	} else if (tool && !strcmp(tool, "run")) {
 		run_command(l, call, &res);
 		ret = add_result(l, id, tool, &res);
 		if (!ret)
@@ -818,6 +862,63 @@ static int turn(struct loop *l)
 	return ret;
 }
 
+/*
+ * One task made by an external agent: the prompt goes to the sc-acp
+ * coprocess; each request it reports is a call like the model's, and its
+ * answer goes back to it; the turn ends when the agent ends it.
+ */
+static int executor_task(struct loop *l)
+{
+	struct sc_record r;
+	struct sc_buf what = SC_BUF_INIT;
+	int st, ret = GO_ON;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "prompt");
+	sc_record_add(&r, "text", l->o->prompt ? l->o->prompt : "",
+		      l->o->prompt_len);
+	if (sc_record_write(&l->acp->out, &r) < 0 ||
+	    sc_output_flush(&l->acp->out) < 0)
+		ret = stop(l, "ACP-EXITED", "the external agent did not take the task");
+	while (ret == GO_ON &&
+	       (st = sc_reader_next(&l->acp->rd, &r)) == SC_READ_RECORD) {
+		const char *type = sc_record_type(&r);
+
+		if (!type)
+			continue;
+		if (!strcmp(type, "call")) {
+			ret = handle_call(l, &r);
+			continue;
+		}
+		if (emit(l, &r) < 0) {
+			ret = SC_EXIT_INTERNAL;
+			break;
+		}
+		if (!strcmp(type, "text"))
+			progress(l, "  agent: %.160s", sc_record_str(&r, "text") ?
+				 sc_record_str(&r, "text") : "");
+		else if (!strcmp(type, "mode") &&
+			 sc_record_str(&r, "decides-alone") &&
+			 !strcmp(sc_record_str(&r, "decides-alone"), "1"))
+			progress(l, "  the agent decides alone (%s): what it does "
+				 "without asking is outside speccoder's policy",
+				 sc_record_str(&r, "reason") ?
+				 sc_record_str(&r, "reason") : "its mode");
+		else if (!strcmp(type, "end"))
+			ret = -1;
+		else if (!strcmp(type, "stop"))
+			ret = stop(l, sc_record_str(&r, "code") ?
+				   sc_record_str(&r, "code") : "ACP-EXITED",
+				   "the external agent's session failed");
+	}
+	if (ret == GO_ON)
+		ret = stop(l, "ACP-EXITED", "the external agent's session ended "
+			   "before the task");
+	sc_buf_release(&what);
+	sc_record_release(&r);
+	return ret;
+}
+
 int sc_agent_run(const struct sc_agent_opts *o,
 		 const struct sc_agent_programs *prog,
 		 struct sc_agent_stats *stats)
@@ -844,6 +945,15 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		sc_error_errno("CLASSIFY-FAILED", "cannot start the classifier");
 		ret = SC_EXIT_UNAVAILABLE;
 	}
+	if (ret == GO_ON && prog->executor) {
+		l.acp = coproc_start(prog->executor);
+		if (!l.acp) {
+			sc_error_errno("ACP-START", "cannot start the external agent");
+			ret = SC_EXIT_UNAVAILABLE;
+		} else {
+			ret = executor_task(&l);
+		}
+	}
 	while (ret == GO_ON) {
 		if (l.turn >= o->max_turns) {
 			ret = stop(&l, "MAX-TURNS", "the model took %u turns "
@@ -854,6 +964,7 @@ int sc_agent_run(const struct sc_agent_opts *o,
 	}
 	if (ret < 0)
 		ret = 0;
+	coproc_end(l.acp);
 	coproc_end(l.cls);
 	sc_output_flush(&l.events);
 	sc_output_release(&l.events);

@@ -24,6 +24,7 @@ struct sc_agent_programs {
 	char **sandbox;    /* prefix; "--" and the command follow */
 	char **mask;       /* filter: masks stdin to stdout */
 	char **guard;      /* exit 0 clean, 1 findings (records), else failed */
+	char **executor;   /* sc-acp and an external agent, instead of model */
 };
 
 struct sc_agent_opts {
@@ -38,6 +39,8 @@ struct sc_agent_opts {
 	int events_fd;             /* event records */
 	int progress_fd;           /* lines for a person, or -1 */
 	struct sc_asker *asker;
+	const char *prompt;        /* an executor's task: this run's messages */
+	size_t prompt_len;
 };
 
 struct sc_agent_stats {
