@@ -222,3 +222,98 @@ T
 	wt=$(run_worktree greeting)
 	grep -q '1:-world' "$wt/greet.sh"
 }
+
+# Held-out tests: a test the model never sees, sealed in the state
+# directory; the demo's Makefile runs every tests/*.sh.
+seal_held_out() { # TEST-BODY
+	mkdir -p "$SC_TMP/held/tests"
+	printf '%s\n' "$1" >"$SC_TMP/held/tests/zz-held-out.sh"
+	git speccoder seal greeting "$SC_TMP/held"
+}
+
+fix_transcript() {
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"text",text:"done"},
+		{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"held-out"},
+		{type:"text",text:"I cannot see those tests"}' >"$SC_TMP/t"
+}
+
+@test "run: held-out tests that pass let the task tick; their text never reaches the model" {
+	seal_held_out 'echo "ok - held-out secret-assertion-marker"; [ "$(sh ./greet.sh Bob)" = "Hello, Bob!" ]'
+	fix_transcript
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "held-out") | .result' "$SC_TMP/j"
+	assert_output PASSED
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run grep -c secret-assertion-marker "$conv"
+	assert_output 0
+	# Nor in the worktree or the branch.
+	run git ls-tree -r --name-only speccoder/greeting
+	refute_line tests/zz-held-out.sh
+	run git notes --ref speccoder show speccoder/greeting
+	assert_success
+}
+
+@test "run: failing held-out tests send back only their names, and the task does not tick" {
+	seal_held_out 'echo "not ok 1 - greets in capitals"; echo "# hidden-detail-marker"; exit 1'
+	fix_transcript
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t" --retries 1
+	assert_failure 1
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "message") | .text' < <(sc-rec --to-json <"$conv")
+	assert_output --partial "greets in capitals"
+	refute_output --partial "hidden-detail-marker"
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
+}
+
+@test "run: held-out tests changed after sealing stop the attempt (TAMPERED)" {
+	seal_held_out 'exit 0'
+	sealed=$(find "$XDG_STATE_HOME" -name zz-held-out.sh -path '*held-out*')
+	echo 'exit 0 # changed' >"$sealed"
+	fix_transcript
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_failure 1
+	assert_regex "$stderr" "TAMPERED"
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
+}
+
+@test "run: the model cannot read the sealed held-out tests" {
+	seal_held_out 'exit 0'
+	sealed=$(find "$XDG_STATE_HOME" -name zz-held-out.sh -path '*held-out*')
+	# Proof the file is readable outside the run.
+	[ -r "$sealed" ]
+	jq -cn --arg p "$sealed" '{type:"turn"},
+		{type:"call",id:"c1",tool:"read",path:$p},
+		{type:"call",id:"c2",tool:"run",argv:["cat",$p]},
+		{type:"turn"}, {type:"text",text:"no"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict") | "\(.id) \(.decision)"' "$SC_TMP/j"
+	assert_line "c1 deny"
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run grep -c 'exit 0' "$conv"
+	assert_output 0
+}
+
+@test "run: a check the model wrote cannot read speccoder's state (held-out tests, journals)" {
+	seal_held_out 'echo held-out-content-marker'
+	state_dir=$(dirname "$(find "$XDG_STATE_HOME" -maxdepth 3 -type d -name held-out)")
+	# Proof both are readable without the sandbox.
+	grep -rq held-out-content-marker "$state_dir/held-out"
+	jq -cn --arg s "$state_dir" '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-peek.sh",
+		 content:("cat " + $s + "/held-out/greeting/tree/tests/* 2>&1; cat " + $s + "/runs/*/journal 2>&1 | head -c 300; true\n")},
+		{type:"turn"}, {type:"call",id:"c2",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"peeked"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "tool-result" and .id == "c2") | .text' < <(sc-rec --to-json <"$conv")
+	refute_output --partial held-out-content-marker
+	refute_output --partial '"type"'
+	refute_output --partial 'command'
+}

@@ -203,6 +203,15 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	if [ -e "$2/.git" ]; then
 		_args+=(--read-only "$2/.git")
 	fi
+	# speccoder's own state stays out of the command's sight: the sealed
+	# held-out tests, and the runs (journals, conversations, grants).
+	local state h
+	state=$(sc_state_dir)
+	for h in held-out runs; do
+		if [ -e "$state/$h" ]; then
+			_args+=(--hide "$state/$h")
+		fi
+	done
 	file=$(sc_conf_file "$2")
 	if [ -e "$file" ]; then
 		_args+=(--read-only "$file")
