@@ -18,7 +18,8 @@
 
 static const char *const synopsis[] = {
 	"--root DIR [--mode worktree|in-place|spec|explore] [--no-prompt] "
-	"[--config FILE] [--grants FILE] [--ignored FILE] [--frozen FILE]",
+	"[--config FILE] [--grants FILE] [--ignored FILE] [--frozen FILE] "
+	"[--feature NAME]",
 	NULL,
 };
 
@@ -31,6 +32,7 @@ static const struct sc_tool tool = {
 	"    --grants FILE    type=grant records of objects a person approved\n"
 	"    --ignored FILE   NUL-separated paths git ignored at the start\n"
 	"    --frozen FILE    tests that existed before the attempt\n"
+	"    --feature NAME   spec mode: write only this feature's artifacts\n"
 	"    -h, --help       show this help\n"
 	"    --version        show the version\n",
 	0,
@@ -40,7 +42,7 @@ static const struct sc_tool tool = {
 #define LIST_MAX ((size_t)64 << 20)
 
 struct opts {
-	const char *root, *config, *grants, *ignored, *frozen;
+	const char *root, *config, *grants, *ignored, *frozen, *feature;
 	enum sc_mode mode;
 	int no_prompt;
 };
@@ -106,6 +108,8 @@ static int load(const struct opts *o, struct sc_policy *p)
 		sc_policy_load_paths(p, &p->frozen, b.data ? b.data : "", b.len);
 	}
 	sc_buf_release(&b);
+	if (o->feature)
+		sc_policy_set_feature(p, o->feature);
 	return 0;
 }
 
@@ -169,10 +173,12 @@ int main(int argc, char *argv[])
 		{ "grants", required_argument, NULL, 'g' },
 		{ "ignored", required_argument, NULL, 'i' },
 		{ "frozen", required_argument, NULL, 'f' },
+		{ "feature", required_argument, NULL, 'F' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { NULL, NULL, NULL, NULL, NULL, SC_MODE_WORKTREE, 0 };
+	struct opts o = { NULL, NULL, NULL, NULL, NULL, NULL, SC_MODE_WORKTREE,
+			  0 };
 	struct sc_policy p;
 	int c, ret;
 
@@ -190,6 +196,7 @@ int main(int argc, char *argv[])
 		case 'g': o.grants = optarg; break;
 		case 'i': o.ignored = optarg; break;
 		case 'f': o.frozen = optarg; break;
+		case 'F': o.feature = optarg; break;
 		default: sc_usage_error(&tool, NULL);
 		}
 	}

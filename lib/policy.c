@@ -376,6 +376,27 @@ static int is_spec_artifact(const char *f)
 	return 0;
 }
 
+/*
+ * A planning artifact of the feature being planned, when the policy was
+ * told one (--feature): planning one feature never rewrites another's.
+ */
+static int is_own_artifact(const struct sc_policy *p, const char *f)
+{
+	char a[64], name[256];
+	size_t at;
+
+	if (!is_spec_artifact(f))
+		return 0;
+	if (!p->feature)
+		return 1;
+	comp_at(f, 0, a, sizeof(a));
+	if (!strcmp(a, "openspec"))
+		at = 2;
+	else
+		at = !strcmp(a, ".specify") ? 2 : 1;
+	return !strcmp(comp_at(f, at, name, sizeof(name)), p->feature);
+}
+
 static int is_verification(const char *f)
 {
 	static const char *const dirs[] = {
@@ -502,7 +523,7 @@ static enum rule_id protected_rule(const struct judge *j, const char *f,
 		return R_IGNORED;
 	if (!write)
 		return R_COUNT;
-	if (is_spec(f) && !(j->p->mode == SC_MODE_SPEC && is_spec_artifact(f)))
+	if (is_spec(f) && !(j->p->mode == SC_MODE_SPEC && is_own_artifact(j->p, f)))
 		return R_SPEC;
 	if (is_verification(f)) {
 		/* .github/copilot-instructions.md and the like are agent
@@ -522,7 +543,7 @@ static enum rule_id ask_rule(const struct judge *j, const char *f)
 		return R_MANIFEST;
 	if (sc_strset_has(&j->p->frozen, f))
 		return R_FROZEN;
-	if (j->p->mode == SC_MODE_SPEC && !is_spec_artifact(f))
+	if (j->p->mode == SC_MODE_SPEC && !is_own_artifact(j->p, f))
 		return R_SPEC_MODE;
 	return R_COUNT;
 }
@@ -2684,6 +2705,7 @@ void sc_policy_release(struct sc_policy *p)
 	sc_strset_release(&p->ignored);
 	sc_strset_release(&p->frozen);
 	free(p->path_env);
+	free(p->feature);
 	if (p->exes) {
 		size_t i;
 
@@ -2777,4 +2799,13 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 	sc_record_add(out, "object", v->object.data ? v->object.data : "",
 		      v->object.len);
 	sc_buf_release(&reason);
+}
+
+void sc_policy_set_feature(struct sc_policy *p, const char *name)
+{
+	struct sc_buf folded = SC_BUF_INIT;
+
+	sc_path_fold(name, strlen(name), &folded);
+	free(p->feature);
+	p->feature = sc_buf_detach(&folded, NULL);
 }

@@ -47,6 +47,7 @@ struct sc_policy {
 	struct sc_strset ignored;   /* folded paths git ignored (in-place) */
 	struct sc_strset frozen;    /* folded paths of tests that existed */
 	char *path_env;             /* PATH, to name the executable */
+	char *feature;              /* spec mode: the one feature, folded */
 	struct sc_exe_cache *exes;  /* PATH lookups already made */
 };
 
@@ -63,6 +64,9 @@ struct sc_verdict {
 int sc_policy_init(struct sc_policy *p, const char *root, enum sc_mode mode,
 		   int no_prompt, struct sc_config *cfg);
 void sc_policy_release(struct sc_policy *p);
+
+/* In spec mode, only the artifacts of feature NAME may be written. */
+void sc_policy_set_feature(struct sc_policy *p, const char *name);
 
 /* Parse "worktree", "in-place", "spec" or "explore"; -1 otherwise. */
 int sc_policy_parse_mode(const char *text, enum sc_mode *mode);

@@ -26,6 +26,14 @@ load lib/policy
 	policy_corpus "$SC_POLICY_DATA/spec.tsv"
 }
 
+@test "corpus: spec mode for one feature (--feature)" {
+	policy_corpus "$SC_POLICY_DATA/spec-feature.tsv"
+}
+
+@test "corpus: spec mode for one OpenSpec change (--feature)" {
+	policy_corpus "$SC_POLICY_DATA/spec-feature-openspec.tsv"
+}
+
 @test "corpus: explore mode" {
 	policy_corpus "$SC_POLICY_DATA/explore.tsv"
 }

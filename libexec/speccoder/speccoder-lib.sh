@@ -55,6 +55,20 @@ sc_tool() { # NAME
 	sc_die 4 TOOL-MISSING "$1 is not built here: run 'make' (or install speccoder)"
 }
 
+# The path of hooks-guard program NAME (sc-git, guard): beside the drivers
+# once installed (libexec/speccoder/hooks-guard), at the top of the source
+# tree otherwise.
+sc_guard_tool() { # NAME
+	_here=$(cd "$(dirname "$0")" && pwd -P)
+	for _t in "$_here/hooks-guard/$1" "$_here/../../hooks-guard/$1"; do
+		if [ -x "$_t" ]; then
+			printf '%s\n' "$_t"
+			return 0
+		fi
+	done
+	sc_die 4 TOOL-MISSING "hooks-guard/$1 is not installed beside the drivers"
+}
+
 # A name that becomes part of a path: [A-Za-z0-9._-]+, no leading . or -,
 # so no argument reaches outside the state directory.
 sc_valid_name() { # NAME
@@ -189,6 +203,15 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	if [ -e "$2/.git" ]; then
 		_args+=(--read-only "$2/.git")
 	fi
+	# speccoder's own state stays out of the command's sight: the sealed
+	# held-out tests, and the runs (journals, conversations, grants).
+	local state h
+	state=$(sc_state_dir)
+	for h in held-out runs; do
+		if [ -e "$state/$h" ]; then
+			_args+=(--hide "$state/$h")
+		fi
+	done
 	file=$(sc_conf_file "$2")
 	if [ -e "$file" ]; then
 		_args+=(--read-only "$file")

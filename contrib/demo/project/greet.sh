@@ -1,0 +1,3 @@
+#!/bin/sh
+# greet.sh: prints a greeting.
+echo "Hello, world!"

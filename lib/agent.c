@@ -1,0 +1,974 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "alloc.h"
+#include "diag.h"
+#include "filetool.h"
+#include "io.h"
+#include "paths.h"
+#include "record.h"
+#include "process.h"
+
+/* A result is cut here so the conversation stays bounded whatever ran. */
+#define MASK_OUT_MAX ((size_t)8 << 20)
+
+enum outcome { GO_ON = 0, STOPPED = 1 };
+
+/* The classifier, kept running: one call in, one verdict out. */
+struct coproc {
+	pid_t pid;
+	int to;
+	struct sc_output out;
+	struct sc_input in;
+	struct sc_reader rd;
+};
+
+struct loop {
+	const struct sc_agent_opts *o;
+	const struct sc_agent_programs *prog;
+	struct sc_agent_stats *stats;
+	int rootfd;
+	int conv;
+	struct coproc *cls;
+	struct coproc *acp;        /* an external agent's session, or NULL */
+	struct sc_output events;
+	unsigned denied_in_a_row;
+	unsigned turn;
+};
+
+static const struct {
+	const char *name, *description, *schema;
+} tools[] = {
+	{ "read", "Read a file of the project (a path relative to its root).",
+	  "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},"
+	  "\"required\":[\"path\"]}" },
+	{ "list", "List a directory of the project.",
+	  "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},"
+	  "\"required\":[\"path\"]}" },
+	{ "write", "Create or replace a file of the project with content.",
+	  "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},"
+	  "\"content\":{\"type\":\"string\"}},\"required\":[\"path\",\"content\"]}" },
+	{ "delete", "Delete a file of the project.",
+	  "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},"
+	  "\"required\":[\"path\"]}" },
+	{ "run", "Run a command in the project's sandbox: argv (a list of words) "
+	  "or shell (one shell line), in cwd (relative to the root).",
+	  "{\"type\":\"object\",\"properties\":{\"argv\":{\"type\":\"array\","
+	  "\"items\":{\"type\":\"string\"}},\"shell\":{\"type\":\"string\"},"
+	  "\"cwd\":{\"type\":\"string\"}}}" },
+};
+
+void sc_agent_tool_records(struct sc_buf *out)
+{
+	struct sc_record r;
+
+	sc_record_init(&r);
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		sc_record_reset(&r);
+		sc_record_adds(&r, "type", "tool");
+		sc_record_adds(&r, "name", tools[i].name);
+		sc_record_adds(&r, "description", tools[i].description);
+		sc_record_adds(&r, "schema", tools[i].schema);
+		sc_record_adds(&r, "label", "trusted");
+		sc_record_adds(&r, "source", "speccoder");
+		sc_record_encode(&r, out);
+	}
+	sc_record_release(&r);
+}
+
+/* ---- small helpers ------------------------------------------------- */
+
+static void progress(struct loop *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void progress(struct loop *l, const char *fmt, ...)
+{
+	char raw[1024], clean[1024];
+	va_list ap;
+	int n;
+
+	if (l->o->progress_fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* Calls and objects are the model's words: no control bytes reach
+	 * the screen. */
+	sc_sanitize(clean, sizeof(clean) - 1, raw, strlen(raw));
+	strcat(clean, "\n");
+	if (sc_write_all(l->o->progress_fd, clean, strlen(clean)) < 0) {
+		/* The screen is gone; the events still record everything. */
+	}
+}
+
+/* Write R to the events with the time it happened, as the journal keeps it. */
+static int emit(struct loop *l, const struct sc_record *r)
+{
+	struct sc_record ev;
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret = 0;
+
+	sc_record_init(&ev);
+	for (size_t i = 0; i < r->nr; i++)
+		if (strcmp(r->fields[i].name, "time"))
+			sc_record_add(&ev, r->fields[i].name, r->fields[i].value,
+				      r->fields[i].value_len);
+	if (gmtime_r(&now, &tm) &&
+	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		sc_record_adds(&ev, "time", when);
+	if (sc_record_write(&l->events, &ev) < 0 ||
+	    sc_output_flush(&l->events) < 0)
+		ret = sc_error_errno("WRITE-FAILED", "cannot write the events");
+	sc_record_release(&ev);
+	return ret;
+}
+
+static int append_conversation(struct loop *l, const struct sc_record *r)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	int ret = 0;
+
+	sc_record_encode(r, &b);
+	if (sc_write_all(l->conv, b.data, b.len) < 0)
+		ret = sc_error_errno("WRITE-FAILED",
+				     "cannot append to the conversation");
+	sc_buf_release(&b);
+	return ret;
+}
+
+static int stop(struct loop *l, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int stop(struct loop *l, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(l->stats->code, sizeof(l->stats->code), "%s", code);
+	sc_buf_reset(&l->stats->reason);
+	va_start(ap, fmt);
+	{
+		char text[1024];
+		vsnprintf(text, sizeof(text), fmt, ap);
+		sc_buf_adds(&l->stats->reason, text);
+	}
+	va_end(ap);
+	return STOPPED;
+}
+
+/* The values of every field NAME of R, as a NULL-terminated array. */
+static char **field_list(const struct sc_record *r, const char *name,
+			 size_t *nr)
+{
+	char **v = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		if (strcmp(r->fields[i].name, name))
+			continue;
+		SC_ALLOC_GROW(v, n + 2, alloc);
+		v[n++] = (char *)r->fields[i].value;
+	}
+	if (!v)
+		v = sc_xcalloc(1, sizeof(*v));
+	v[n] = NULL;
+	*nr = n;
+	return v;
+}
+
+static char **concat_argv(char **prefix, const char *sep, char **rest)
+{
+	size_t np = 0, nr = 0, k = 0;
+	char **v;
+
+	while (prefix[np])
+		np++;
+	while (rest[nr])
+		nr++;
+	v = sc_xcalloc(np + nr + 2, sizeof(*v));
+	for (size_t i = 0; i < np; i++)
+		v[k++] = prefix[i];
+	if (sep)
+		v[k++] = (char *)sep;
+	for (size_t i = 0; i < nr; i++)
+		v[k++] = rest[i];
+	return v;
+}
+
+/* ---- the classifier coprocess -------------------------------------- */
+
+static struct coproc *coproc_start(char **argv)
+{
+	int in[2], out[2];
+	struct coproc *c;
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return NULL;
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		return NULL;
+	}
+	c = sc_xcalloc(1, sizeof(*c));
+	c->pid = sc_spawn(argv, in[0], out[1], -1, -1);
+	close(in[0]);
+	close(out[1]);
+	if (c->pid < 0) {
+		int e = errno;
+		close(in[1]);
+		close(out[0]);
+		free(c);
+		errno = e;
+		return NULL;
+	}
+	c->to = in[1];
+	sc_output_init(&c->out, c->to);
+	sc_input_init_fd(&c->in, out[0]);
+	sc_reader_init(&c->rd, &c->in);
+	return c;
+}
+
+/* Close the coprocess's input and collect it; its exit status. */
+static int coproc_end(struct coproc *c)
+{
+	int st;
+
+	if (!c)
+		return 0;
+	sc_output_release(&c->out);
+	close(c->to);
+	close(c->in.fd);
+	st = sc_wait(c->pid);
+	free(c);
+	return st;
+}
+
+/*
+ * Send CALL, read the answer into VERDICT: a verdict (1), the classifier's
+ * stop record (0), or a failure (-1).
+ */
+static int coproc_ask(struct coproc *c, const struct sc_record *call,
+		      struct sc_record *verdict)
+{
+	int st;
+
+	if (sc_record_write(&c->out, call) < 0 || sc_output_flush(&c->out) < 0)
+		return -1;
+	while ((st = sc_reader_next(&c->rd, verdict)) == SC_READ_RECORD) {
+		const char *type = sc_record_type(verdict);
+		if (type && !strcmp(type, "verdict"))
+			return 1;
+		if (type && !strcmp(type, "stop"))
+			return 0;
+	}
+	return -1;
+}
+
+/* ---- running the other tools --------------------------------------- */
+
+/* Run ARGV with IN, OUT and ERR (-1: ours) in DIRFD; its status. */
+static int run_tool(char **argv, int in, int out, int err, int dirfd)
+{
+	pid_t pid = sc_spawn(argv, in, out, err, dirfd);
+
+	if (pid < 0)
+		return -1;
+	return sc_wait(pid);
+}
+
+/* Mask TEXT through the mask filter into OUT (replacing it). */
+static int mask_text(struct loop *l, struct sc_buf *text, int *truncated)
+{
+	int raw = sc_anon_file("sc-agent-raw"), out = sc_anon_file("sc-agent-out");
+	int st = -1, trunc = 0;
+
+	if (raw >= 0 && out >= 0 &&
+	    sc_write_all(raw, text->data ? text->data : "", text->len) == 0 &&
+	    lseek(raw, 0, SEEK_SET) == 0) {
+		pid_t pid = sc_spawn(l->prog->mask, raw, out, -1, -1);
+		st = pid < 0 ? -1 : sc_wait(pid);
+	}
+	sc_buf_wipe(text);
+	if (st == 0 && sc_read_fd_capped(out, MASK_OUT_MAX, text, &trunc) < 0)
+		st = -1;
+	if (raw >= 0)
+		close(raw);
+	if (out >= 0)
+		close(out);
+	if (st != 0) {
+		sc_buf_reset(text);
+		return sc_error("MASK-FAILED", "the masker failed (status %d): "
+				"nothing unmasked goes on", st);
+	}
+	*truncated |= trunc;
+	return 0;
+}
+
+/* ---- executing one allowed call ------------------------------------ */
+
+struct result {
+	struct sc_buf text;
+	const char *source;     /* worktree, command, speccoder */
+	const char *outcome;    /* ok, error, denied */
+	int exit_status;        /* for a command; -1 otherwise */
+	int truncated;
+};
+
+static const char *call_path(const struct sc_record *call,
+			     const struct sc_record *verdict)
+{
+	const char *cls = sc_record_str(verdict, "class");
+	const char *obj = sc_record_str(verdict, "object");
+
+	/* The policy's object is the canonical name it judged: open that. */
+	if (cls && obj && (!strcmp(cls, "read") || !strcmp(cls, "write")))
+		return strcmp(obj, ".") ? obj : "";
+	return NULL;
+	(void)call;
+}
+
+static void file_tool(struct loop *l, const char *tool, const char *path,
+		      const struct sc_record *call, struct result *res)
+{
+	struct sc_buf why = SC_BUF_INIT;
+	int rc;
+
+	res->source = "worktree";
+	if (!strcmp(tool, "read"))
+		rc = sc_file_read(l->rootfd, path, l->o->read_max, &res->text,
+				  &res->truncated, &why);
+	else if (!strcmp(tool, "list"))
+		rc = sc_file_list(l->rootfd, path, l->o->read_max, &res->text,
+				  &res->truncated, &why);
+	else if (!strcmp(tool, "write")) {
+		const struct sc_field *c = sc_record_get(call, "content");
+		rc = sc_file_write(l->rootfd, path, c ? c->value : "",
+				   c ? c->value_len : 0, &why);
+		if (!rc)
+			sc_buf_addf(&res->text, "wrote %s (%zu bytes)", path,
+				    c ? c->value_len : 0);
+	} else {
+		rc = sc_file_delete(l->rootfd, path, &why);
+		if (!rc)
+			sc_buf_addf(&res->text, "deleted %s", path);
+	}
+	if (rc < 0) {
+		res->outcome = "error";
+		sc_buf_reset(&res->text);
+		sc_buf_addf(&res->text, "%s %s failed: %s", tool, path, why.data);
+	}
+	if (res->truncated)
+		sc_buf_addf(&res->text, "\n[truncated at %zu bytes]",
+			    l->o->read_max);
+	sc_buf_release(&why);
+}
+
+static int command_dir(struct loop *l, const struct sc_record *call,
+		       struct sc_buf *why)
+{
+	const char *cwd = sc_record_str(call, "cwd");
+	struct sc_buf norm = SC_BUF_INIT;
+	int fd;
+
+	if (!cwd || !*cwd)
+		cwd = ".";
+	if (sc_path_normalize(cwd, strlen(cwd), &norm) < 0) {
+		sc_buf_adds(why, "the working directory climbs out of the root");
+		sc_buf_release(&norm);
+		return -1;
+	}
+	fd = sc_file_opendir(l->rootfd, norm.data ? norm.data : "", why);
+	sc_buf_release(&norm);
+	return fd;
+}
+
+static void run_command(struct loop *l, const struct sc_record *call,
+			struct result *res)
+{
+	const char *shell = sc_record_str(call, "shell");
+	char *sh_argv[] = { "/bin/sh", "-c", (char *)shell, NULL };
+	struct sc_buf why = SC_BUF_INIT, out = SC_BUF_INIT;
+	size_t nr;
+	char **words = field_list(call, "argv", &nr), **argv;
+	int dirfd, raw, devnull, st = -1;
+
+	res->source = "command";
+	res->outcome = "error";
+	if (!nr && !shell) {
+		sc_buf_adds(&res->text, "run needs argv or shell");
+		free(words);
+		return;
+	}
+	argv = concat_argv(l->prog->sandbox, "--", nr ? words : sh_argv);
+	dirfd = command_dir(l, call, &why);
+	raw = sc_anon_file("sc-agent-command");
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (dirfd >= 0 && raw >= 0 && devnull >= 0)
+		st = run_tool(argv, devnull, raw, raw, dirfd);
+	if (st >= 0 && sc_read_fd_capped(raw, l->o->output_max, &out,
+					 &res->truncated) == 0) {
+		res->outcome = "ok";
+		res->exit_status = st;
+		sc_buf_addf(&res->text, "exit status %d\n", st);
+		sc_buf_add(&res->text, out.data ? out.data : "", out.len);
+		if (res->truncated)
+			sc_buf_addf(&res->text, "\n[output truncated at %zu "
+				    "bytes]", l->o->output_max);
+	} else {
+		sc_buf_addf(&res->text, "the command could not be started: %s",
+			    why.len ? why.data : "the sandbox did not start");
+	}
+	sc_buf_wipe(&out);
+	sc_buf_release(&why);
+	if (dirfd >= 0)
+		close(dirfd);
+	if (raw >= 0)
+		close(raw);
+	if (devnull >= 0)
+		close(devnull);
+	free(argv);
+	free(words);
+}
+
+/* ---- the guard ----------------------------------------------------- */
+
+static int guard(struct loop *l)
+{
+	int out = sc_anon_file("sc-agent-guard"), st;
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record f;
+
+	if (!l->prog->guard)
+		return GO_ON;
+	if (out < 0)
+		return stop(l, "GUARD-FAILED", "cannot run the guard");
+	st = run_tool(l->prog->guard, -1, out, -1, -1);
+	if (st == 0) {
+		close(out);
+		return GO_ON;
+	}
+	if (st != 1) {
+		close(out);
+		return stop(l, "GUARD-FAILED", "the guard failed (status %d): "
+			    "the repository cannot be checked", st);
+	}
+	lseek(out, 0, SEEK_SET);
+	sc_input_init_fd(&in, out);
+	sc_reader_init(&rd, &in);
+	sc_record_init(&f);
+	st = stop(l, "INTEGRITY", "the guard found a change it cannot name");
+	while (sc_reader_next(&rd, &f) == SC_READ_RECORD) {
+		const char *code = sc_record_str(&f, "code");
+		const char *what = sc_record_str(&f, "path");
+		const char *change = sc_record_str(&f, "change");
+
+		if (!code)
+			continue;
+		if (!what)
+			what = sc_record_str(&f, "item");
+		emit(l, &f);
+		st = stop(l, code, "%s was %s by a command",
+			  what ? what : "a protected input",
+			  change ? change : "changed");
+		break;
+	}
+	sc_record_release(&f);
+	close(out);
+	return st;
+}
+
+/* ---- deciding one call --------------------------------------------- */
+
+static const char *describe(const struct sc_record *call, struct sc_buf *b)
+{
+	const char *tool = sc_record_str(call, "tool");
+
+	sc_buf_reset(b);
+	sc_buf_adds(b, tool ? tool : "?");
+	for (size_t i = 0; i < call->nr; i++) {
+		const char *n = call->fields[i].name;
+		if (!strcmp(n, "argv") || !strcmp(n, "path") ||
+		    !strcmp(n, "shell") || !strcmp(n, "url")) {
+			sc_buf_addch(b, ' ');
+			sc_buf_add(b, call->fields[i].value,
+				   strnlen(call->fields[i].value,
+					   call->fields[i].value_len));
+		}
+		if (b->len > 200) {
+			sc_buf_setlen(b, 200);
+			sc_buf_adds(b, "...");
+			break;
+		}
+	}
+	return b->data;
+}
+
+static int add_grant(struct loop *l, const char *object)
+{
+	struct sc_record g;
+	struct sc_buf b = SC_BUF_INIT;
+	int fd, ret = 0;
+
+	if (!l->o->grants)
+		return 0;
+	fd = open(l->o->grants, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+		  O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return sc_error_errno("GRANTS-FAILED", "cannot add the grant");
+	sc_record_init(&g);
+	sc_record_adds(&g, "type", "grant");
+	sc_record_adds(&g, "object", object);
+	sc_record_encode(&g, &b);
+	if (sc_write_all(fd, b.data, b.len) < 0 || fsync(fd) < 0)
+		ret = sc_error_errno("GRANTS-FAILED", "cannot add the grant");
+	close(fd);
+	sc_record_release(&g);
+	sc_buf_release(&b);
+	if (ret < 0)
+		return -1;
+	/* The classifier reads grants when it starts: start it again. */
+	coproc_end(l->cls);
+	l->cls = coproc_start(l->prog->classify);
+	if (!l->cls)
+		return sc_error_errno("CLASSIFY-FAILED",
+				      "cannot restart the classifier");
+	return 0;
+}
+
+static void event_approval(struct loop *l, const char *id, const char *object,
+			   enum sc_answer ans, const char *how)
+{
+	struct sc_record r;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "approval");
+	sc_record_adds(&r, "id", id ? id : "");
+	sc_record_adds(&r, "object", object ? object : "");
+	sc_record_adds(&r, "answer", sc_answer_name(ans));
+	sc_record_adds(&r, "by", how);
+	emit(l, &r);
+	sc_record_release(&r);
+}
+
+/*
+ * The decision after a person was asked when the policy said ask: allow
+ * (1), deny (0), or stop (-1, STOPPED set).
+ */
+static int ask_person(struct loop *l, const struct sc_record *call,
+		      const struct sc_record *v, int *ret)
+{
+	const char *id = sc_record_str(call, "id");
+	const char *object = sc_record_str(v, "object");
+	const char *how = "budget";
+	struct sc_buf what = SC_BUF_INIT;
+	enum sc_answer ans = SC_ANSWER_NO;
+
+	l->stats->asked++;
+	if (l->o->no_prompt)
+		how = "no-prompt";
+	else if (l->stats->asked <= l->o->budget)
+		ans = sc_ask(l->o->asker, describe(call, &what),
+			     object ? object : "", sc_record_str(v, "rule"),
+			     sc_record_str(v, "reason"), &how);
+	sc_buf_release(&what);
+	event_approval(l, id, object, ans, how);
+	switch (ans) {
+	case SC_ANSWER_STOP:
+		*ret = stop(l, "STOPPED", "the person stopped the attempt");
+		return -1;
+	case SC_ANSWER_RUN:
+		if (add_grant(l, object ? object : "") < 0) {
+			*ret = SC_EXIT_INTERNAL;
+			return -1;
+		}
+		return 1;
+	case SC_ANSWER_ONCE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The result goes back into the conversation, for the model's next turn. */
+static int answer_model(struct loop *l, const char *id,
+			const struct result *res)
+{
+	struct sc_record r;
+	int ret;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "tool-result");
+	sc_record_adds(&r, "id", id ? id : "");
+	sc_record_adds(&r, "label", "untrusted");
+	sc_record_adds(&r, "source", res->source);
+	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
+		      res->text.len);
+	ret = append_conversation(l, &r) < 0 ? SC_EXIT_INTERNAL : 0;
+	sc_record_release(&r);
+	return ret;
+}
+
+/* The result goes to sc-acp, which answers the external agent with it. */
+static int answer_executor(struct loop *l, const char *id,
+			   const struct result *res)
+{
+	struct sc_record r;
+	int ret = 0;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "result");
+	sc_record_adds(&r, "id", id ? id : "");
+	sc_record_adds(&r, "decision", strcmp(res->outcome, "ok") ? "deny" :
+		       "allow");
+	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
+		      res->text.len);
+	if (res->exit_status >= 0) {
+		char st[16];
+		snprintf(st, sizeof(st), "%d", res->exit_status);
+		sc_record_adds(&r, "status", st);
+	}
+	if (sc_record_write(&l->acp->out, &r) < 0 ||
+	    sc_output_flush(&l->acp->out) < 0)
+		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
+	sc_record_release(&r);
+	return ret;
+}
+
+static int add_result(struct loop *l, const char *id, const char *tool,
+		      struct result *res)
+{
+	struct sc_record r;
+	int ret;
+
+	if (mask_text(l, &res->text, &res->truncated) < 0)
+		return SC_EXIT_UNAVAILABLE;
+	sc_record_init(&r);
+	ret = l->acp ? answer_executor(l, id, res) : answer_model(l, id, res);
+	sc_record_reset(&r);
+	sc_record_adds(&r, "type", "result");
+	sc_record_adds(&r, "id", id ? id : "");
+	sc_record_adds(&r, "tool", tool ? tool : "");
+	sc_record_adds(&r, "outcome", res->outcome);
+	if (res->exit_status >= 0) {
+		char st[16];
+		snprintf(st, sizeof(st), "%d", res->exit_status);
+		sc_record_adds(&r, "exit", st);
+	}
+	{
+		char n[32];
+		snprintf(n, sizeof(n), "%zu", res->text.len);
+		sc_record_adds(&r, "bytes", n);
+	}
+	sc_record_adds(&r, "truncated", res->truncated ? "yes" : "no");
+	if (!ret && emit(l, &r) < 0)
+		ret = SC_EXIT_INTERNAL;
+	sc_record_release(&r);
+	return ret;
+}
+
+static int judge(struct loop *l, const struct sc_record *call,
+		 struct sc_record *v)
+{
+	int st = coproc_ask(l->cls, call, v);
+
+	if (st < 0) {
+		sc_error("CLASSIFY-FAILED", "the classifier gave no verdict");
+		return SC_EXIT_INTERNAL;
+	}
+	if (st == 0)
+		return stop(l, sc_record_str(v, "code") ?
+			    sc_record_str(v, "code") : "CLASSIFY-STOPPED",
+			    "the policy ended the attempt");
+	return emit(l, v) < 0 ? SC_EXIT_INTERNAL : GO_ON;
+}
+
+static int handle_call(struct loop *l, const struct sc_record *call)
+{
+	const char *id = sc_record_str(call, "id");
+	const char *tool = sc_record_str(call, "tool");
+	const char *outside = sc_record_str(call, "outside");
+	const char *permission = sc_record_str(call, "permission");
+	struct result res = { SC_BUF_INIT, "speccoder", "denied", -1, 0 };
+	struct sc_record v;
+	struct sc_buf what = SC_BUF_INIT;
+	const char *decision;
+	int ret, allow = 0;
+
+	sc_record_init(&v);
+	ret = judge(l, call, &v);
+	if (ret != GO_ON)
+		goto out;
+	decision = sc_record_str(&v, "decision");
+	if (!decision)
+		decision = "deny";
+	/* A command an external agent runs itself is outside the sandbox:
+	 * a person decides it, whatever the policy would allow. */
+	if (!strcmp(decision, "allow") && outside && !strcmp(outside, "1"))
+		decision = "ask";
+	progress(l, "  %-5s %s  [%s]", decision, describe(call, &what),
+		 sc_record_str(&v, "rule") ? sc_record_str(&v, "rule") : "");
+	if (!strcmp(decision, "allow"))
+		allow = 1;
+	else if (!strcmp(decision, "ask")) {
+		allow = ask_person(l, call, &v, &ret);
+		if (allow < 0)
+			goto out;
+	}
+	if (!allow) {
+		l->stats->denied++;
+		l->denied_in_a_row++;
+		sc_buf_addf(&res.text, "denied by speccoder's policy (%s): %s",
+			    sc_record_str(&v, "rule") ? sc_record_str(&v, "rule") : "deny",
+			    sc_record_str(&v, "reason") ? sc_record_str(&v, "reason") : "");
+		ret = add_result(l, id, tool, &res);
+		if (!ret && l->denied_in_a_row >= 3)
+			ret = stop(l, "DENIED-THRICE", "three calls in a row were denied");
+		goto out;
+	}
+	l->stats->allowed++;
+	l->denied_in_a_row = 0;
+	res.outcome = "ok";
+	if (permission && !strcmp(permission, "1")) {
+		/* The external agent acts with its own tools: only the answer. */
+		ret = add_result(l, id, tool, &res);
+	} else if (tool && !strcmp(tool, "run")) {
+		run_command(l, call, &res);
+		ret = add_result(l, id, tool, &res);
+		if (!ret)
+			ret = guard(l);
+	} else if (tool && call_path(call, &v) &&
+		   (!strcmp(tool, "read") || !strcmp(tool, "list") ||
+		    !strcmp(tool, "write") || !strcmp(tool, "delete"))) {
+		file_tool(l, tool, call_path(call, &v), call, &res);
+		ret = add_result(l, id, tool, &res);
+	} else {
+		res.outcome = "error";
+		sc_buf_adds(&res.text, "this tool is not available here");
+		ret = add_result(l, id, tool, &res);
+	}
+out:
+	sc_buf_wipe(&res.text);
+	sc_buf_release(&what);
+	sc_record_release(&v);
+	return ret;
+}
+
+/* ---- one turn of the model ----------------------------------------- */
+
+struct reply {
+	struct sc_record *recs;
+	size_t nr, alloc;
+};
+
+static void reply_release(struct reply *r)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		sc_record_release(&r->recs[i]);
+	free(r->recs);
+}
+
+static int ask_model(struct loop *l, struct reply *reply)
+{
+	int in = open(l->o->conversation, O_RDONLY | O_CLOEXEC);
+	int out = sc_anon_file("sc-agent-reply"), st = -1, rs;
+	struct sc_input *input;
+	struct sc_reader rd;
+
+	if (in >= 0 && out >= 0)
+		st = run_tool(l->prog->model, in, out, -1, -1);
+	if (in >= 0)
+		close(in);
+	if (st != 0) {
+		if (out >= 0)
+			close(out);
+		return stop(l, "MODEL-FAILED", "the model gave no reply "
+			    "(status %d; see its error above)", st);
+	}
+	lseek(out, 0, SEEK_SET);
+	input = sc_xmalloc(sizeof(*input));
+	sc_input_init_fd(input, out);
+	sc_reader_init(&rd, input);
+	for (;;) {
+		SC_ALLOC_GROW(reply->recs, reply->nr + 1, reply->alloc);
+		sc_record_init(&reply->recs[reply->nr]);
+		rs = sc_reader_next(&rd, &reply->recs[reply->nr]);
+		if (rs != SC_READ_RECORD) {
+			sc_record_release(&reply->recs[reply->nr]);
+			break;
+		}
+		reply->nr++;
+	}
+	free(input);
+	close(out);
+	if (rs < 0)
+		return stop(l, "MODEL-FAILED", "the model's reply is malformed");
+	return GO_ON;
+}
+
+/* Append the model's words and calls to the conversation, as it gave them. */
+static int take_reply(struct loop *l, const struct reply *reply,
+		      size_t *calls)
+{
+	*calls = 0;
+	for (size_t i = 0; i < reply->nr; i++) {
+		const struct sc_record *r = &reply->recs[i];
+		const char *type = sc_record_type(r);
+
+		if (!type || (strcmp(type, "text") && strcmp(type, "call")))
+			continue;
+		if (append_conversation(l, r) < 0 || emit(l, r) < 0)
+			return SC_EXIT_INTERNAL;
+		if (!strcmp(type, "call"))
+			(*calls)++;
+		else {
+			const char *t = sc_record_str(r, "text");
+			progress(l, "  model: %.160s", t ? t : "");
+		}
+	}
+	return GO_ON;
+}
+
+static int turn(struct loop *l)
+{
+	struct reply reply = { NULL, 0, 0 };
+	size_t calls = 0;
+	int ret;
+
+	l->turn++;
+	l->stats->turns = l->turn;
+	ret = ask_model(l, &reply);
+	if (ret == GO_ON)
+		ret = take_reply(l, &reply, &calls);
+	for (size_t i = 0; ret == GO_ON && i < reply.nr; i++) {
+		const char *type = sc_record_type(&reply.recs[i]);
+		if (type && !strcmp(type, "call"))
+			ret = handle_call(l, &reply.recs[i]);
+	}
+	reply_release(&reply);
+	if (ret == GO_ON && !calls)
+		return -1;   /* the model ended its turn */
+	return ret;
+}
+
+/*
+ * One task made by an external agent: the prompt goes to the sc-acp
+ * coprocess; each request it reports is a call like the model's, and its
+ * answer goes back to it; the turn ends when the agent ends it.
+ */
+static int executor_task(struct loop *l)
+{
+	struct sc_record r;
+	struct sc_buf what = SC_BUF_INIT;
+	int st, ret = GO_ON;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "prompt");
+	sc_record_add(&r, "text", l->o->prompt ? l->o->prompt : "",
+		      l->o->prompt_len);
+	if (sc_record_write(&l->acp->out, &r) < 0 ||
+	    sc_output_flush(&l->acp->out) < 0)
+		ret = stop(l, "ACP-EXITED", "the external agent did not take the task");
+	while (ret == GO_ON &&
+	       (st = sc_reader_next(&l->acp->rd, &r)) == SC_READ_RECORD) {
+		const char *type = sc_record_type(&r);
+
+		if (!type)
+			continue;
+		if (!strcmp(type, "call")) {
+			ret = handle_call(l, &r);
+			continue;
+		}
+		if (emit(l, &r) < 0) {
+			ret = SC_EXIT_INTERNAL;
+			break;
+		}
+		if (!strcmp(type, "text"))
+			progress(l, "  agent: %.160s", sc_record_str(&r, "text") ?
+				 sc_record_str(&r, "text") : "");
+		else if (!strcmp(type, "mode") &&
+			 sc_record_str(&r, "decides-alone") &&
+			 !strcmp(sc_record_str(&r, "decides-alone"), "1"))
+			progress(l, "  the agent decides alone (%s): what it does "
+				 "without asking is outside speccoder's policy",
+				 sc_record_str(&r, "reason") ?
+				 sc_record_str(&r, "reason") : "its mode");
+		else if (!strcmp(type, "end"))
+			ret = -1;
+		else if (!strcmp(type, "stop"))
+			ret = stop(l, sc_record_str(&r, "code") ?
+				   sc_record_str(&r, "code") : "ACP-EXITED",
+				   "the external agent's session failed");
+	}
+	if (ret == GO_ON)
+		ret = stop(l, "ACP-EXITED", "the external agent's session ended "
+			   "before the task");
+	sc_buf_release(&what);
+	sc_record_release(&r);
+	return ret;
+}
+
+int sc_agent_run(const struct sc_agent_opts *o,
+		 const struct sc_agent_programs *prog,
+		 struct sc_agent_stats *stats)
+{
+	struct loop l;
+	int ret = GO_ON;
+
+	memset(&l, 0, sizeof(l));
+	l.o = o;
+	l.prog = prog;
+	l.stats = stats;
+	l.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (l.rootfd < 0)
+		return sc_error_errno("BAD-ROOT", "cannot open the root"), SC_EXIT_USAGE;
+	l.conv = open(o->conversation, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (l.conv < 0) {
+		close(l.rootfd);
+		sc_error_errno("CONVERSATION", "cannot open the conversation");
+		return SC_EXIT_UNAVAILABLE;
+	}
+	sc_output_init(&l.events, o->events_fd);
+	l.cls = coproc_start(prog->classify);
+	if (!l.cls) {
+		sc_error_errno("CLASSIFY-FAILED", "cannot start the classifier");
+		ret = SC_EXIT_UNAVAILABLE;
+	}
+	if (ret == GO_ON && prog->executor) {
+		l.acp = coproc_start(prog->executor);
+		if (!l.acp) {
+			sc_error_errno("ACP-START", "cannot start the external agent");
+			ret = SC_EXIT_UNAVAILABLE;
+		} else {
+			ret = executor_task(&l);
+		}
+	}
+	while (ret == GO_ON) {
+		if (l.turn >= o->max_turns) {
+			ret = stop(&l, "MAX-TURNS", "the model took %u turns "
+				   "without ending the task", o->max_turns);
+			break;
+		}
+		ret = turn(&l);
+	}
+	if (ret < 0)
+		ret = 0;
+	coproc_end(l.acp);
+	coproc_end(l.cls);
+	sc_output_flush(&l.events);
+	sc_output_release(&l.events);
+	close(l.conv);
+	close(l.rootfd);
+	return ret;
+}

@@ -1,0 +1,134 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "approve.h"
+#include "buf.h"
+#include "diag.h"
+
+int sc_asker_open(struct sc_asker *a, const char *script)
+{
+	a->script = NULL;
+	a->tty = -1;
+	a->out = -1;
+	if (script) {
+		a->script = fopen(script, "re");
+		if (!a->script)
+			return sc_error_errno("ANSWERS-UNREADABLE",
+					      "cannot open the answers file");
+		a->out = STDERR_FILENO;
+		return 0;
+	}
+	a->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	a->out = a->tty;
+	return 0;
+}
+
+void sc_asker_close(struct sc_asker *a)
+{
+	if (a->script)
+		fclose(a->script);
+	if (a->tty >= 0)
+		close(a->tty);
+	a->script = NULL;
+	a->tty = -1;
+}
+
+const char *sc_answer_name(enum sc_answer ans)
+{
+	switch (ans) {
+	case SC_ANSWER_ONCE: return "once";
+	case SC_ANSWER_RUN: return "run";
+	case SC_ANSWER_STOP: return "stop";
+	default: return "no";
+	}
+}
+
+static enum sc_answer parse_answer(const char *line)
+{
+	if (!strcmp(line, "o") || !strcmp(line, "once"))
+		return SC_ANSWER_ONCE;
+	if (!strcmp(line, "r") || !strcmp(line, "run"))
+		return SC_ANSWER_RUN;
+	if (!strcmp(line, "s") || !strcmp(line, "stop"))
+		return SC_ANSWER_STOP;
+	return SC_ANSWER_NO;   /* anything else refuses: no answer is yes */
+}
+
+/* One line from FD, without its newline; -1 at the end or on an error. */
+static int read_tty_line(int fd, char *line, size_t size)
+{
+	size_t len = 0;
+	char c;
+
+	for (;;) {
+		ssize_t n = read(fd, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return len ? 0 : -1;
+		if (c == '\n')
+			break;
+		if (len + 1 < size)
+			line[len++] = c;
+	}
+	line[len] = '\0';
+	return 0;
+}
+
+static void show(int fd, const char *label, const char *text)
+{
+	char clean[512];
+	struct sc_buf b = SC_BUF_INIT;
+
+	/* The object and the call are the model's words: no control bytes. */
+	sc_sanitize(clean, sizeof(clean), text, strlen(text));
+	sc_buf_addf(&b, "  %-8s %s\n", label, clean);
+	if (write(fd, b.data, b.len) < 0) {
+		/* A question nobody can see is answered no by the caller. */
+	}
+	sc_buf_release(&b);
+}
+
+enum sc_answer sc_ask(struct sc_asker *a, const char *what, const char *object,
+		      const char *rule, const char *reason, const char **how)
+{
+	static const char question[] =
+		"  allow it [o]nce, for this [r]un, [n]o, or [s]top the attempt? ";
+	char line[64];
+
+	if (a->out < 0) {
+		*how = "no-terminal";
+		return SC_ANSWER_NO;
+	}
+	show(a->out, "asks:", what);
+	show(a->out, "object:", object);
+	show(a->out, "rule:", rule);
+	show(a->out, "why:", reason);
+	if (write(a->out, question, sizeof(question) - 1) < 0) {
+		*how = "no-terminal";
+		return SC_ANSWER_NO;
+	}
+	if (a->script) {
+		if (!fgets(line, sizeof(line), a->script)) {
+			*how = "script-exhausted";
+			line[0] = '\0';
+		} else {
+			*how = "script";
+			line[strcspn(line, "\r\n")] = '\0';
+		}
+		/* Echo the scripted answer where a person's would appear. */
+		char clean[64];
+		sc_sanitize(clean, sizeof(clean) - 1, line, strlen(line));
+		strcat(clean, "\n");
+		if (write(a->out, clean, strlen(clean)) < 0)
+			*how = "no-terminal";
+	} else if (read_tty_line(a->tty, line, sizeof(line)) < 0) {
+		*how = "no-terminal";
+		line[0] = '\0';
+	} else {
+		*how = "person";
+	}
+	return parse_answer(line);
+}

@@ -1,0 +1,283 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "filetool.h"
+
+/* The names come from the policy, already canonical: no symlink on the way. */
+#define RESOLVE_FLAGS (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV)
+
+static int fail(struct sc_buf *why, const char *what, int err)
+{
+	sc_buf_reset(why);
+	sc_buf_addf(why, "%s: %s", what, strerror(err));
+	return -1;
+}
+
+static int open_beneath(int rootfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how how;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (unsigned long long)(flags | O_CLOEXEC);
+	how.mode = (flags & O_CREAT) ? mode : 0;
+	how.resolve = RESOLVE_FLAGS;
+	/* "" is the root itself: openat2 wants "." for it. */
+	return (int)syscall(SYS_openat2, rootfd, *rel ? rel : ".", &how,
+			    sizeof(how));
+}
+
+/*
+ * Open the directory holding REL's last component, walking one component at
+ * a time beneath the root and making missing ones when CREATE is set.  REL
+ * is the policy's canonical name, which holds no symlink: meeting one now
+ * means the tree changed since the verdict, and the walk stops.
+ */
+static int open_parent(int rootfd, const char *rel, int create,
+		       const char **name, struct sc_buf *why)
+{
+	const char *slash = strrchr(rel, '/');
+	char *dir, *comp, *save = NULL;
+	int fd, next;
+
+	*name = slash ? slash + 1 : rel;
+	if (!**name || !strcmp(*name, ".") || !strcmp(*name, "..")) {
+		sc_buf_reset(why);
+		sc_buf_adds(why, "not a file name");
+		return -1;
+	}
+	fd = open_beneath(rootfd, "", O_PATH | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fail(why, "cannot open the root", errno);
+	if (!slash)
+		return fd;
+	dir = sc_xmemdup(rel, (size_t)(slash - rel));
+	for (comp = strtok_r(dir, "/", &save); comp;
+	     comp = strtok_r(NULL, "/", &save)) {
+		next = open_beneath(fd, comp, O_PATH | O_DIRECTORY, 0);
+		if (next < 0 && errno == ENOENT && create) {
+			if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST)
+				break;
+			next = open_beneath(fd, comp, O_PATH | O_DIRECTORY, 0);
+		}
+		close(fd);
+		fd = next;
+		if (fd < 0)
+			break;
+	}
+	free(dir);
+	if (fd < 0)
+		return fail(why, "cannot open the directory", errno);
+	return fd;
+}
+
+int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
+		 int *truncated, struct sc_buf *why)
+{
+	char chunk[65536];
+	struct stat st;
+	ssize_t n;
+	int fd = open_beneath(rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+
+	*truncated = 0;
+	if (fd < 0)
+		return fail(why, "cannot open", errno);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		sc_buf_reset(why);
+		sc_buf_adds(why, "not a regular file");
+		return -1;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			return fail(why, "cannot read", e);
+		}
+		if (out->len + (size_t)n > max) {
+			sc_buf_add(out, chunk, max - out->len);
+			*truncated = 1;
+			break;
+		}
+		sc_buf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sc_file_list(int rootfd, const char *rel, size_t max, struct sc_buf *out,
+		 int *truncated, struct sc_buf *why)
+{
+	int fd = open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
+	char **names = NULL;
+	size_t nr = 0, alloc = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*truncated = 0;
+	if (fd < 0)
+		return fail(why, "cannot open the directory", errno);
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return fail(why, "cannot list", e);
+	}
+	while ((errno = 0, de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		SC_ALLOC_GROW(names, nr + 1, alloc);
+		size_t len = strlen(de->d_name);
+		names[nr] = sc_xmalloc(len + 2);
+		memcpy(names[nr], de->d_name, len + 1);
+		if (de->d_type == DT_DIR)
+			memcpy(names[nr] + len, "/", 2);
+		nr++;
+	}
+	closedir(d);
+	qsort(names, nr, sizeof(*names), by_name);
+	for (size_t i = 0; i < nr; i++) {
+		size_t len = strlen(names[i]);
+		if (!*truncated && out->len + len + 1 <= max) {
+			sc_buf_add(out, names[i], len);
+			sc_buf_addch(out, '\n');
+		} else {
+			*truncated = 1;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+static int write_temp(int dirfd, const char *data, size_t len, mode_t mode,
+		      struct sc_buf *why)
+{
+	int fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+	size_t off = 0;
+
+	if (fd < 0)
+		return fail(why, "cannot create a temporary file", errno);
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			return fail(why, "cannot write", e);
+		}
+		off += (size_t)n;
+	}
+	/* The umask of a driver is 077; a source file is read by everyone. */
+	if (fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+		int e = errno;
+		close(fd);
+		return fail(why, "cannot write", e);
+	}
+	return fd;
+}
+
+int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
+		  struct sc_buf *why)
+{
+	const char *name;
+	char tmpname[64], procpath[64];
+	struct stat st;
+	mode_t mode = 0644;
+	int dirfd, fd, ret = -1;
+
+	dirfd = open_parent(rootfd, rel, 1, &name, why);
+	if (dirfd < 0)
+		return -1;
+	int realdir = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(dirfd);
+	if (realdir < 0)
+		return fail(why, "cannot open the directory", errno);
+	if (fstatat(realdir, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			close(realdir);
+			sc_buf_reset(why);
+			sc_buf_adds(why, "the target is not a regular file");
+			return -1;
+		}
+		mode = st.st_mode & 07777;
+	}
+	fd = write_temp(realdir, data, len, mode, why);
+	if (fd < 0) {
+		close(realdir);
+		return -1;
+	}
+	/* Give the anonymous file a name, then move it over the target. */
+	snprintf(procpath, sizeof(procpath), "/proc/self/fd/%d", fd);
+	for (unsigned i = 0; i < 100; i++) {
+		snprintf(tmpname, sizeof(tmpname), ".sc-write-%ld-%u",
+			 (long)getpid(), i);
+		if (linkat(AT_FDCWD, procpath, realdir, tmpname,
+			   AT_SYMLINK_FOLLOW) == 0) {
+			ret = 0;
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	if (ret < 0)
+		fail(why, "cannot name the new file", errno);
+	else if (renameat(realdir, tmpname, realdir, name) < 0) {
+		int e = errno;
+		unlinkat(realdir, tmpname, 0);
+		ret = fail(why, "cannot replace the file", e);
+	} else if (fsync(realdir) < 0)
+		ret = fail(why, "cannot sync the directory", errno);
+	close(fd);
+	close(realdir);
+	return ret;
+}
+
+int sc_file_delete(int rootfd, const char *rel, struct sc_buf *why)
+{
+	const char *name;
+	struct stat st;
+	int dirfd = open_parent(rootfd, rel, 0, &name, why), ret = 0;
+
+	if (dirfd < 0)
+		return -1;
+	int realdir = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(dirfd);
+	if (realdir < 0)
+		return fail(why, "cannot open the directory", errno);
+	if (fstatat(realdir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		ret = fail(why, "cannot delete", errno);
+	else if (S_ISDIR(st.st_mode)) {
+		sc_buf_reset(why);
+		sc_buf_adds(why, "a directory is not deleted");
+		ret = -1;
+	} else if (unlinkat(realdir, name, 0) < 0)
+		ret = fail(why, "cannot delete", errno);
+	close(realdir);
+	return ret;
+}
+
+int sc_file_opendir(int rootfd, const char *rel, struct sc_buf *why)
+{
+	int fd = open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
+
+	if (fd < 0)
+		return fail(why, "cannot enter the directory", errno);
+	return fd;
+}

@@ -1,0 +1,86 @@
+#include <errno.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "process.h"
+
+extern char **environ;
+
+static int add_dup(posix_spawn_file_actions_t *fa, int fd, int target)
+{
+	if (fd < 0)
+		return 0;
+	/* glibc clears close-on-exec when FD already is TARGET (POSIX 2017). */
+	return posix_spawn_file_actions_adddup2(fa, fd, target);
+}
+
+pid_t sc_spawn(char *const argv[], int in, int out, int err, int dirfd)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc;
+
+	if (posix_spawn_file_actions_init(&fa)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = add_dup(&fa, in, 0);
+	if (!rc)
+		rc = add_dup(&fa, out, 1);
+	if (!rc)
+		rc = add_dup(&fa, err, 2);
+	if (!rc && dirfd >= 0)
+		rc = posix_spawn_file_actions_addfchdir_np(&fa, dirfd);
+	if (!rc)
+		rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	return pid;
+}
+
+int sc_wait(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int sc_anon_file(const char *name)
+{
+	return memfd_create(name, MFD_CLOEXEC);
+}
+
+int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	*truncated = 0;
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if (out->len + (size_t)n > max) {
+			sc_buf_add(out, chunk, max - out->len);
+			*truncated = 1;
+			return 0;
+		}
+		sc_buf_add(out, chunk, (size_t)n);
+	}
+}

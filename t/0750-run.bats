@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# git speccoder run: the demo attempt, isolation, ticks and attestations.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+load lib/run
+
+DEMO=$SC_TOP/contrib/demo
+
+setup() {
+	sc_common_setup
+	run_need_userns
+	run_demo_repo
+	echo no >"$SC_TMP/answers"
+}
+
+@test "run: the demo task is implemented, checked, ticked, committed and attested" {
+	before_head=$(git rev-parse HEAD)
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$DEMO/demo.transcript" --answers "$SC_TMP/answers"
+	assert_success
+	wt=$(run_worktree greeting)
+	# The work is on the speccoder branch, one commit with the trailer.
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 1
+	run git log -1 --format=%B speccoder/greeting
+	assert_output --partial "Speccoder-Task: greeting 2"
+	run git show speccoder/greeting:specs/greeting/tasks.md
+	assert_output --partial "- [x] T001 Greet the person named on the command line"
+	run git show speccoder/greeting:greet.sh
+	# shellcheck disable=SC2016 # the text of the script, not an expansion
+	assert_output --partial '${1:-world}'
+	# The attestation is the note of that commit, and it verifies.
+	run sc-attest show speccoder/greeting
+	assert_success
+	assert_output --partial "task-verification"
+	run sc-attest verify --branch speccoder/greeting --base main \
+		--allowed-signers /dev/null --allow-unsigned
+	assert_success
+	# The checkout the person works in is untouched.
+	assert_equal "$(git rev-parse HEAD)" "$before_head"
+	assert_equal "$(git rev-parse --abbrev-ref HEAD)" main
+	assert_equal "$(git status --porcelain)" ""
+	grep -q 'Hello, world' greet.sh
+	[ -d "$wt" ]
+}
+
+@test "run: the denied read, the refused curl and the masked check are in the journal" {
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$DEMO/demo.transcript" --answers "$SC_TMP/answers"
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict") | "\(.id) \(.decision) \(.rule)"' "$SC_TMP/j"
+	assert_line "call-1 deny deny.secret-file"
+	assert_line "call-2 ask ask.network-tool"
+	assert_line "call-5 allow allow.check"
+	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.by)"' "$SC_TMP/j"
+	assert_output "call-2 no script"
+	# The check printed the key: masked everywhere it was kept.
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	sc-rec --to-json <"$conv" | grep -q 'used token \[redacted:DEMO_API_KEY\]'
+	run_all_text >"$SC_TMP/all"
+	cat "$conv" >>"$SC_TMP/all"
+	run grep -c -F "$DEMO_API_KEY" "$SC_TMP/all"
+	assert_output 0
+}
+
+@test "run: the key and the .env never reach the model's conversation" {
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$DEMO/demo.transcript" --answers "$SC_TMP/answers"
+	assert_success
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run grep -c -F -e "$DEMO_API_KEY" -e fake-private-key-material "$conv"
+	assert_output 0
+	run jq -r 'select(.type == "tool-result" and .id == "call-1") | .text' \
+		< <(sc-rec --to-json <"$conv")
+	assert_output --partial "denied by speccoder's policy (deny.secret-file)"
+}
+
+@test "run: a task that is done is not run again" {
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$DEMO/demo.transcript" --answers "$SC_TMP/answers"
+	assert_success
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$DEMO/demo.transcript" --answers "$SC_TMP/answers"
+	assert_success
+	assert_output --partial "every task of greeting is done"
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 1
+}
+
+@test "run: --no-prompt asks nothing: the curl is denied without a question" {
+	: >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$DEMO/demo.transcript"
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .id == "call-2") | .decision' "$SC_TMP/j"
+	assert_output deny
+	run jq -r 'select(.type == "approval")' "$SC_TMP/j"
+	assert_output ""
+	refute_regex "$stderr" "allow it"
+}
+
+@test "run: an answer 'for this run' grants that one object and it runs" {
+	cat >"$SC_TMP/t" <<'T'
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"run","argv":["sh","-c","echo granted-run"]}
+{"type":"turn"}
+{"type":"expect","of":"tool-result","id":"c1","contains":"granted-run"}
+{"type":"call","id":"c2","tool":"run","argv":["sh","-c","echo granted-run"]}
+{"type":"turn"}
+{"type":"expect","of":"tool-result","id":"c2","contains":"granted-run"}
+{"type":"call","id":"c3","tool":"write","path":"greet.sh","content":"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"}
+{"type":"turn"}
+{"type":"text","text":"done"}
+T
+	echo run >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict") | "\(.id) \(.rule)"' "$SC_TMP/j"
+	assert_line "c1 ask.shell"
+	assert_line "c2 allow.grant"
+	run jq -r 'select(.type == "approval") | .answer' "$SC_TMP/j"
+	assert_output run
+}
+
+@test "run: the approval budget bounds the questions" {
+	printf '[approvals]\n\tbudget = 1\n' >>speccoder.conf
+	git commit -q -am "budget of one"
+	cat >"$SC_TMP/t" <<'T'
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"run","argv":["sh","-c","echo one"]}
+{"type":"call","id":"c2","tool":"run","argv":["sh","-c","echo two"]}
+{"type":"turn"}
+{"type":"text","text":"nothing more"}
+T
+	printf 'no\nonce\n' >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.by)"' "$SC_TMP/j"
+	assert_line "c1 no script"
+	assert_line "c2 no budget"
+}
+
+@test "run --in-place: works in the checkout, .env reads as empty to a command, the tick is on the branch" {
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",content:"echo \"env holds: $(cat .env)\"\n"},
+		{type:"turn"}, {type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"call",id:"c3",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	# Proof the file is readable without the sandbox.
+	grep -q "$DEMO_API_KEY" .env
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t"
+	assert_success
+	assert_equal "$(git rev-list --count HEAD~1..main)" 1
+	run git log -1 --format=%B
+	assert_output --partial "Speccoder-Task: greeting 2"
+	grep -q -- '- \[x\] T001' specs/greeting/tasks.md
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "tool-result" and .id == "c3") | .text' \
+		< <(sc-rec --to-json <"$conv")
+	assert_line "env holds: "
+	# The file tools refuse what git ignored at the start.
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "ignored") | .count' "$SC_TMP/j"
+	assert_output 1
+}
+
+@test "run --in-place: a checkout with changes is refused" {
+	echo change >>README.md
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$DEMO/demo.transcript"
+	assert_failure 1
+	assert_regex "$stderr" "NOT-CLEAN"
+}
+
+@test "run: two open tasks, one conversation, two ticks, each attested" {
+	printf -- '- [ ] T002 Say goodbye too\n' >>specs/greeting/tasks.md
+	git commit -q -am "a second task"
+	jq -cn '{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"T001"},
+		{type:"call",id:"c1",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"text",text:"T001 done"},
+		{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"T002"},
+		{type:"call",id:"c2",tool:"write",path:"bye.sh",content:"#!/bin/sh\necho Goodbye\n"},
+		{type:"turn"}, {type:"text",text:"T002 done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_success
+	assert_output --partial "tasks ticked 2"
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 2
+	run git log --format=%s main..speccoder/greeting
+	assert_line "speccoder: T002 Say goodbye too"
+	assert_line "speccoder: T001 Greet the person named on the command line"
+	for c in $(git rev-list main..speccoder/greeting); do
+		sc-attest show "$c" | grep -q task-verification
+	done
+	# The second task's message does not repeat the spec.
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "message") | .text | split("\n")[0]' < <(sc-rec --to-json <"$conv")
+	assert_line --index 1 --partial "Implement task 3 of feature greeting: T002"
+}
