@@ -252,41 +252,27 @@ sc_conf_all() { # ARRAY FILE KEY
 # ---- sc-git, the signing key, the start of a branch (attest, verify, pr,
 # run) ----
 
-# The path of sc-git, the one way drivers call git: installed beside the
-# drivers (libexec/speccoder/hooks-guard/), or in the source tree's
-# hooks-guard/.
-sc_git_tool() {
-	local here
-	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-	if [ -x "$here/hooks-guard/sc-git" ]; then
-		printf '%s\n' "$here/hooks-guard/sc-git"
-	elif [ -x "$here/../../hooks-guard/sc-git" ]; then
-		printf '%s\n' "$(cd "$here/../../hooks-guard" && pwd -P)/sc-git"
-	else
-		sc_die 4 TOOL-MISSING "hooks-guard/sc-git is not installed"
-	fi
-}
-
 # git, through sc-git: no hook, pager, filter, helper or alias of the
 # repository runs.
 sc_git() { # ARG...
 	if [ -z "${SC_GIT:-}" ]; then
-		SC_GIT=$(sc_git_tool)
+		SC_GIT=$(sc_guard_tool sc-git)
 	fi
 	"$SC_GIT" "$@"
 }
 
 # Print the SSH private key file attestations are signed with: git's
-# user.signingkey when gpg.format is ssh; print nothing when none is
-# configured, or (with a warning saying why) when the configured one cannot
-# be used, and the caller records unsigned.  Read with git config itself:
+# user.signingkey when gpg.format is ssh, as git reads it in DIR (default:
+# the current directory); print nothing when none is configured, or (with a
+# warning saying why) when the configured one cannot be used, and the
+# caller records unsigned.  Always status 0.  Read with git config itself:
 # the key is set in the user's global configuration, which sc-git hides by
 # design, and reading configuration runs no program.
-sc_signing_key() {
-	local format key
-	format=$(git config --get gpg.format 2>/dev/null) || format=''
+sc_signing_key() { # [DIR]
+	local format key dir=${1:-.}
+	format=$(git -C "$dir" config --get gpg.format 2>/dev/null) || format=''
 	[ "$format" = ssh ] || return 0
-	key=$(git config --type=path --get user.signingkey 2>/dev/null) || key=''
+	key=$(git -C "$dir" config --type=path --get user.signingkey 2>/dev/null) || key=''
 	case "$key" in
 	'')
 		return 0 ;;
