@@ -65,3 +65,11 @@ setup() {
 	run complete_words git speccoder attest --s
 	assert_output --show
 }
+
+@test "run completes the features of both layouts" {
+	mkdir -p specs/001-login openspec/changes/add-search
+	run complete_words git speccoder run ''
+	assert_line 001-login
+	assert_line add-search
+	assert_line --in-place
+}

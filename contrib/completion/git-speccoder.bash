@@ -14,13 +14,30 @@ _git_speccoder() {
 	done
 	case "$sub" in
 	'')
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check report attest verify pr help" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr help" -- "$cur") ;;
 	init)
 		mapfile -t COMPREPLY < <(compgen -W "--print" -- "$cur") ;;
 	exec)
 		mapfile -t COMPREPLY < <(compgen -W "--profile --network --" -- "$cur") ;;
 	report)
 		mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur") ;;
+	run|spec)
+		local feats=''
+		case "${COMP_WORDS[COMP_CWORD-1]}" in
+		--answers|--transcript|--describe)
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+		esac
+		if [ "$sub" = run ]; then
+			# the features of both layouts, as sc-tasks find looks them up
+			feats=$(cd "$(git rev-parse --show-toplevel 2>/dev/null || echo .)" &&
+				for d in specs/*/ openspec/changes/*/; do
+					[ -d "$d" ] && basename "$d"
+				done)
+			feats="$feats --in-place --no-prompt --answers --provider --model --endpoint --transcript --retries --max-turns"
+		else
+			feats="--describe --no-prompt --answers --provider --model --endpoint --transcript"
+		fi
+		mapfile -t COMPREPLY < <(compgen -W "$feats" -- "$cur") ;;
 	attest)
 		_git_speccoder_revs "--show --branch --base --predicate-type --predicate" ;;
 	verify)
@@ -39,7 +56,7 @@ _git_speccoder() {
 		names=$(sc-config --checks 2>/dev/null | sc-rec --to-json 2>/dev/null | jq -r .name 2>/dev/null)
 		mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur") ;;
 	help)
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check report attest verify pr" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr" -- "$cur") ;;
 	esac
 }
 
