@@ -20,6 +20,7 @@
  *   raw TEXT          write TEXT and a newline as they are
  *   huge N            write one line of N bytes inside a JSON string
  *   write FILE TEXT   write TEXT to FILE (a settings change)
+ *   env FILE          write its environment to FILE, one variable a line
  *   child PIDFILE     start `sleep 300` in the background, in the agent's
  *                     process group, with its pid in PIDFILE
  *   sleep N           sleep N seconds
@@ -210,6 +211,21 @@ static void write_file(char *rest)
 		fail("cannot write", rest);
 }
 
+extern char **environ;
+
+static void dump_env(const char *file)
+{
+	FILE *f = fopen(file, "w");
+	char **e;
+
+	if (!f)
+		fail("cannot write", file);
+	for (e = environ; *e; e++)
+		fprintf(f, "%s\n", *e);
+	if (fclose(f) == EOF)
+		fail("cannot write", file);
+}
+
 static void child(const char *pidfile)
 {
 	pid_t pid = fork();
@@ -254,6 +270,8 @@ static void step(struct agent *ag, char *line)
 		huge(rest);
 	else if (!strcmp(line, "write"))
 		write_file(rest);
+	else if (!strcmp(line, "env"))
+		dump_env(rest);
 	else if (!strcmp(line, "child"))
 		child(rest);
 	else if (!strcmp(line, "sleep"))
