@@ -1048,7 +1048,7 @@ static json_t *perm_new_text(json_t *call)
 }
 
 /* A command the agent would run itself: argv when given as a list. */
-static int perm_command(struct sc_record *r, json_t *raw)
+static int perm_command(struct acp *a, struct sc_record *r, json_t *raw)
 {
 	static const char *const cwds[] = { "cwd", "workdir", NULL };
 	json_t *cmd = json_object_get(raw, "command"), *v;
@@ -1069,7 +1069,7 @@ static int perm_command(struct sc_record *r, json_t *raw)
 		return -1;
 	}
 	if (cwd)
-		sc_record_adds(r, "cwd", cwd);
+		add_path(a, r, "cwd", cwd);
 	return 0;
 }
 
@@ -1105,7 +1105,7 @@ static void perm_call(struct acp *a, json_t *call, struct sc_record *r)
 	else if (!strcmp(kind, "execute"))
 		tool = "run";
 	call_start(a, r, tool);
-	if (!strcmp(tool, "run") && perm_command(r, raw) < 0) {
+	if (!strcmp(tool, "run") && perm_command(a, r, raw) < 0) {
 		sc_record_reset(r);
 		a->next_call--;
 		call_start(a, r, tool = "other");
