@@ -80,16 +80,15 @@ int main(int argc, char *argv[])
 	if (!root)
 		sc_die_errno(SC_EXIT_USAGE, "BAD-CWD", "cannot resolve '%s'", cwd);
 	sc_agenthome_init(&home);
-	if (config_home && sc_agenthome_create(&home, config_home) < 0) {
-		free(root);
-		return SC_EXIT_UNAVAILABLE;
-	}
 	o.argv = argv + optind;
 	o.cwd = root;
 	o.timeout_ms = (int)timeout * 1000;
 	o.home = config_home ? &home : NULL;
 	o.keep = keep;
-	ret = sc_acp_run(&o, STDIN_FILENO, STDOUT_FILENO);
+	if (config_home && sc_agenthome_create(&home, config_home) < 0)
+		ret = SC_EXIT_UNAVAILABLE;
+	else
+		ret = sc_acp_run(&o, STDIN_FILENO, STDOUT_FILENO);
 	sc_agenthome_release(&home);
 	free(keep);
 	free(root);

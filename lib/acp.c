@@ -586,7 +586,7 @@ static int check_settings(struct acp *a)
 		return 0;
 	sc_agenthome_snapshot(a->o->home->dir, &now);
 	if (now.len != a->settings.len ||
-	    memcmp(now.data, a->settings.data, now.len)) {
+	    (now.len && memcmp(now.data, a->settings.data, now.len))) {
 		ret = emit_mode(a, "settings-changed");
 		sc_buf_release(&a->settings);
 		a->settings = now;
