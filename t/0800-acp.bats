@@ -53,7 +53,7 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	[ "$(acp_records text | jq -r .text | tr '\n' ' ')" = 'hello world ' ]
 	[ "$(acp_records end)" = '{"type":"end","reason":"end_turn"}' ]
 	# No set_mode: the agent already asks first.
-	! grep -q session/set_mode "$LOG"
+	run ! grep -q session/set_mode "$LOG"
 }
 
 @test "sc-acp: an agent in bypassPermissions is switched to its ask-first mode" {
@@ -124,7 +124,8 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	[ "$(acp_answer 100 | jq -r .error.code)" = -32001 ]
 	[ "$(acp_answer 101)" = '{"id":101,"result":{},"jsonrpc":"2.0"}' ]
 	# sc-acp never writes a file itself: the caller does.
-	[ ! -e "$ROOT/src/b.c" ] && [ ! -e "$ROOT/.git" ]
+	[ ! -e "$ROOT/src/b.c" ]
+	[ ! -e "$ROOT/.git" ]
 }
 
 @test "sc-acp: terminal/* is served from the caller's run: argv, cwd, status, masked output, byte limit" {
@@ -172,8 +173,8 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	# Only "always" offered: refused without asking anyone.
 	[ "$(acp_records call | wc -l)" -eq 2 ]
 	[ "$(acp_answer 102 | jq -c .result)" = '{"outcome":{"outcome":"selected","optionId":"no"}}' ]
-	! grep -q '"optionId":"always"}' <(jq -c 'select(.result.outcome)' "$LOG")
-	! grep -q 'no-always' <(jq -c 'select(.result.outcome)' "$LOG")
+	run ! grep -q '"optionId":"always"}' <(jq -c 'select(.result.outcome)' "$LOG")
+	run ! grep -q 'no-always' <(jq -c 'select(.result.outcome)' "$LOG")
 }
 
 @test "sc-acp: a command the agent runs itself is outside=1; unmappable tools are tool=other outside=1" {
@@ -377,10 +378,10 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	grep -qx "XDG_CONFIG_HOME=$SC_TMP/home/config" "$SC_TMP/env"
 	grep -qx "HOME=$SC_TMP/home/home" "$SC_TMP/env"
 	grep -qx "ANTHROPIC_API_KEY=sk-ant-the-key-it-needs" "$SC_TMP/env"
-	! grep -q 'SC_TEST_API_KEY\|SOME_OTHER' "$SC_TMP/env"
+	run ! grep -q 'SC_TEST_API_KEY\|SOME_OTHER' "$SC_TMP/env"
 	[ "$(grep -c '^HOME=' "$SC_TMP/env")" -eq 1 ]
 	# The secret never reaches sc-acp's own output.
-	! grep -q sk-test "$OUT"
+	run ! grep -q sk-test "$OUT"
 }
 
 @test "sc-acp: a config home that is not empty, is shared or is a symlink is refused" {
@@ -412,7 +413,7 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	assert_equal "$status" 0
 	# State files are not settings: nothing to report.
 	[ "$(acp_records mode | wc -l)" -eq 1 ]
-	rm -rf "$SC_TMP/home"
+	rm -rf "${SC_TMP:?}/home"
 	: >"$SCRIPT"
 	acp_handshake_default
 	acp_steps 'expect session/prompt' 'say working' \

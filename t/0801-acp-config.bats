@@ -20,6 +20,7 @@ executor_json() {
 		'	env = GEMINI_API_KEY' '	env = HTTPS_PROXY'
 	executor_json
 	assert_equal "$status" 0
+	# shellcheck disable=SC2016 # $HOME is a word of the argv, unexpanded
 	assert_equal "$output" '{"type":"executor","argv":["gemini","--experimental-acp","--model","gemini 2.5","$HOME"],"env":["GEMINI_API_KEY","HTTPS_PROXY"]}'
 }
 
