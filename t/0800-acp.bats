@@ -318,12 +318,8 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	[ "$SECONDS" -lt 10 ]
 	[[ "$stderr" == *"error[ACP-TIMEOUT]"* ]]
 	[ "$(acp_records stop | jq -r .code)" = ACP-TIMEOUT ]
-	pid=$(cat "$SC_TMP/child.pid")
-	sleep 0.2
-	# The background child of the agent is gone too (or a zombie of init).
-	if kill -0 "$pid" 2>/dev/null; then
-		[ "$(ps -o stat= -p "$pid" | cut -c1)" = Z ]
-	fi
+	# The background child of the agent is gone too.
+	acp_gone "$(cat "$SC_TMP/child.pid")"
 }
 
 @test "sc-acp: an agent that exits early is error[ACP-EXITED] with its status" {
@@ -451,8 +447,5 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	wait "$pid" || status=$?
 	exec 5>&-
 	assert_equal "$status" 143
-	sleep 0.2
-	if kill -0 "$child" 2>/dev/null; then
-		[ "$(ps -o stat= -p "$child" | cut -c1)" = Z ]
-	fi
+	acp_gone "$child"
 }

@@ -77,3 +77,18 @@ acp_records() {
 acp_answer() {
 	jq -c --argjson id "$1" 'select(.id == $id and (has("method") | not))' "$LOG"
 }
+
+# Succeed when process PID is gone (or a zombie waiting for its reaper)
+# within two seconds: a SIGKILL takes effect at once, reaping may lag.
+acp_gone() {
+	local state _
+	for _ in $(seq 20); do
+		state=$(ps -o stat= -p "$1" || true)
+		case "$state" in
+		'' | Z*) return 0 ;;
+		esac
+		sleep 0.1
+	done
+	echo "process $1 still runs: $state" >&2
+	return 1
+}
