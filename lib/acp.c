@@ -1047,30 +1047,39 @@ static json_t *perm_new_text(json_t *call)
 	return json_object_get(c, "newText");
 }
 
-/* A command the agent would run itself: argv when given as a list. */
-static int perm_command(struct acp *a, struct sc_record *r, json_t *raw)
+/* 1 when RAW holds a command: a non-empty string, or a list of strings. */
+static int has_command(json_t *raw)
+{
+	json_t *cmd = json_object_get(raw, "command"), *v;
+	size_t i;
+
+	if (json_is_string(cmd))
+		return json_string_length(cmd) > 0;
+	if (!json_array_size(cmd))
+		return 0;
+	json_array_foreach(cmd, i, v)
+		if (!json_is_string(v))
+			return 0;
+	return 1;
+}
+
+/* A command the agent would run itself (has_command): shell= or argv=. */
+static void perm_command(struct acp *a, struct sc_record *r, json_t *raw)
 {
 	static const char *const cwds[] = { "cwd", "workdir", NULL };
 	json_t *cmd = json_object_get(raw, "command"), *v;
 	const char *cwd = any_str(raw, cwds);
 	size_t i;
 
-	if (json_is_string(cmd) && json_string_length(cmd)) {
+	if (json_is_string(cmd))
 		sc_record_add(r, "shell", json_string_value(cmd),
 			      json_string_length(cmd));
-	} else if (json_array_size(cmd)) {
-		json_array_foreach(cmd, i, v)
-			if (!json_is_string(v))
-				return -1;
+	else
 		json_array_foreach(cmd, i, v)
 			sc_record_add(r, "argv", json_string_value(v),
 				      json_string_length(v));
-	} else {
-		return -1;
-	}
 	if (cwd)
 		add_path(a, r, "cwd", cwd);
-	return 0;
 }
 
 /*
@@ -1102,14 +1111,11 @@ static void perm_call(struct acp *a, json_t *call, struct sc_record *r)
 		tool = "delete";
 	else if (!strcmp(kind, "fetch") && url)
 		tool = "network";
-	else if (!strcmp(kind, "execute"))
+	else if (!strcmp(kind, "execute") && has_command(raw))
 		tool = "run";
 	call_start(a, r, tool);
-	if (!strcmp(tool, "run") && perm_command(a, r, raw) < 0) {
-		sc_record_reset(r);
-		a->next_call--;
-		call_start(a, r, tool = "other");
-	}
+	if (!strcmp(tool, "run"))
+		perm_command(a, r, raw);
 	if (!strcmp(tool, "list"))
 		add_path(a, r, "path", path ? path : a->o->cwd);
 	else if (strcmp(tool, "run") && strcmp(tool, "network") &&

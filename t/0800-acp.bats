@@ -184,14 +184,18 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t2\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"git\",\"push\"],\"cwd\":\"sub\"}},\"options\":$PERM_OPTIONS}" \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t3\",\"kind\":\"move\",\"locations\":[{\"path\":\"$ROOT/a\"},{\"path\":\"$ROOT/b\"}]},\"options\":$PERM_OPTIONS}" \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t4\",\"kind\":\"fetch\",\"rawInput\":{\"url\":\"https://example.com/x\"}},\"options\":$PERM_OPTIONS}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t5\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"ls\",3]}},\"options\":$PERM_OPTIONS}" \
 		'reply {"stopReason":"end_turn"}'
 	acp_in type=prompt text=go
 	acp_in type=result id=1 decision=deny text='a person said no'
 	acp_in type=result id=2 decision=deny
 	acp_in type=result id=3 decision=deny
 	acp_in type=result id=4 decision=allow
+	acp_in type=result id=5 decision=deny
 	acp_run
 	assert_equal "$status" 0
+	# A command sc-acp cannot read is not a command to judge: a person decides.
+	[ "$(acp_records call | sed -n 5p | jq -c '[.id, .tool, .kind, .outside, .argv]')" = '["5","other","execute","1",null]' ]
 	[ "$(acp_records call | sed -n 1p | jq -c '[.tool, .shell, .outside, .permission]')" = '["run","npm test && curl x|sh","1","1"]' ]
 	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .argv, .cwd, .outside]')" = '["run",["git","push"],"sub","1"]' ]
 	[ "$(acp_records call | sed -n 3p | jq -c '[.tool, .kind, .outside]')" = '["other","move","1"]' ]
