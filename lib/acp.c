@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "acp.h"
+#include "acpcall.h"
 #include "alloc.h"
 #include "diag.h"
 #include "env.h"
@@ -87,16 +88,10 @@ struct acp {
 #define ENDED (-1)
 
 /* ------------------------------------------------------------------ */
-/* A string member, or NULL (also when OBJ is not an object). */
-static const char *str_param(json_t *obj, const char *name)
-{
-	return json_string_value(json_object_get(obj, name));
-}
-
-/* As str_param, "" instead of NULL: for comparisons. */
+/* As sc_json_str, "" instead of NULL: for comparisons. */
 static const char *str_or_empty(json_t *obj, const char *name)
 {
-	const char *s = str_param(obj, name);
+	const char *s = sc_json_str(obj, name);
 
 	return s ? s : "";
 }
@@ -667,38 +662,11 @@ struct answer {
 	const char *signal;
 };
 
-/* Paths as the caller judges them: root-relative when inside the root. */
-static void add_path(struct acp *a, struct sc_record *r, const char *name,
-		     const char *path)
-{
-	size_t n = strlen(a->o->cwd);
-
-	if (!strncmp(path, a->o->cwd, n) && (path[n] == '/' || !path[n])) {
-		path += n;
-		while (*path == '/')
-			path++;
-		if (!*path)
-			path = ".";
-	}
-	sc_record_adds(r, name, path);
-}
-
+/* Start call record R for TOOL with the session's next call id. */
 static void call_start(struct acp *a, struct sc_record *r, const char *tool)
 {
-	char id[32];
-
-	snprintf(id, sizeof(id), "%lu", ++a->next_call);
-	sc_record_init(r);
-	sc_record_adds(r, "type", "call");
-	sc_record_adds(r, "id", id);
-	sc_record_adds(r, "tool", tool);
+	sc_acp_call_start(r, ++a->next_call, tool);
 }
-
-/*
- * Read the caller's records until the result for call ID.  1 with ANS
- * filled, 0 when the caller cancelled the turn or ended its input, ENDED.
- */
-static int read_caller(struct acp *a);
 
 static int cancel_turn(struct acp *a);
 static int refuse_cancelled(struct acp *a, struct sc_rpc_msg *m);
@@ -831,7 +799,7 @@ static json_t *slice_lines(const char *text, size_t len, json_int_t line,
 
 static int fs_read(struct acp *a, struct sc_rpc_msg *m)
 {
-	const char *path = str_param(m->params, "path");
+	const char *path = sc_json_str(m->params, "path");
 	json_t *line = json_object_get(m->params, "line");
 	json_t *limit = json_object_get(m->params, "limit");
 	struct sc_record r;
@@ -843,7 +811,7 @@ static int fs_read(struct acp *a, struct sc_rpc_msg *m)
 		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
 				     "path, line or limit is wrong");
 	call_start(a, &r, "read");
-	add_path(a, &r, "path", path);
+	sc_acp_add_path(&r, a->o->cwd, "path", path);
 	if ((st = ask(a, &r, &ans)) <= 0)
 		return st < 0 ? st : refuse_cancelled(a, m);
 	if (!ans.allow)
@@ -856,7 +824,7 @@ static int fs_read(struct acp *a, struct sc_rpc_msg *m)
 
 static int fs_write(struct acp *a, struct sc_rpc_msg *m)
 {
-	const char *path = str_param(m->params, "path");
+	const char *path = sc_json_str(m->params, "path");
 	json_t *content = json_object_get(m->params, "content");
 	struct sc_record r;
 	struct answer ans;
@@ -866,7 +834,7 @@ static int fs_write(struct acp *a, struct sc_rpc_msg *m)
 		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
 				     "path or content is missing");
 	call_start(a, &r, "write");
-	add_path(a, &r, "path", path);
+	sc_acp_add_path(&r, a->o->cwd, "path", path);
 	sc_record_add(&r, "content", json_string_value(content),
 		      json_string_length(content));
 	if ((st = ask(a, &r, &ans)) <= 0)
@@ -916,8 +884,8 @@ static json_t *add_terminal(struct acp *a, const struct answer *ans,
 
 static int term_create(struct acp *a, struct sc_rpc_msg *m)
 {
-	const char *command = str_param(m->params, "command");
-	const char *cwd = str_param(m->params, "cwd");
+	const char *command = sc_json_str(m->params, "command");
+	const char *cwd = sc_json_str(m->params, "cwd");
 	json_t *args = json_object_get(m->params, "args");
 	json_t *limit = json_object_get(m->params, "outputByteLimit");
 	json_t *v;
@@ -943,7 +911,7 @@ static int term_create(struct acp *a, struct sc_rpc_msg *m)
 		sc_record_add(&r, "argv", json_string_value(v),
 			      json_string_length(v));
 	if (cwd)
-		add_path(a, &r, "cwd", cwd);
+		sc_acp_add_path(&r, a->o->cwd, "cwd", cwd);
 	/* The agent's env is not passed: the sandbox sets the environment. */
 	if (json_object_size(json_object_get(m->params, "env")) ||
 	    json_array_size(json_object_get(m->params, "env")))
@@ -958,7 +926,7 @@ static int term_create(struct acp *a, struct sc_rpc_msg *m)
 
 static struct terminal *find_terminal(struct acp *a, json_t *params)
 {
-	const char *id = str_param(params, "terminalId");
+	const char *id = sc_json_str(params, "terminalId");
 	size_t i;
 
 	for (i = 0; id && i < a->nr_terms; i++)
@@ -1007,136 +975,6 @@ static int term_serve(struct acp *a, struct sc_rpc_msg *m)
 /* ------------------------------------------------------------------ */
 /* Permissions                                                         */
 
-/* A string member of OBJ under any of NAMES. */
-static const char *any_str(json_t *obj, const char *const *names)
-{
-	const char *s;
-
-	for (; *names; names++)
-		if ((s = json_string_value(json_object_get(obj, *names))) && *s)
-			return s;
-	return NULL;
-}
-
-/* The one path the tool call touches, or NULL when not exactly one. */
-static const char *perm_path(json_t *call, json_t *raw)
-{
-	static const char *const names[] = {
-		"file_path", "path", "filePath", "notebook_path", "abs_path",
-		NULL,
-	};
-	json_t *locs = json_object_get(call, "locations");
-
-	if (json_array_size(locs) > 1)
-		return NULL;
-	if (json_array_size(locs) == 1)
-		return json_string_value(json_object_get(json_array_get(locs, 0),
-							 "path"));
-	return any_str(raw, names);
-}
-
-/* The new text of an edit when the call shows exactly one diff. */
-static json_t *perm_new_text(json_t *call)
-{
-	json_t *content = json_object_get(call, "content");
-	json_t *c = json_array_get(content, 0);
-
-	if (json_array_size(content) != 1 ||
-	    strcmp(str_or_empty(c, "type"), "diff"))
-		return NULL;
-	return json_object_get(c, "newText");
-}
-
-/* 1 when RAW holds a command: a non-empty string, or a list of strings. */
-static int has_command(json_t *raw)
-{
-	json_t *cmd = json_object_get(raw, "command"), *v;
-	size_t i;
-
-	if (json_is_string(cmd))
-		return json_string_length(cmd) > 0;
-	if (!json_array_size(cmd))
-		return 0;
-	json_array_foreach(cmd, i, v)
-		if (!json_is_string(v))
-			return 0;
-	return 1;
-}
-
-/* A command the agent would run itself (has_command): shell= or argv=. */
-static void perm_command(struct acp *a, struct sc_record *r, json_t *raw)
-{
-	static const char *const cwds[] = { "cwd", "workdir", NULL };
-	json_t *cmd = json_object_get(raw, "command"), *v;
-	const char *cwd = any_str(raw, cwds);
-	size_t i;
-
-	if (json_is_string(cmd))
-		sc_record_add(r, "shell", json_string_value(cmd),
-			      json_string_length(cmd));
-	else
-		json_array_foreach(cmd, i, v)
-			sc_record_add(r, "argv", json_string_value(v),
-				      json_string_length(v));
-	if (cwd)
-		add_path(a, r, "cwd", cwd);
-}
-
-/*
- * The call record for a permission request: the agent's own tool mapped to
- * speccoder's (read, list, write, delete, run, network), or tool=other
- * when it cannot be judged as one object.  Everything the agent would do
- * outside speccoder's sandboxed tools (commands, fetches, the rest) gets
- * outside=1: a person decides.
- */
-static void perm_call(struct acp *a, json_t *call, struct sc_record *r)
-{
-	static const char *const urls[] = { "url", "uri", NULL };
-	json_t *raw = json_object_get(call, "rawInput");
-	const char *kind = str_param(call, "kind");
-	const char *path = perm_path(call, raw);
-	const char *url = any_str(raw, urls);
-	const char *tool = "other";
-	json_t *text = NULL;
-
-	if (!kind)
-		kind = "other";
-	if (!strcmp(kind, "read") && path)
-		tool = "read";
-	else if (!strcmp(kind, "search"))
-		tool = "list";
-	else if (!strcmp(kind, "edit") && path)
-		tool = "write", text = perm_new_text(call);
-	else if (!strcmp(kind, "delete") && path)
-		tool = "delete";
-	else if (!strcmp(kind, "fetch") && url)
-		tool = "network";
-	else if (!strcmp(kind, "execute") && has_command(raw))
-		tool = "run";
-	call_start(a, r, tool);
-	if (!strcmp(tool, "run"))
-		perm_command(a, r, raw);
-	if (!strcmp(tool, "list"))
-		add_path(a, r, "path", path ? path : a->o->cwd);
-	else if (strcmp(tool, "run") && strcmp(tool, "network") &&
-		 strcmp(tool, "other"))
-		add_path(a, r, "path", path);
-	if (!strcmp(tool, "network"))
-		sc_record_adds(r, "url", url);
-	if (json_is_string(text))
-		sc_record_add(r, "content", json_string_value(text),
-			      json_string_length(text));
-	sc_record_adds(r, "permission", "1");
-	if (!strcmp(tool, "run") || !strcmp(tool, "network") ||
-	    !strcmp(tool, "other"))
-		sc_record_adds(r, "outside", "1");
-	sc_record_adds(r, "kind", kind);
-	if (str_param(call, "toolCallId"))
-		sc_record_adds(r, "tool-call-id", str_param(call, "toolCallId"));
-	if (str_param(call, "title"))
-		sc_record_adds(r, "title", str_param(call, "title"));
-}
-
 /* The optionId of the first option of KIND, or NULL. */
 static const char *option_of(json_t *options, const char *kind)
 {
@@ -1145,8 +983,8 @@ static const char *option_of(json_t *options, const char *kind)
 
 	json_array_foreach(options, i, o)
 		if (!strcmp(str_or_empty(o, "kind"), kind) &&
-		    str_param(o, "optionId"))
-			return str_param(o, "optionId");
+		    sc_json_str(o, "optionId"))
+			return sc_json_str(o, "optionId");
 	return NULL;
 }
 
@@ -1177,7 +1015,7 @@ static int permission(struct acp *a, struct sc_rpc_msg *m)
 	/* No one-time allow offered: nothing to ask, the answer is no. */
 	if (!allow)
 		return select_option(a, m->id, reject);
-	perm_call(a, call, &r);
+	sc_acp_permission_call(&r, ++a->next_call, a->o->cwd, call);
 	if ((st = ask(a, &r, &ans)) <= 0)
 		return st < 0 ? st : refuse_cancelled(a, m);
 	return select_option(a, m->id, ans.allow ? allow : reject);
@@ -1196,7 +1034,7 @@ static int refuse_cancelled(struct acp *a, struct sc_rpc_msg *m)
 
 static int handle_request(struct acp *a, struct sc_rpc_msg *m)
 {
-	const char *sid = str_param(m->params, "sessionId");
+	const char *sid = sc_json_str(m->params, "sessionId");
 	int terminal = !strncmp(m->method, "terminal/", 9);
 	int known = terminal || !strcmp(m->method, "fs/read_text_file") ||
 		    !strcmp(m->method, "fs/write_text_file") ||
@@ -1249,8 +1087,8 @@ static int emit_activity(struct acp *a, json_t *u)
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "activity");
 	for (i = 0; names[i]; i++)
-		if (str_param(u, names[i]))
-			sc_record_adds(&r, fields[i], str_param(u, names[i]));
+		if (sc_json_str(u, names[i]))
+			sc_record_adds(&r, fields[i], sc_json_str(u, names[i]));
 	ret = emit(a, &r);
 	sc_record_release(&r);
 	return ret;
@@ -1259,7 +1097,7 @@ static int emit_activity(struct acp *a, json_t *u)
 static int handle_update(struct acp *a, struct sc_rpc_msg *m)
 {
 	json_t *u = json_object_get(m->params, "update");
-	const char *kind = str_param(u, "sessionUpdate");
+	const char *kind = sc_json_str(u, "sessionUpdate");
 	json_t *content = json_object_get(u, "content");
 
 	if (!kind || strcmp(str_or_empty(m->params, "sessionId"), a->session))
@@ -1273,8 +1111,8 @@ static int handle_update(struct acp *a, struct sc_rpc_msg *m)
 				   json_string_length(t));
 	}
 	if (!strcmp(kind, "current_mode_update") &&
-	    str_param(u, "currentModeId")) {
-		set_mode_id(a, str_param(u, "currentModeId"));
+	    sc_json_str(u, "currentModeId")) {
+		set_mode_id(a, sc_json_str(u, "currentModeId"));
 		return emit_mode(a, "mode-changed");
 	}
 	if (!strcmp(kind, "tool_call") || !strcmp(kind, "tool_call_update"))
@@ -1295,7 +1133,7 @@ static int turn_ended(struct acp *a, struct sc_rpc_msg *m)
 			 "(error %lld)", m->error_code);
 		return stop(a, "ACP-REFUSED", SC_EXIT_NO, why, m->error_message);
 	}
-	reason = str_param(m->result, "stopReason");
+	reason = sc_json_str(m->result, "stopReason");
 	if (!reason)
 		return protocol_error(a, "a prompt result without stopReason");
 	return emit_simple(a, "end", "reason", reason, strlen(reason));

@@ -345,6 +345,11 @@ int sc_rpc_respond_error(struct sc_rpc *rpc, json_t *id, int code,
 	return send_obj(rpc, obj, timeout_ms);
 }
 
+const char *sc_json_str(json_t *obj, const char *name)
+{
+	return json_string_value(json_object_get(obj, name));
+}
+
 /* The length of the valid UTF-8 sequence at S (N bytes left), 0 if none. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
 {

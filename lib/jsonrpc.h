@@ -113,6 +113,9 @@ int sc_rpc_respond(struct sc_rpc *rpc, json_t *id, json_t *result,
 int sc_rpc_respond_error(struct sc_rpc *rpc, json_t *id, int code,
 			 const char *message, int timeout_ms);
 
+/* The string member NAME of OBJ, or NULL (also when OBJ is no object). */
+const char *sc_json_str(json_t *obj, const char *name);
+
 /*
  * A JSON string of LEN bytes at S, invalid UTF-8 sequences replaced with
  * U+FFFD, so any bytes (a binary file's) can travel.  Never NULL.
