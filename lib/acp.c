@@ -50,6 +50,9 @@ extern char **environ;
  */
 #define QUEUE_MAX 64
 
+/* The shortest time between two looks at the settings during a turn. */
+#define SETTINGS_MS 250
+
 /* How long a clean shutdown waits for the agent before killing it. */
 #define SHUTDOWN_MS 3000
 
@@ -78,6 +81,7 @@ struct acp {
 	size_t nr_terms;
 	unsigned long next_term, next_call;
 	struct sc_buf settings;     /* snapshot of the private settings */
+	long long settings_at;      /* when it was taken (monotonic ms) */
 	long long prompt_id;        /* the open turn's request, 0 when none */
 	int cancelled;              /* the open turn was cancelled */
 	int caller_eof;
@@ -571,14 +575,25 @@ static int choose_mode(struct acp *a, json_t *modes)
 	return emit_mode(a, "ask-first");
 }
 
-/* Report a change of the private settings since the last look. */
-static int check_settings(struct acp *a)
+/*
+ * Report a change of the private settings since the last look.  A walk
+ * costs a directory scan, and agents send a message per word: during a
+ * turn it runs at most every SETTINGS_MS, and always (FORCE) before a call
+ * is written and when a turn ends, so a change is reported before the
+ * caller decides anything that follows it.
+ */
+static int check_settings(struct acp *a, int force)
 {
 	struct sc_buf now = SC_BUF_INIT;
+	long long t;
 	int ret = 0;
 
 	if (!a->o->home)
 		return 0;
+	t = sc_rpc_now_ms();
+	if (!force && t - a->settings_at < SETTINGS_MS)
+		return 0;
+	a->settings_at = t;
 	sc_agenthome_snapshot(a->o->home->dir, &now);
 	if (now.len != a->settings.len ||
 	    (now.len && memcmp(now.data, a->settings.data, now.len))) {
@@ -752,7 +767,9 @@ static int ask(struct acp *a, struct sc_record *r, struct answer *ans)
 
 	sc_record_adds(r, "source", "executor");
 	snprintf(id, sizeof(id), "%s", sc_record_str(r, "id"));
-	st = emit(a, r);
+	st = check_settings(a, 1);
+	if (st == 0)
+		st = emit(a, r);
 	sc_record_release(r);
 	return st < 0 ? ENDED : await_result(a, id, ans);
 }
@@ -1136,6 +1153,8 @@ static int turn_ended(struct acp *a, struct sc_rpc_msg *m)
 	reason = sc_json_str(m->result, "stopReason");
 	if (!reason)
 		return protocol_error(a, "a prompt result without stopReason");
+	if (check_settings(a, 1) < 0)
+		return ENDED;
 	return emit_simple(a, "end", "reason", reason, strlen(reason));
 }
 
@@ -1260,7 +1279,7 @@ static int turn(struct acp *a, const struct sc_field *text)
 			return read_failed(a, st);
 		st = handle_message(a, &m);
 		sc_rpc_msg_release(&m);
-		if (st < 0 || check_settings(a) < 0)
+		if (st < 0 || check_settings(a, 0) < 0)
 			return ENDED;
 	}
 	return 0;
@@ -1359,7 +1378,7 @@ int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
 		sc_record_release(&r);
 		ret = a.status;
 	} else if (initialize(&a) < 0 || new_session(&a) < 0 ||
-		   check_settings(&a) < 0 || serve(&a) < 0) {
+		   check_settings(&a, 1) < 0 || serve(&a) < 0) {
 		ret = a.status;
 	}
 	acp_release(&a);

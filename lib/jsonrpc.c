@@ -202,7 +202,7 @@ long sc_rpc_fill(struct sc_rpc *rpc)
 	return (long)n;
 }
 
-static long long now_ms(void)
+long long sc_rpc_now_ms(void)
 {
 	struct timespec ts;
 
@@ -219,7 +219,7 @@ static int wait_fd(int fd, short events, long long deadline)
 	for (;;) {
 		left = -1;
 		if (deadline >= 0) {
-			long long d = deadline - now_ms();
+			long long d = deadline - sc_rpc_now_ms();
 
 			left = d < 0 ? 0 : d > 1000000000 ? 1000000000 : (int)d;
 		}
@@ -242,7 +242,7 @@ int sc_rpc_read(struct sc_rpc *rpc, int timeout_ms, struct sc_rpc_msg *m)
 		if (ret != 0 || rpc->eof)
 			return ret;
 		w = wait_fd(rpc->in_fd, POLLIN,
-			    timeout_ms < 0 ? -1 : now_ms() + timeout_ms);
+			    timeout_ms < 0 ? -1 : sc_rpc_now_ms() + timeout_ms);
 		if (w == 0)
 			return SC_RPC_TIMEOUT;
 		if (w < 0 || sc_rpc_fill(rpc) < 0)
@@ -253,7 +253,7 @@ int sc_rpc_read(struct sc_rpc *rpc, int timeout_ms, struct sc_rpc_msg *m)
 /* Write all of DATA to the non-blocking OUT_FD before the deadline. */
 static int write_bounded(int fd, const char *data, size_t len, int timeout_ms)
 {
-	long long deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	long long deadline = timeout_ms < 0 ? -1 : sc_rpc_now_ms() + timeout_ms;
 	ssize_t n;
 	int w;
 

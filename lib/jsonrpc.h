@@ -113,6 +113,9 @@ int sc_rpc_respond(struct sc_rpc *rpc, json_t *id, json_t *result,
 int sc_rpc_respond_error(struct sc_rpc *rpc, json_t *id, int code,
 			 const char *message, int timeout_ms);
 
+/* Milliseconds on the monotonic clock: the clock of every deadline here. */
+long long sc_rpc_now_ms(void);
+
 /* The string member NAME of OBJ, or NULL (also when OBJ is no object). */
 const char *sc_json_str(json_t *obj, const char *name);
 

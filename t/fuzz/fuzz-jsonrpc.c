@@ -2,12 +2,15 @@
  * The JSON-RPC framing and message parser on arbitrary bytes (what an
  * untrusted agent sends sc-acp): no crash, no leak, every message taken
  * has the members its kind promises, and the stream ends in a status.
- * Also the lossy UTF-8 encoder on the same bytes: always a JSON string.
+ * A request's params.toolCall goes through the permission mapping, which
+ * must always give a call record with a tool.  Also the lossy UTF-8
+ * encoder on the same bytes: always a JSON string.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpcall.h"
 #include "jsonrpc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,6 +39,19 @@ static void check(const struct sc_rpc_msg *m)
 	}
 }
 
+static void map_permission(const struct sc_rpc_msg *m)
+{
+	json_t *call = json_object_get(m->params, "toolCall");
+	struct sc_record r;
+
+	if (!call)
+		return;
+	sc_acp_permission_call(&r, 1, "/root", call);
+	if (!sc_record_str(&r, "tool") || !sc_record_str(&r, "permission"))
+		abort();
+	sc_record_release(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sc_rpc rpc;
@@ -50,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((st = sc_rpc_take(&rpc, &m)) == SC_RPC_MSG || st == SC_RPC_MALFORMED) {
 		if (st == SC_RPC_MSG) {
 			check(&m);
+			map_permission(&m);
 			sc_rpc_msg_release(&m);
 		}
 		if (++n > 100000)
