@@ -1,9 +1,11 @@
 #include "../lib/tap.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "acp.h"
+#include "acpcall.h"
 #include "agenthome.h"
 #include "jsonrpc.h"
 
@@ -139,6 +141,58 @@ static void test_settings_names(void **state)
 	assert_false(sc_agenthome_is_settings("Settings.json.bak"));
 }
 
+/* Map the tool call in JSON; the fields NAME=VALUE of the record, joined. */
+static void map(const char *json, char *out, size_t size)
+{
+	json_t *call = json_loads(json, 0, NULL);
+	struct sc_record r;
+	size_t i, n = 0;
+
+	assert_non_null(call);
+	sc_acp_permission_call(&r, 7, "/w", call);
+	out[0] = '\0';
+	for (i = 0; i < r.nr && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s=%s", i ? " " : "",
+				      r.fields[i].name, r.fields[i].value);
+	sc_record_release(&r);
+	json_decref(call);
+}
+
+static void test_permission_map(void **state)
+{
+	char got[512];
+
+	(void)state;
+	map("{\"kind\":\"read\",\"locations\":[{\"path\":\"/w/a/b\"}]}",
+	    got, sizeof(got));
+	assert_string_equal(got, "type=call id=7 tool=read path=a/b "
+			    "permission=1 kind=read");
+	map("{\"kind\":\"search\"}", got, sizeof(got));
+	assert_string_equal(got, "type=call id=7 tool=list path=. "
+			    "permission=1 kind=search");
+	/* /wx is not inside /w: it stays absolute. */
+	map("{\"kind\":\"delete\",\"rawInput\":{\"file_path\":\"/wx/c\"}}",
+	    got, sizeof(got));
+	assert_string_equal(got, "type=call id=7 tool=delete path=/wx/c "
+			    "permission=1 kind=delete");
+	map("{\"kind\":\"edit\",\"locations\":[{\"path\":\"/w/a\"},"
+	    "{\"path\":\"/w/b\"}]}", got, sizeof(got));
+	assert_string_equal(got, "type=call id=7 tool=other permission=1 "
+			    "outside=1 kind=edit");
+	map("{\"kind\":\"execute\",\"rawInput\":{\"command\":\"make\","
+	    "\"workdir\":\"/w/s\"},\"title\":\"t\",\"toolCallId\":\"c\"}",
+	    got, sizeof(got));
+	assert_string_equal(got, "type=call id=7 tool=run shell=make cwd=s "
+			    "permission=1 outside=1 kind=execute tool-call-id=c "
+			    "title=t");
+	map("{\"rawInput\":{\"command\":\"make\"}}", got, sizeof(got));
+	assert_string_equal(got, "type=call id=7 tool=other permission=1 "
+			    "outside=1 kind=other");
+	map("{\"kind\":\"fetch\"}", got, sizeof(got));
+	assert_string_equal(got, "type=call id=7 tool=other permission=1 "
+			    "outside=1 kind=fetch");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_lossy),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_settings_names),
+		cmocka_unit_test(test_permission_map),
 	};
 
 	return SC_RUN_TESTS(tests);
