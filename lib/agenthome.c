@@ -209,6 +209,19 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
 			continue;
 		sc_buf_reset(&sub);
 		sc_buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		/*
+		 * The homes themselves by identity only (their times change with
+		 * every state file), and every symlink: replacing a home, or
+		 * linking a folder to the user's own configuration, is a change.
+		 */
+		if (!depth)
+			sc_buf_addf(w->out, "%s %o %llu\n", sub.data,
+				    (unsigned)(st.st_mode & S_IFMT),
+				    (unsigned long long)st.st_ino);
+		if (S_ISLNK(st.st_mode)) {
+			note(w->out, sub.data, &st);
+			continue;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			int in = inside || loads_folder(names[i]);
 

@@ -44,9 +44,10 @@ int sc_agenthome_create(struct sc_agenthome *h, const char *dir);
 int sc_agenthome_is_settings(const char *name);
 
 /*
- * Describe every settings file under DIR (path, type, size, times, inode)
- * into OUT, in a stable order: two snapshots differ exactly when such a file
- * was added, removed, replaced or written.  The walk never follows a
+ * Describe every settings file under DIR (path, type, size, times, inode),
+ * every symlink, and the identity of DIR's own entries into OUT, in a
+ * stable order: two snapshots differ exactly when such a file was added,
+ * removed, replaced or written, a symlink appeared, or a home was replaced.  The walk never follows a
  * symlink and stops at a fixed depth and count (noted in OUT).
  */
 void sc_agenthome_snapshot(const char *dir, struct sc_buf *out);

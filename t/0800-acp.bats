@@ -427,6 +427,22 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	acp_out_json | jq -r .type | tr '\n' ' ' | grep -q 'mode .*mode.* end'
 }
 
+@test "sc-acp: a home swapped for a link to the user's configuration decides alone" {
+	mkdir -p "$SC_TMP/user-claude"
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		"write $SC_TMP/home/codex/x.log x" \
+		'reply {"stopReason":"end_turn"}' 'expect session/prompt' \
+		"symlink $SC_TMP/user-claude $SC_TMP/home/home/.claude" \
+		'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=one
+	acp_in type=prompt text=two
+	acp_run --config-home "$SC_TMP/home"
+	assert_equal "$status" 0
+	acp_out_json | jq -r '.type + ":" + (.reason // "")' | tr '\n' ' ' |
+		grep -q '^agent: mode:ask-first end:end_turn mode:settings-changed end:end_turn $'
+}
+
 @test "sc-acp: records from the caller that are malformed end sc-acp with exit 3, agent killed" {
 	acp_handshake_default
 	acp_steps 'expect session/prompt' "child $SC_TMP/child.pid" 'hang'

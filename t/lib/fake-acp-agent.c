@@ -20,6 +20,7 @@
  *   raw TEXT          write TEXT and a newline as they are
  *   huge N            write one line of N bytes inside a JSON string
  *   write FILE TEXT   write TEXT to FILE (a settings change)
+ *   symlink TARGET LINK   make LINK a symlink to TARGET
  *   env FILE          write its environment to FILE, one variable a line
  *   child PIDFILE     start `sleep 300` in the background, in the agent's
  *                     process group, with its pid in PIDFILE
@@ -270,7 +271,12 @@ static void step(struct agent *ag, char *line)
 		huge(rest);
 	else if (!strcmp(line, "write"))
 		write_file(rest);
-	else if (!strcmp(line, "env"))
+	else if (!strcmp(line, "symlink")) {
+		char *link = split(rest);
+
+		if (symlink(rest, link) < 0)
+			fail("cannot symlink", link);
+	} else if (!strcmp(line, "env"))
 		dump_env(rest);
 	else if (!strcmp(line, "child"))
 		child(rest);
