@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "checks.h"
 #include "diag.h"
+#include "executor.h"
 #include "gitconfig.h"
 #include "io.h"
 #include "opt.h"
@@ -22,6 +23,7 @@ static const char *const synopsis[] = {
 	"[--file FILE] --get-all KEY [-z]",
 	"[--file FILE] --list",
 	"[--file FILE] --checks",
+	"[--file FILE] --executor",
 	"--libgit2-version",
 	NULL,
 };
@@ -34,6 +36,8 @@ static const struct sc_tool tool = {
 	"    -z             with --get-all: end each value with NUL\n"
 	"    --list         every entry as a type=config key= value= record\n"
 	"    --checks       every check as a type=check name= argv=... record\n"
+	"    --executor     the external agent as a type=executor argv=... env=...\n"
+	"                   record; exit 1 when none is configured\n"
 	"    --libgit2-version  the version of the libgit2 the tools load\n"
 	"    -h, --help     show this help\n"
 	"    --version      show the version\n",
@@ -133,6 +137,29 @@ static int write_checks(const char *file, struct sc_output *out)
 	return ret;
 }
 
+static int write_executor(const char *file, struct sc_output *out, int *found)
+{
+	struct sc_executor e;
+	struct sc_record rec;
+	size_t i;
+	int ret;
+
+	sc_executor_init(&e);
+	if ((ret = sc_executor_load(&e, file)) || !e.argv)
+		return ret;
+	*found = 1;
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "executor");
+	for (i = 0; i < e.argc; i++)
+		sc_record_adds(&rec, "argv", e.argv[i]);
+	for (i = 0; i < e.nr_env; i++)
+		sc_record_adds(&rec, "env", e.env[i]);
+	sc_record_encode(&rec, &out->buf);
+	sc_record_release(&rec);
+	sc_executor_release(&e);
+	return 0;
+}
+
 /* The exit status for a reading failure (diagnostic already printed). */
 static int read_status(int ret)
 {
@@ -160,6 +187,8 @@ static int run(int mode, const char *file, const char *key, int nul)
 		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_list, &out);
 	else if (mode == 'c')
 		ret = write_checks(file, &out);
+	else if (mode == 'x')
+		ret = write_executor(file, &out, &q.found);
 	else {
 		q.key = normalise_key(key);
 		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_entry, &q);
@@ -169,7 +198,7 @@ static int run(int mode, const char *file, const char *key, int nul)
 		sc_output_add(&out, q.last.data, q.last.len);
 		sc_output_add(&out, "\n", 1);
 	}
-	if (!ret && (mode == 'g' || mode == 'A') && !q.found)
+	if (!ret && (mode == 'g' || mode == 'A' || mode == 'x') && !q.found)
 		ret = SC_EXIT_NO;
 	/* Nothing half-read goes out: a failed read writes nothing. */
 	if (ret == SC_EXIT_OK || ret == SC_EXIT_NO) {
@@ -205,6 +234,7 @@ int main(int argc, char *argv[])
 		{ "get-all", required_argument, NULL, 'A' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "checks", no_argument, NULL, 'c' },
+		{ "executor", no_argument, NULL, 'x' },
 		{ "libgit2-version", no_argument, NULL, 'V' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
@@ -221,7 +251,8 @@ int main(int argc, char *argv[])
 		} else {
 			if (mode)
 				sc_usage_error(&tool, "choose one of --get, "
-					       "--get-all, --list, --checks");
+					       "--get-all, --list, --checks, "
+					       "--executor");
 			mode = c;
 			key = optarg;
 		}

@@ -1,0 +1,96 @@
+/*
+ * sc-acp: let an external agent make an attempt over the Agent Client
+ * Protocol, with every request it makes handed to the caller as a
+ * type=call record to decide (sc-acp(1)).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "acp.h"
+#include "agenthome.h"
+#include "alloc.h"
+#include "diag.h"
+#include "opt.h"
+#include "shellwords.h"
+
+static const char *const synopsis[] = {
+	"[--timeout S] [--cwd DIR] [--config-home DIR] [--env-keep NAME]... "
+	"-- AGENT [ARG...]",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-acp", synopsis,
+	"    --timeout S        the longest wait for the agent (default 600)\n"
+	"    --cwd DIR          the session's root (default: .)\n"
+	"    --config-home DIR  private, empty configuration for the agent\n"
+	"    --env-keep NAME    pass variable NAME to the agent (repeatable)\n"
+	"    -h, --help         show this help\n"
+	"    --version          show the version\n",
+	0,
+};
+
+/* The longest --timeout: a day, so the milliseconds fit an int. */
+#define MAX_TIMEOUT 86400
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "cwd", required_argument, NULL, 'C' },
+		{ "config-home", required_argument, NULL, 'H' },
+		{ "env-keep", required_argument, NULL, 'e' },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sc_acp_opts o;
+	struct sc_agenthome home;
+	const char *cwd = ".", *config_home = NULL;
+	char **keep;
+	unsigned long long timeout = 600;
+	char *root;
+	int c, ret;
+
+	sc_diag_init(tool.name);
+	memset(&o, 0, sizeof(o));
+	keep = sc_xcalloc((size_t)argc + 1, sizeof(*keep));
+	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1) {
+		switch (c) {
+		case 't':
+			if (sc_parse_uint(optarg, MAX_TIMEOUT, &timeout) < 0 ||
+			    !timeout)
+				sc_usage_error(&tool, "--timeout takes seconds, "
+					       "1 to 86400");
+			break;
+		case 'C': cwd = optarg; break;
+		case 'H': config_home = optarg; break;
+		case 'e':
+			if (!sc_sw_is_name(optarg, strlen(optarg)))
+				sc_usage_error(&tool, "--env-keep takes a "
+					       "variable name");
+			keep[o.nkeep++] = optarg;
+			break;
+		default: sc_usage_error(&tool, NULL);
+		}
+	}
+	if (optind >= argc)
+		sc_usage_error(&tool, "the agent's command is missing");
+	root = realpath(cwd, NULL);
+	if (!root)
+		sc_die_errno(SC_EXIT_USAGE, "BAD-CWD", "cannot resolve '%s'", cwd);
+	sc_agenthome_init(&home);
+	o.argv = argv + optind;
+	o.cwd = root;
+	o.timeout_ms = (int)timeout * 1000;
+	o.home = config_home ? &home : NULL;
+	o.keep = keep;
+	if (config_home && sc_agenthome_create(&home, config_home) < 0)
+		ret = SC_EXIT_UNAVAILABLE;
+	else
+		ret = sc_acp_run(&o, STDIN_FILENO, STDOUT_FILENO);
+	sc_agenthome_release(&home);
+	free(keep);
+	free(root);
+	return ret;
+}

@@ -1,0 +1,1386 @@
+/*
+ * The client side of the Agent Client Protocol as a record coprocess.
+ *
+ * One thread, one conversation: the agent's requests are answered in the
+ * order they come, and while the caller decides a call the agent waits
+ * (its later messages stay in the pipe).  Every wait for the agent is
+ * bounded by the timeout; a wait for the caller is not, because the caller
+ * may be asking a person.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acp.h"
+#include "acpcall.h"
+#include "alloc.h"
+#include "diag.h"
+#include "env.h"
+#include "io.h"
+#include "jsonrpc.h"
+#include "opt.h"
+#include "record.h"
+
+extern char **environ;
+
+/* The ACP version spoken: the only one published. */
+#define ACP_VERSION 1
+
+/* JSON-RPC error code of a request speccoder refused (documented). */
+#define ACP_DENIED (-32001)
+
+/*
+ * Terminals an agent may hold unreleased: each keeps a command's output in
+ * memory, so a looping agent cannot grow sc-acp without bound.
+ */
+#define MAX_TERMINALS 64
+
+/*
+ * Caller records read during a turn and kept for later (results ahead of
+ * their call, the next prompt).  When it is full sc-acp stops reading the
+ * caller, so a caller writing ahead is slowed, never dropped.
+ */
+#define QUEUE_MAX 64
+
+/* The shortest time between two looks at the settings during a turn. */
+#define SETTINGS_MS 250
+
+/* How long a clean shutdown waits for the agent before killing it. */
+#define SHUTDOWN_MS 3000
+
+struct terminal {
+	char *id;
+	char *output;
+	size_t len;
+	int truncated;
+	int exit_code;         /* -1 when it ended by a signal */
+	char *signal;          /* NULL unless it ended by a signal */
+};
+
+struct acp {
+	const struct sc_acp_opts *o;
+	struct sc_rpc rpc;
+	pid_t pid;
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_output out;
+	struct sc_record rec;       /* the caller's record being handled */
+	struct sc_record queue[QUEUE_MAX]; /* read ahead during a turn */
+	size_t nq;
+	char *session;
+	char *mode;                 /* the agent's current mode, or NULL */
+	struct terminal terms[MAX_TERMINALS];
+	size_t nr_terms;
+	unsigned long next_term, next_call;
+	struct sc_buf settings;     /* snapshot of the private settings */
+	long long settings_at;      /* when it was taken (monotonic ms) */
+	long long prompt_id;        /* the open turn's request, 0 when none */
+	int cancelled;              /* the open turn was cancelled */
+	int caller_eof;
+	int status;                 /* the exit status once the session ended */
+};
+
+/* Returned by the steps below when the session has ended (status set). */
+#define ENDED (-1)
+
+/* ------------------------------------------------------------------ */
+/* As sc_json_str, "" instead of NULL: for comparisons. */
+static const char *str_or_empty(json_t *obj, const char *name)
+{
+	const char *s = sc_json_str(obj, name);
+
+	return s ? s : "";
+}
+
+/* ------------------------------------------------------------------ */
+/* Records to the caller                                               */
+
+static int emit(struct acp *a, const struct sc_record *r)
+{
+	/* A coprocess: every record goes out at once, the caller waits on it. */
+	if (sc_record_write(&a->out, r) < 0 || sc_output_flush(&a->out) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		a->status = SC_EXIT_INTERNAL;
+		return ENDED;
+	}
+	return 0;
+}
+
+static void kill_agent(struct acp *a);
+
+/*
+ * End the session: type=stop for the caller, error[CODE] on stderr, the
+ * agent and its process group killed.  TEXT (untrusted, may be NULL) goes
+ * only into the record's text field, which the caller masks.
+ */
+static int stop(struct acp *a, const char *code, int status,
+		const char *reason, const char *text)
+{
+	struct sc_record r;
+
+	sc_error(code, "%s", reason);
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "stop");
+	sc_record_adds(&r, "code", code);
+	sc_record_adds(&r, "reason", reason);
+	if (text)
+		sc_record_adds(&r, "text", text);
+	kill_agent(a);
+	a->status = status;
+	(void)emit(a, &r);   /* a failed write sets its own status */
+	sc_record_release(&r);
+	return ENDED;
+}
+
+static int protocol_error(struct acp *a, const char *why)
+{
+	char reason[256];
+
+	snprintf(reason, sizeof(reason), "malformed message from the agent: %s",
+		 why);
+	return stop(a, "ACP-PROTOCOL", SC_EXIT_MALFORMED, reason, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The agent's process                                                 */
+
+/* ENV without the names VARS set, then VARS: a NULL-terminated copy. */
+static char **env_with(char **env, char *const *vars)
+{
+	size_t n = 0, i, k, len;
+	char **out;
+
+	while (env[n])
+		n++;
+	for (k = 0; vars && vars[k]; k++)
+		n++;
+	out = sc_xcalloc(n + 1, sizeof(*out));
+	n = 0;
+	for (i = 0; env[i]; i++) {
+		int shadowed = 0;
+
+		for (k = 0; vars && vars[k]; k++) {
+			len = (size_t)(strchr(vars[k], '=') - vars[k]) + 1;
+			if (!strncmp(env[i], vars[k], len))
+				shadowed = 1;
+		}
+		if (!shadowed)
+			out[n++] = env[i];
+	}
+	for (k = 0; vars && vars[k]; k++)
+		out[n++] = vars[k];
+	return out;
+}
+
+/*
+ * In the child: a session of its own (so the process group holds
+ * everything it starts), the pipes on 0 and 1, every other inherited
+ * descriptor but stderr closed on exec, then the agent.
+ */
+static _Noreturn void exec_agent(const struct sc_acp_opts *o, int in, int out,
+				 int report, char **env)
+{
+	int err;
+
+	if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+	    chdir(o->cwd) < 0)
+		goto fail;
+	/* Descriptors the caller leaked must not reach the agent. */
+	(void)syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
+	execvpe(o->argv[0], o->argv, env);
+fail:
+	err = errno;
+	(void)!write(report, &err, sizeof(err));
+	_exit(127);
+}
+
+/*
+ * The agent's process group, for the signal handler below: the only
+ * process-wide state here, because a handler has no other way to know it.
+ */
+static volatile sig_atomic_t agent_group;
+
+/*
+ * sc-acp killed by its caller (a driver interrupted by the person) must
+ * not leave the agent running: take its group along, then die of the same
+ * signal.
+ */
+static void on_fatal_signal(int sig)
+{
+	if (agent_group > 0)
+		(void)kill(-(pid_t)agent_group, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_fatal_signals(pid_t group)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	agent_group = group;
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGHUP, &sa, NULL);
+}
+
+static int start_agent(struct acp *a)
+{
+	int to[2], from[2], rep[2], err;
+	ssize_t n;
+	char **base, **env;
+
+	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0 ||
+	    pipe2(rep, O_CLOEXEC) < 0)
+		return sc_error_errno("ACP-START", "cannot make pipes");
+	base = sc_env_build(environ, SC_ENV_SHORT, a->o->keep, a->o->nkeep, NULL);
+	env = env_with(base, a->o->home ? a->o->home->vars : NULL);
+	a->pid = fork();
+	if (a->pid == 0)
+		exec_agent(a->o, to[0], from[1], rep[1], env);
+	free(env);
+	sc_env_free(base);
+	close(to[0]);
+	close(from[1]);
+	close(rep[1]);
+	if (a->pid < 0) {
+		close(rep[0]);
+		return sc_error_errno("ACP-START", "cannot fork");
+	}
+	catch_fatal_signals(a->pid);
+	do
+		n = read(rep[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(rep[0]);
+	sc_rpc_init(&a->rpc, from[0], to[1]);
+	if (n == sizeof(err)) {
+		errno = err;
+		return sc_error_errno("ACP-START", "cannot start '%s'",
+				      a->o->argv[0]);
+	}
+	return 0;
+}
+
+/*
+ * Kill the agent's whole process group, then reap the leader.  The group
+ * is killed while the leader is still unreaped, so its id cannot have been
+ * reused by an unrelated group.
+ */
+static void kill_agent(struct acp *a)
+{
+	if (a->pid <= 0)
+		return;
+	(void)kill(-a->pid, SIGKILL);
+	(void)kill(a->pid, SIGKILL);
+	while (waitpid(a->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	agent_group = 0;
+	a->pid = 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Wait up to MS for the leader to exit (left unreaped): 1 when it did. */
+static int wait_exit(pid_t pid, long ms)
+{
+	siginfo_t si;
+
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0
+		    && si.si_pid == pid)
+			return 1;
+		if (ms <= 0)
+			return 0;
+		sleep_ms(ms < 50 ? ms : 50);
+		ms -= 50;
+	}
+}
+
+/* The caller is done: let the agent end on EOF, then clear its group. */
+static void shutdown_agent(struct acp *a)
+{
+	if (a->pid <= 0)
+		return;
+	close(a->rpc.out_fd);
+	a->rpc.out_fd = -1;
+	if (!wait_exit(a->pid, SHUTDOWN_MS)) {
+		(void)kill(-a->pid, SIGTERM);
+		(void)wait_exit(a->pid, 1000);
+	}
+	kill_agent(a);
+}
+
+/* How the agent ended, for a reason text, once its output closed. */
+static void describe_exit(struct acp *a, char *buf, size_t size)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	snprintf(buf, size, "the agent closed its output");
+	if (!wait_exit(a->pid, 1000))
+		return;
+	if (waitid(P_PID, (id_t)a->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return;
+	if (si.si_code == CLD_EXITED)
+		snprintf(buf, size, "the agent exited with status %d",
+			 si.si_status);
+	else
+		snprintf(buf, size, "the agent was killed by signal %d",
+			 si.si_status);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the agent                                                   */
+
+/* Map an sc_rpc_status other than SC_RPC_MSG to the end of the session. */
+static int read_failed(struct acp *a, int st)
+{
+	char reason[128];
+
+	switch (st) {
+	case SC_RPC_TIMEOUT:
+		snprintf(reason, sizeof(reason), "the agent said nothing for %d "
+			 "seconds", a->o->timeout_ms / 1000);
+		return stop(a, "ACP-TIMEOUT", SC_EXIT_NO, reason, NULL);
+	case SC_RPC_TOO_LONG:
+		return protocol_error(a, "a line longer than the limit");
+	case SC_RPC_MALFORMED:
+		return protocol_error(a, a->rpc.why ? a->rpc.why : "bad JSON-RPC");
+	case SC_RPC_IO:
+		return stop(a, "ACP-EXITED", SC_EXIT_NO,
+			    "cannot read from the agent", NULL);
+	default:
+		describe_exit(a, reason, sizeof(reason));
+		return stop(a, "ACP-EXITED", SC_EXIT_NO, reason, NULL);
+	}
+}
+
+/* A send to the agent failed: it stopped reading or it is gone. */
+static int send_failed(struct acp *a, int st)
+{
+	char reason[128];
+
+	if (st == SC_RPC_TIMEOUT) {
+		snprintf(reason, sizeof(reason), "the agent took nothing for %d "
+			 "seconds", a->o->timeout_ms / 1000);
+		return stop(a, "ACP-TIMEOUT", SC_EXIT_NO, reason, NULL);
+	}
+	describe_exit(a, reason, sizeof(reason));
+	return stop(a, "ACP-EXITED", SC_EXIT_NO, reason, NULL);
+}
+
+static int respond(struct acp *a, json_t *id, json_t *result)
+{
+	int st = sc_rpc_respond(&a->rpc, id, result, a->o->timeout_ms);
+
+	return st ? send_failed(a, st) : 0;
+}
+
+static int respond_error(struct acp *a, json_t *id, int code, const char *msg)
+{
+	int st = sc_rpc_respond_error(&a->rpc, id, code, msg, a->o->timeout_ms);
+
+	return st ? send_failed(a, st) : 0;
+}
+
+/*
+ * Send a request and wait for its response, answering nothing else: used
+ * before the session exists, when the agent has no business asking.
+ */
+static int call_agent(struct acp *a, const char *method, json_t *params,
+		      struct sc_rpc_msg *m)
+{
+	long long id;
+	int st = sc_rpc_request(&a->rpc, method, params, a->o->timeout_ms, &id);
+
+	if (st)
+		return send_failed(a, st);
+	for (;;) {
+		st = sc_rpc_read(&a->rpc, a->o->timeout_ms, m);
+		if (st != SC_RPC_MSG)
+			return read_failed(a, st);
+		if (m->kind == SC_RPC_REQUEST) {
+			st = respond_error(a, m->id, SC_RPC_METHOD_NOT_FOUND,
+					   "no session yet");
+			sc_rpc_msg_release(m);
+			if (st)
+				return st;
+			continue;
+		}
+		if (m->kind == SC_RPC_NOTIFICATION) {
+			sc_rpc_msg_release(m);
+			continue;
+		}
+		if (!json_is_integer(m->id) || json_integer_value(m->id) != id) {
+			sc_rpc_msg_release(m);
+			return protocol_error(a, "a response to no request of ours");
+		}
+		if (m->kind == SC_RPC_ERROR) {
+			char reason[160];
+
+			snprintf(reason, sizeof(reason), "the agent refused %s "
+				 "(error %lld)", method, m->error_code);
+			st = stop(a, "ACP-REFUSED", SC_EXIT_NO, reason,
+				  m->error_message);
+			sc_rpc_msg_release(m);
+			return st;
+		}
+		if (!json_is_object(m->result)) {
+			sc_rpc_msg_release(m);
+			return protocol_error(a, "a result that is not an object");
+		}
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Modes                                                               */
+
+static void fold_mode(const char *id, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *id && n + 1 < size; id++) {
+		if (*id == '-' || *id == '_' || *id == ' ')
+			continue;
+		out[n++] = (char)(*id >= 'A' && *id <= 'Z' ? *id + 32 : *id);
+	}
+	out[n] = '\0';
+}
+
+/*
+ * Modes that ask before edits and commands, in the order sc-acp prefers
+ * them: Claude Code and Gemini CLI "default", Codex "read-only", and
+ * common names of the same idea.  "plan" asks too but cannot do the work.
+ */
+static const char *const ask_modes[] = {
+	"default", "ask", "readonly", "untrusted", "onrequest", "manual",
+	"plan", NULL,
+};
+
+int sc_acp_mode_asks(const char *id)
+{
+	char f[64];
+	size_t i;
+
+	if (!id || strlen(id) >= sizeof(f))
+		return 0;
+	fold_mode(id, f, sizeof(f));
+	for (i = 0; ask_modes[i]; i++)
+		if (!strcmp(f, ask_modes[i]))
+			return 1;
+	return 0;
+}
+
+static int emit_mode(struct acp *a, const char *reason)
+{
+	struct sc_record r;
+	int ret, asks = a->mode && sc_acp_mode_asks(a->mode);
+
+	if (!strcmp(reason, "settings-changed"))
+		asks = 0;
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "mode");
+	sc_record_adds(&r, "id", a->mode ? a->mode : "");
+	sc_record_adds(&r, "decides-alone", asks ? "0" : "1");
+	sc_record_adds(&r, "reason", reason);
+	ret = emit(a, &r);
+	sc_record_release(&r);
+	return ret;
+}
+
+static void set_mode_id(struct acp *a, const char *id)
+{
+	free(a->mode);
+	a->mode = id ? sc_xstrdup(id) : NULL;
+}
+
+static int is_plan(const char *id)
+{
+	char f[64];
+
+	fold_mode(id, f, sizeof(f));
+	return !strcmp(f, "plan");
+}
+
+/* The first ask-first mode AVAILABLE offers (preferring ask_modes' order). */
+static const char *pick_ask_mode(json_t *available)
+{
+	size_t i, k;
+	char f[64];
+	json_t *m;
+
+	for (k = 0; ask_modes[k]; k++) {
+		if (!strcmp(ask_modes[k], "plan"))
+			break;      /* a plan mode cannot do the task */
+		json_array_foreach(available, i, m) {
+			const char *id = json_string_value(json_object_get(m, "id"));
+
+			if (!id || strlen(id) >= sizeof(f))
+				continue;
+			fold_mode(id, f, sizeof(f));
+			if (!strcmp(f, ask_modes[k]))
+				return id;
+		}
+	}
+	return NULL;
+}
+
+/* Put the agent in an ask-first mode when it has modes; report the mode. */
+static int choose_mode(struct acp *a, json_t *modes)
+{
+	const char *current = json_string_value(json_object_get(modes,
+								"currentModeId"));
+	json_t *available = json_object_get(modes, "availableModes");
+	const char *want;
+	struct sc_rpc_msg m;
+	json_t *params;
+
+	if (!json_is_object(modes) || !current)
+		return emit_mode(a, "no-modes");
+	set_mode_id(a, current);
+	if (sc_acp_mode_asks(current) && !is_plan(current))
+		return emit_mode(a, "ask-first");
+	want = json_is_array(available) ? pick_ask_mode(available) : NULL;
+	if (!want)
+		return emit_mode(a, sc_acp_mode_asks(current) ? "ask-first"
+							      : "no-ask-mode");
+	want = sc_xstrdup(want);
+	params = json_pack("{s:s, s:s}", "sessionId", a->session,
+			   "modeId", want);
+	if (call_agent(a, "session/set_mode", params, &m) < 0) {
+		free((char *)want);
+		return ENDED;
+	}
+	sc_rpc_msg_release(&m);
+	set_mode_id(a, want);
+	free((char *)want);
+	return emit_mode(a, "ask-first");
+}
+
+/*
+ * Report a change of the private settings since the last look.  A walk
+ * costs a directory scan, and agents send a message per word: during a
+ * turn it runs at most every SETTINGS_MS, and always (FORCE) before a call
+ * is written and when a turn ends, so a change is reported before the
+ * caller decides anything that follows it.
+ */
+static int check_settings(struct acp *a, int force)
+{
+	struct sc_buf now = SC_BUF_INIT;
+	long long t;
+	int ret = 0;
+
+	if (!a->o->home)
+		return 0;
+	t = sc_rpc_now_ms();
+	if (!force && t - a->settings_at < SETTINGS_MS)
+		return 0;
+	a->settings_at = t;
+	sc_agenthome_snapshot(a->o->home->dir, &now);
+	if (now.len != a->settings.len ||
+	    (now.len && memcmp(now.data, a->settings.data, now.len))) {
+		ret = emit_mode(a, "settings-changed");
+		sc_buf_release(&a->settings);
+		a->settings = now;
+		return ret;
+	}
+	sc_buf_release(&now);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening the session                                                 */
+
+static int initialize(struct acp *a)
+{
+	struct sc_rpc_msg m;
+	json_t *params, *v;
+	struct sc_record r;
+	const char *name, *version;
+	int ret;
+
+	params = json_pack("{s:i, s:{s:{s:b, s:b}, s:b}, s:{s:s, s:s}}",
+			   "protocolVersion", ACP_VERSION,
+			   "clientCapabilities", "fs", "readTextFile", 1,
+			   "writeTextFile", 1, "terminal", 1,
+			   "clientInfo", "name", "speccoder", "version",
+			   SC_VERSION);
+	if (call_agent(a, "initialize", params, &m) < 0)
+		return ENDED;
+	v = json_object_get(m.result, "protocolVersion");
+	if (!json_is_integer(v) || json_integer_value(v) != ACP_VERSION) {
+		sc_rpc_msg_release(&m);
+		return stop(a, "ACP-VERSION", SC_EXIT_UNAVAILABLE,
+			    "the agent does not speak ACP version 1", NULL);
+	}
+	v = json_object_get(m.result, "agentInfo");
+	name = json_string_value(json_object_get(v, "name"));
+	version = json_string_value(json_object_get(v, "version"));
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "agent");
+	sc_record_adds(&r, "name", name ? name : "");
+	sc_record_adds(&r, "version", version ? version : "");
+	ret = emit(a, &r);
+	sc_record_release(&r);
+	sc_rpc_msg_release(&m);
+	return ret;
+}
+
+static int new_session(struct acp *a)
+{
+	struct sc_rpc_msg m;
+	json_t *params;
+	const char *id;
+	int ret;
+
+	/* No MCP servers: the agent gets speccoder's tools only. */
+	params = json_pack("{s:s, s:[]}", "cwd", a->o->cwd, "mcpServers");
+	if (call_agent(a, "session/new", params, &m) < 0)
+		return ENDED;
+	id = json_string_value(json_object_get(m.result, "sessionId"));
+	if (!id || !*id) {
+		sc_rpc_msg_release(&m);
+		return protocol_error(a, "session/new gave no sessionId");
+	}
+	a->session = sc_xstrdup(id);
+	ret = choose_mode(a, json_object_get(m.result, "modes"));
+	sc_rpc_msg_release(&m);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Calls for the caller                                                */
+
+struct answer {
+	int allow;
+	const char *text;      /* in a->rec; "" when absent */
+	size_t text_len;
+	const char *status;    /* NULL when absent */
+	const char *signal;
+};
+
+/* Start call record R for TOOL with the session's next call id. */
+static void call_start(struct acp *a, struct sc_record *r, const char *tool)
+{
+	sc_acp_call_start(r, ++a->next_call, tool);
+}
+
+static int cancel_turn(struct acp *a);
+static int refuse_cancelled(struct acp *a, struct sc_rpc_msg *m);
+
+/* The type of the caller's record; "" for none. */
+static const char *rec_type(const struct acp *a)
+{
+	const char *type = sc_record_type(&a->rec);
+
+	return type ? type : "";
+}
+
+/* Move queued record I into a->rec. */
+static void take_queued(struct acp *a, size_t i)
+{
+	sc_record_release(&a->rec);
+	a->rec = a->queue[i];
+	memmove(a->queue + i, a->queue + i + 1,
+		(a->nq - i - 1) * sizeof(a->queue[0]));
+	a->nq--;
+}
+
+/* The queued result for call ID, moved into a->rec: 1, or 0 when none. */
+static int take_result(struct acp *a, const char *id)
+{
+	size_t i;
+	const char *rid;
+
+	for (i = 0; i < a->nq; i++) {
+		if (strcmp(sc_record_type(&a->queue[i]), "result"))
+			continue;
+		rid = sc_record_str(&a->queue[i], "id");
+		if (rid && !strcmp(rid, id)) {
+			take_queued(a, i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int pull_caller(struct acp *a);
+
+/*
+ * The caller's result for call ID: 1 with ANS filled (pointing into
+ * a->rec), 0 when the turn was cancelled or no answer can come (the
+ * caller's input ended, or its queue is full of other records), ENDED.
+ */
+static int await_result(struct acp *a, const char *id, struct answer *ans)
+{
+	const char *decision;
+	const struct sc_field *text;
+	int st;
+
+	while (!take_result(a, id)) {
+		if (a->cancelled)
+			return 0;
+		if (a->caller_eof || a->nq == QUEUE_MAX) {
+			if (!a->caller_eof)
+				sc_warning("QUEUE-FULL", "no result for call %s "
+					   "among %d records: refused", id,
+					   QUEUE_MAX);
+			return cancel_turn(a) < 0 ? ENDED : 0;
+		}
+		if ((st = pull_caller(a)) < 0)
+			return st;
+	}
+	decision = sc_record_str(&a->rec, "decision");
+	text = sc_record_get(&a->rec, "text");
+	/* Anything but an explicit allow is a deny. */
+	ans->allow = decision && !strcmp(decision, "allow");
+	ans->text = text ? text->value : "";
+	ans->text_len = text ? text->value_len : 0;
+	ans->status = sc_record_str(&a->rec, "status");
+	ans->signal = sc_record_str(&a->rec, "signal");
+	return 1;
+}
+
+/* Emit call R (released here) and wait for its answer. */
+static int ask(struct acp *a, struct sc_record *r, struct answer *ans)
+{
+	char id[32];
+	int st;
+
+	sc_record_adds(r, "source", "executor");
+	snprintf(id, sizeof(id), "%s", sc_record_str(r, "id"));
+	st = check_settings(a, 1);
+	if (st == 0)
+		st = emit(a, r);
+	sc_record_release(r);
+	return st < 0 ? ENDED : await_result(a, id, ans);
+}
+
+/* The refusal the agent gets, with the caller's reason when it gave one. */
+static int deny(struct acp *a, json_t *id, const struct answer *ans)
+{
+	struct sc_buf msg = SC_BUF_INIT;
+	int ret;
+
+	sc_buf_adds(&msg, "denied by speccoder");
+	if (ans && ans->text_len) {
+		sc_buf_adds(&msg, ": ");
+		sc_buf_add(&msg, ans->text, ans->text_len);
+	}
+	ret = respond_error(a, id, ACP_DENIED, msg.data);
+	sc_buf_release(&msg);
+	return ret;
+}
+
+
+/* LINE (1-based) and LIMIT lines of TEXT, as fs/read_text_file asks. */
+static json_t *slice_lines(const char *text, size_t len, json_int_t line,
+			   json_int_t limit)
+{
+	size_t start = 0, end = len;
+	json_int_t n;
+
+	for (n = 1; n < line && start < len; n++) {
+		const char *nl = memchr(text + start, '\n', len - start);
+
+		start = nl ? (size_t)(nl - text) + 1 : len;
+	}
+	if (limit > 0) {
+		end = start;
+		for (n = 0; n < limit && end < len; n++) {
+			const char *nl = memchr(text + end, '\n', len - end);
+
+			end = nl ? (size_t)(nl - text) + 1 : len;
+		}
+	}
+	return sc_json_string_lossy(text + start, end - start);
+}
+
+static int fs_read(struct acp *a, struct sc_rpc_msg *m)
+{
+	const char *path = sc_json_str(m->params, "path");
+	json_t *line = json_object_get(m->params, "line");
+	json_t *limit = json_object_get(m->params, "limit");
+	struct sc_record r;
+	struct answer ans;
+	int st;
+
+	if (!path || (line && !json_is_integer(line)) ||
+	    (limit && !json_is_integer(limit)))
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+				     "path, line or limit is wrong");
+	call_start(a, &r, "read");
+	sc_acp_add_path(&r, a->o->cwd, "path", path);
+	if ((st = ask(a, &r, &ans)) <= 0)
+		return st < 0 ? st : refuse_cancelled(a, m);
+	if (!ans.allow)
+		return deny(a, m->id, &ans);
+	return respond(a, m->id, json_pack("{s:o}", "content",
+		slice_lines(ans.text, ans.text_len,
+			    line ? json_integer_value(line) : 1,
+			    limit ? json_integer_value(limit) : 0)));
+}
+
+static int fs_write(struct acp *a, struct sc_rpc_msg *m)
+{
+	const char *path = sc_json_str(m->params, "path");
+	json_t *content = json_object_get(m->params, "content");
+	struct sc_record r;
+	struct answer ans;
+	int st;
+
+	if (!path || !json_is_string(content))
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+				     "path or content is missing");
+	call_start(a, &r, "write");
+	sc_acp_add_path(&r, a->o->cwd, "path", path);
+	sc_record_add(&r, "content", json_string_value(content),
+		      json_string_length(content));
+	if ((st = ask(a, &r, &ans)) <= 0)
+		return st < 0 ? st : refuse_cancelled(a, m);
+	return ans.allow ? respond(a, m->id, NULL) : deny(a, m->id, &ans);
+}
+
+/* The last LIMIT bytes of TEXT, starting on a character boundary. */
+static void keep_tail(struct terminal *t, const char *text, size_t len,
+		      json_int_t limit)
+{
+	size_t start = 0;
+
+	if (limit >= 0 && (size_t)limit < len) {
+		start = len - (size_t)limit;
+		while (start < len && ((unsigned char)text[start] & 0xc0) == 0x80)
+			start++;
+		t->truncated = 1;
+	}
+	t->output = sc_xmemdup(text + start, len - start);
+	t->len = len - start;
+}
+
+/* A terminal holding what the caller's run of the command gave. */
+static json_t *add_terminal(struct acp *a, const struct answer *ans,
+			    json_int_t limit)
+{
+	struct terminal *t = &a->terms[a->nr_terms++];
+	char id[32];
+	unsigned long long code = 0;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(id, sizeof(id), "term-%lu", ++a->next_term);
+	t->id = sc_xstrdup(id);
+	keep_tail(t, ans->text, ans->text_len, limit);
+	if (ans->signal && *ans->signal) {
+		t->exit_code = -1;
+		t->signal = sc_xstrdup(ans->signal);
+	} else {
+		/* No readable status: the command did not succeed. */
+		if (!ans->status || sc_parse_uint(ans->status, 255, &code) < 0)
+			code = 1;
+		t->exit_code = (int)code;
+	}
+	return json_pack("{s:s}", "terminalId", t->id);
+}
+
+static int term_create(struct acp *a, struct sc_rpc_msg *m)
+{
+	const char *command = sc_json_str(m->params, "command");
+	const char *cwd = sc_json_str(m->params, "cwd");
+	json_t *args = json_object_get(m->params, "args");
+	json_t *limit = json_object_get(m->params, "outputByteLimit");
+	json_t *v;
+	struct sc_record r;
+	struct answer ans;
+	size_t i;
+	int st;
+
+	if (!command || !*command || (args && !json_is_array(args)) ||
+	    (limit && !json_is_integer(limit)))
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+				     "command, args or outputByteLimit is wrong");
+	json_array_foreach(args, i, v)
+		if (!json_is_string(v))
+			return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+					     "an argument is not a string");
+	if (a->nr_terms == MAX_TERMINALS)
+		return respond_error(a, m->id, SC_RPC_INTERNAL_ERROR,
+				     "too many terminals: release some");
+	call_start(a, &r, "run");
+	sc_record_adds(&r, "argv", command);
+	json_array_foreach(args, i, v)
+		sc_record_add(&r, "argv", json_string_value(v),
+			      json_string_length(v));
+	if (cwd)
+		sc_acp_add_path(&r, a->o->cwd, "cwd", cwd);
+	/* The agent's env is not passed: the sandbox sets the environment. */
+	if (json_object_size(json_object_get(m->params, "env")) ||
+	    json_array_size(json_object_get(m->params, "env")))
+		sc_record_adds(&r, "env-dropped", "1");
+	if ((st = ask(a, &r, &ans)) <= 0)
+		return st < 0 ? st : refuse_cancelled(a, m);
+	if (!ans.allow)
+		return deny(a, m->id, &ans);
+	return respond(a, m->id, add_terminal(a, &ans,
+		limit ? json_integer_value(limit) : -1));
+}
+
+static struct terminal *find_terminal(struct acp *a, json_t *params)
+{
+	const char *id = sc_json_str(params, "terminalId");
+	size_t i;
+
+	for (i = 0; id && i < a->nr_terms; i++)
+		if (!strcmp(a->terms[i].id, id))
+			return &a->terms[i];
+	return NULL;
+}
+
+static json_t *exit_status(const struct terminal *t)
+{
+	return json_pack("{s:o, s:o}", "exitCode",
+			 t->signal ? json_null() : json_integer(t->exit_code),
+			 "signal", t->signal ? json_string(t->signal)
+					     : json_null());
+}
+
+static void drop_terminal(struct acp *a, struct terminal *t)
+{
+	free(t->id);
+	free(t->output);
+	free(t->signal);
+	*t = a->terms[--a->nr_terms];
+}
+
+/* terminal/output, wait_for_exit, kill, release: served from memory. */
+static int term_serve(struct acp *a, struct sc_rpc_msg *m)
+{
+	struct terminal *t = find_terminal(a, m->params);
+	const char *op = m->method + strlen("terminal/");
+
+	if (!t)
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+				     "no such terminal");
+	if (!strcmp(op, "output"))
+		return respond(a, m->id, json_pack("{s:o, s:b, s:o}",
+			"output", sc_json_string_lossy(t->output, t->len),
+			"truncated", t->truncated, "exitStatus", exit_status(t)));
+	if (!strcmp(op, "wait_for_exit"))
+		return respond(a, m->id, exit_status(t));
+	if (!strcmp(op, "release"))
+		drop_terminal(a, t);
+	/* kill: the command already ended before the terminal existed. */
+	return respond(a, m->id, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Permissions                                                         */
+
+/* The optionId of the first option of KIND, or NULL. */
+static const char *option_of(json_t *options, const char *kind)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(options, i, o)
+		if (!strcmp(str_or_empty(o, "kind"), kind) &&
+		    sc_json_str(o, "optionId"))
+			return sc_json_str(o, "optionId");
+	return NULL;
+}
+
+/* Answer with OPTION selected, or "cancelled" when there is none. */
+static int select_option(struct acp *a, json_t *id, const char *option)
+{
+	if (!option)
+		return respond(a, id, json_pack("{s:{s:s}}", "outcome",
+						"outcome", "cancelled"));
+	return respond(a, id, json_pack("{s:{s:s, s:s}}", "outcome", "outcome",
+					"selected", "optionId", option));
+}
+
+static int permission(struct acp *a, struct sc_rpc_msg *m)
+{
+	json_t *call = json_object_get(m->params, "toolCall");
+	json_t *options = json_object_get(m->params, "options");
+	/* Never an "always" option: it would outlive this one decision. */
+	const char *allow = option_of(options, "allow_once");
+	const char *reject = option_of(options, "reject_once");
+	struct sc_record r;
+	struct answer ans;
+	int st;
+
+	if (!json_is_object(call) || !json_is_array(options))
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+				     "toolCall or options is missing");
+	/* No one-time allow offered: nothing to ask, the answer is no. */
+	if (!allow)
+		return select_option(a, m->id, reject);
+	sc_acp_permission_call(&r, ++a->next_call, a->o->cwd, call);
+	if ((st = ask(a, &r, &ans)) <= 0)
+		return st < 0 ? st : refuse_cancelled(a, m);
+	return select_option(a, m->id, ans.allow ? allow : reject);
+}
+
+/* ------------------------------------------------------------------ */
+/* The turn                                                            */
+
+/* Refuse a request without asking: the turn is being cancelled. */
+static int refuse_cancelled(struct acp *a, struct sc_rpc_msg *m)
+{
+	if (!strcmp(m->method, "session/request_permission"))
+		return select_option(a, m->id, NULL);
+	return respond_error(a, m->id, SC_RPC_CANCELLED, "the turn was cancelled");
+}
+
+static int handle_request(struct acp *a, struct sc_rpc_msg *m)
+{
+	const char *sid = sc_json_str(m->params, "sessionId");
+	int terminal = !strncmp(m->method, "terminal/", 9);
+	int known = terminal || !strcmp(m->method, "fs/read_text_file") ||
+		    !strcmp(m->method, "fs/write_text_file") ||
+		    !strcmp(m->method, "session/request_permission");
+
+	if (!known)
+		return respond_error(a, m->id, SC_RPC_METHOD_NOT_FOUND,
+				     "method not found");
+	if (!json_is_object(m->params) || !sid || strcmp(sid, a->session))
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+				     "not this session");
+	if (terminal && strcmp(m->method, "terminal/create"))
+		return term_serve(a, m);
+	if (a->cancelled)
+		return refuse_cancelled(a, m);
+	if (!strcmp(m->method, "session/request_permission"))
+		return permission(a, m);
+	if (!strcmp(m->method, "fs/read_text_file"))
+		return fs_read(a, m);
+	if (!strcmp(m->method, "fs/write_text_file"))
+		return fs_write(a, m);
+	return term_create(a, m);
+}
+
+static int emit_simple(struct acp *a, const char *type, const char *name,
+		       const char *value, size_t len)
+{
+	struct sc_record r;
+	int ret;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", type);
+	sc_record_add(&r, name, value, len);
+	ret = emit(a, &r);
+	sc_record_release(&r);
+	return ret;
+}
+
+/* What the agent does on its own, for the journal. */
+static int emit_activity(struct acp *a, json_t *u)
+{
+	static const char *const names[] = { "toolCallId", "kind", "status",
+					     "title", NULL };
+	static const char *const fields[] = { "tool-call-id", "kind", "status",
+					      "text", NULL };
+	struct sc_record r;
+	size_t i;
+	int ret;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "activity");
+	for (i = 0; names[i]; i++)
+		if (sc_json_str(u, names[i]))
+			sc_record_adds(&r, fields[i], sc_json_str(u, names[i]));
+	ret = emit(a, &r);
+	sc_record_release(&r);
+	return ret;
+}
+
+static int handle_update(struct acp *a, struct sc_rpc_msg *m)
+{
+	json_t *u = json_object_get(m->params, "update");
+	const char *kind = sc_json_str(u, "sessionUpdate");
+	json_t *content = json_object_get(u, "content");
+
+	if (!kind || strcmp(str_or_empty(m->params, "sessionId"), a->session))
+		return 0;   /* notifications that are not ours are ignored */
+	if (!strcmp(kind, "agent_message_chunk") &&
+	    !strcmp(str_or_empty(content, "type"), "text") &&
+	    json_is_string(json_object_get(content, "text"))) {
+		json_t *t = json_object_get(content, "text");
+
+		return emit_simple(a, "text", "text", json_string_value(t),
+				   json_string_length(t));
+	}
+	if (!strcmp(kind, "current_mode_update") &&
+	    sc_json_str(u, "currentModeId")) {
+		set_mode_id(a, sc_json_str(u, "currentModeId"));
+		return emit_mode(a, "mode-changed");
+	}
+	if (!strcmp(kind, "tool_call") || !strcmp(kind, "tool_call_update"))
+		return emit_activity(a, u);
+	return 0;
+}
+
+/* The response to the turn's prompt: type=end, or the end of the session. */
+static int turn_ended(struct acp *a, struct sc_rpc_msg *m)
+{
+	const char *reason;
+
+	a->prompt_id = 0;
+	if (m->kind == SC_RPC_ERROR) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "the agent failed the prompt "
+			 "(error %lld)", m->error_code);
+		return stop(a, "ACP-REFUSED", SC_EXIT_NO, why, m->error_message);
+	}
+	reason = sc_json_str(m->result, "stopReason");
+	if (!reason)
+		return protocol_error(a, "a prompt result without stopReason");
+	if (check_settings(a, 1) < 0)
+		return ENDED;
+	return emit_simple(a, "end", "reason", reason, strlen(reason));
+}
+
+/* One message from the agent during a turn: 1 when the turn ended. */
+static int handle_message(struct acp *a, struct sc_rpc_msg *m)
+{
+	switch (m->kind) {
+	case SC_RPC_REQUEST:
+		return handle_request(a, m);
+	case SC_RPC_NOTIFICATION:
+		return !strcmp(m->method, "session/update") ?
+		       handle_update(a, m) : 0;
+	default:
+		if (!json_is_integer(m->id) ||
+		    json_integer_value(m->id) != a->prompt_id)
+			return protocol_error(a, "a response to no request "
+					      "of ours");
+		if (m->kind == SC_RPC_RESULT && !json_is_object(m->result))
+			return protocol_error(a, "a result that is not an object");
+		return turn_ended(a, m) < 0 ? ENDED : 1;
+	}
+}
+
+static int cancel_turn(struct acp *a)
+{
+	int st;
+
+	if (a->cancelled)
+		return 0;
+	a->cancelled = 1;
+	st = sc_rpc_notify(&a->rpc, "session/cancel",
+			   json_pack("{s:s}", "sessionId", a->session),
+			   a->o->timeout_ms);
+	return st ? send_failed(a, st) : 0;
+}
+
+/*
+ * The caller's next record into a->rec: 1, 0 at the end of its input
+ * (a->caller_eof set), ENDED when the input is broken.
+ */
+static int read_caller(struct acp *a)
+{
+	int st = sc_reader_next(&a->rd, &a->rec);
+
+	if (st == SC_READ_RECORD)
+		return 1;
+	if (st == SC_READ_EOF) {
+		a->caller_eof = 1;
+		return 0;
+	}
+	a->status = sc_reader_report(&a->rd, st);
+	kill_agent(a);
+	return ENDED;
+}
+
+/*
+ * Read one caller record during a turn: a cancel acts at once, every
+ * other record waits in the queue.  1, 0 at EOF, ENDED.
+ */
+static int pull_caller(struct acp *a)
+{
+	int st = read_caller(a);
+
+	if (st <= 0)
+		return st;
+	if (!strcmp(rec_type(a), "cancel"))
+		return cancel_turn(a) < 0 ? ENDED : 1;
+	a->queue[a->nq++] = a->rec;
+	sc_record_init(&a->rec);
+	return 1;
+}
+
+/* Wait for the agent, or for the caller: 1 agent, 2 caller, ENDED. */
+static int wait_either(struct acp *a)
+{
+	struct pollfd p[2] = {
+		{ a->rpc.in_fd, POLLIN, 0 },
+		{ a->in.fd, POLLIN, 0 },
+	};
+	int n, caller = !a->caller_eof && a->nq < QUEUE_MAX;
+
+	if (caller && a->in.pos < a->in.end)
+		return 2;
+	for (;;) {
+		n = poll(p, caller ? 2 : 1, a->o->timeout_ms);
+		if (n > 0)
+			return p[0].revents ? 1 : 2;
+		if (n == 0)
+			return read_failed(a, SC_RPC_TIMEOUT);
+		if (errno != EINTR)
+			return read_failed(a, SC_RPC_IO);
+	}
+}
+
+static int turn(struct acp *a, const struct sc_field *text)
+{
+	json_t *params = json_pack("{s:s, s:[{s:s, s:o}]}", "sessionId",
+				   a->session, "prompt", "type", "text", "text",
+				   sc_json_string_lossy(text->value,
+							text->value_len));
+	struct sc_rpc_msg m;
+	int st;
+
+	a->cancelled = 0;
+	st = sc_rpc_request(&a->rpc, "session/prompt", params, a->o->timeout_ms,
+			    &a->prompt_id);
+	if (st)
+		return send_failed(a, st);
+	while (a->prompt_id) {
+		st = sc_rpc_take(&a->rpc, &m);
+		if (st == 0 && !a->rpc.eof) {
+			st = wait_either(a);
+			if (st == 2)
+				st = pull_caller(a);
+			else if (st == 1 && sc_rpc_fill(&a->rpc) < 0)
+				st = read_failed(a, SC_RPC_IO);
+			if (st < 0)
+				return st;
+			continue;
+		}
+		if (st != SC_RPC_MSG)
+			return read_failed(a, st);
+		st = handle_message(a, &m);
+		sc_rpc_msg_release(&m);
+		if (st < 0 || check_settings(a, 0) < 0)
+			return ENDED;
+	}
+	return 0;
+}
+
+/* The next record of the caller's, queued ones first: as read_caller. */
+static int next_caller(struct acp *a)
+{
+	if (a->nq) {
+		take_queued(a, 0);
+		return 1;
+	}
+	return read_caller(a);
+}
+
+/* ------------------------------------------------------------------ */
+
+static int serve(struct acp *a)
+{
+	const struct sc_field *text;
+	const char *type;
+	int st;
+
+	while ((st = next_caller(a)) > 0) {
+		type = rec_type(a);
+		if (!strcmp(type, "prompt")) {
+			text = sc_record_get(&a->rec, "text");
+			if (!text) {
+				sc_warning("NO-TEXT", "a prompt without text was "
+					   "ignored");
+				continue;
+			}
+			if (turn(a, text) < 0)
+				return ENDED;
+		} else if (!strcmp(type, "result")) {
+			sc_warning("UNEXPECTED-RESULT", "a result for no open "
+				   "call was ignored");
+		}
+		/* cancel outside a turn, and other types: nothing to do */
+	}
+	if (st < 0)
+		return ENDED;
+	shutdown_agent(a);
+	return 0;
+}
+
+static void acp_release(struct acp *a)
+{
+	while (a->nr_terms)
+		drop_terminal(a, &a->terms[0]);
+	while (a->nq)
+		sc_record_release(&a->queue[--a->nq]);
+	kill_agent(a);
+	if (a->rpc.in_fd > 0)
+		close(a->rpc.in_fd);
+	if (a->rpc.out_fd > 0)
+		close(a->rpc.out_fd);
+	sc_rpc_release(&a->rpc);
+	sc_record_release(&a->rec);
+	sc_output_release(&a->out);
+	sc_buf_release(&a->settings);
+	free(a->session);
+	free(a->mode);
+}
+
+int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
+{
+	struct acp a;
+	int ret = SC_EXIT_OK;
+
+	memset(&a, 0, sizeof(a));
+	a.o = o;
+	a.rpc.in_fd = a.rpc.out_fd = -1;
+	sc_input_init_fd(&a.in, in_fd);
+	sc_output_init(&a.out, out_fd);
+	sc_input_set_idle(&a.in, sc_output_idle, &a.out);
+	sc_reader_init(&a.rd, &a.in);
+	sc_record_init(&a.rec);
+	/*
+	 * The baseline is the empty directory sc_agenthome_create made: a
+	 * settings file the agent writes even while starting is a change.
+	 */
+	if (o->home)
+		sc_agenthome_snapshot(o->home->dir, &a.settings);
+	/* A dead agent's pipe must give EPIPE, not kill sc-acp. */
+	signal(SIGPIPE, SIG_IGN);
+	if (start_agent(&a) < 0) {
+		struct sc_record r;
+
+		sc_record_init(&r);
+		sc_record_adds(&r, "type", "stop");
+		sc_record_adds(&r, "code", "ACP-START");
+		sc_record_adds(&r, "reason", "the agent could not be started");
+		a.status = SC_EXIT_UNAVAILABLE;
+		(void)emit(&a, &r);
+		sc_record_release(&r);
+		ret = a.status;
+	} else if (initialize(&a) < 0 || new_session(&a) < 0 ||
+		   check_settings(&a, 1) < 0 || serve(&a) < 0) {
+		ret = a.status;
+	}
+	acp_release(&a);
+	return ret;
+}

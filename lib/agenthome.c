@@ -1,0 +1,264 @@
+/*
+ * Private configuration directories for an external agent.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agenthome.h"
+#include "alloc.h"
+#include "diag.h"
+
+static const struct {
+	const char *sub, *var;
+} homes[] = {
+	{ "home", "HOME" },
+	{ "claude", "CLAUDE_CONFIG_DIR" },
+	{ "codex", "CODEX_HOME" },
+	{ "gemini", "GEMINI_CLI_HOME" },
+	{ "config", "XDG_CONFIG_HOME" },
+	{ "data", "XDG_DATA_HOME" },
+	{ "state", "XDG_STATE_HOME" },
+	{ "cache", "XDG_CACHE_HOME" },
+};
+#define NR_HOMES (sizeof(homes) / sizeof(homes[0]))
+
+/*
+ * Bounds of the settings walk: an agent filling its directory with a deep
+ * or huge tree cannot make every check slow.
+ */
+#define WALK_DEPTH 12
+#define WALK_ENTRIES 20000
+
+void sc_agenthome_init(struct sc_agenthome *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+void sc_agenthome_release(struct sc_agenthome *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr; i++)
+		free(h->vars[i]);
+	free(h->vars);
+	free(h->dir);
+	sc_agenthome_init(h);
+}
+
+/* DIR must be a real, empty directory of ours, closed to others. */
+static int check_dir(const char *dir)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int fd, n = 0;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return sc_error_errno("CONFIG-HOME", "cannot open '%s'", dir);
+	if (fstat(fd, &st) < 0 || !(d = fdopendir(fd))) {
+		close(fd);
+		return sc_error_errno("CONFIG-HOME", "cannot read '%s'", dir);
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	if (st.st_uid != geteuid() || (st.st_mode & 077))
+		return sc_error("CONFIG-HOME", "'%s' must be ours with mode "
+				"0700: other users could plant settings", dir);
+	if (n)
+		return sc_error("CONFIG-HOME", "'%s' is not empty: the agent's "
+				"configuration must start empty", dir);
+	return 0;
+}
+
+static void add_var(struct sc_agenthome *h, const char *name,
+		    const char *value)
+{
+	size_t len = sc_st_add(sc_st_add(strlen(name), strlen(value)), 2);
+
+	h->vars = sc_xrealloc(h->vars, sc_st_mult(h->nr + 2, sizeof(char *)));
+	h->vars[h->nr] = sc_xmalloc(len);
+	memcpy(h->vars[h->nr], name, strlen(name));
+	h->vars[h->nr][strlen(name)] = '=';
+	memcpy(h->vars[h->nr] + strlen(name) + 1, value, strlen(value) + 1);
+	h->vars[++h->nr] = NULL;
+}
+
+int sc_agenthome_create(struct sc_agenthome *h, const char *dir)
+{
+	char *path;
+	size_t i;
+
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return sc_error_errno("CONFIG-HOME", "cannot create '%s'", dir);
+	if (check_dir(dir) < 0)
+		return -1;
+	h->dir = realpath(dir, NULL);
+	if (!h->dir)
+		return sc_error_errno("CONFIG-HOME", "cannot resolve '%s'", dir);
+	for (i = 0; i < NR_HOMES; i++) {
+		path = sc_xmalloc(strlen(h->dir) + strlen(homes[i].sub) + 2);
+		strcpy(path, h->dir);
+		strcat(path, "/");
+		strcat(path, homes[i].sub);
+		/* New, so nothing planted before the run can be in it. */
+		if (mkdir(path, 0700) < 0) {
+			sc_error_errno("CONFIG-HOME", "cannot create '%s'", path);
+			free(path);
+			return -1;
+		}
+		add_var(h, homes[i].var, path);
+		free(path);
+	}
+	return 0;
+}
+
+int sc_agenthome_is_settings(const char *name)
+{
+	static const char *const names[] = {
+		"settings.json", "settings.local.json", "managed-settings.json",
+		"config.toml", "config.json", "config.jsonc", "config.yaml",
+		"opencode.json", "opencode.jsonc", ".mcp.json", "mcp.json",
+		"hooks.json", "policy.toml", "trustedFolders.json", NULL,
+	};
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct walk {
+	struct sc_buf *out;
+	size_t entries;
+};
+
+static void note(struct sc_buf *out, const char *rel, const struct stat *st)
+{
+	sc_buf_addf(out, "%s %o %lld %lld.%09ld %lld.%09ld %llu\n", rel,
+		    (unsigned)st->st_mode, (long long)st->st_size,
+		    (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+		    (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec,
+		    (unsigned long long)st->st_ino);
+}
+
+/* The names in directory FD, sorted; NULL-terminated. */
+static char **list_dir(int fd, size_t *nr)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *e;
+	char **v = NULL;
+	size_t alloc = 0;
+
+	*nr = 0;
+	if (!d) {
+		close(fd);
+		return NULL;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		SC_ALLOC_GROW(v, *nr + 1, alloc);
+		v[(*nr)++] = sc_xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*nr)
+		qsort(v, *nr, sizeof(*v), cmp_str);
+	return v;
+}
+
+/* Whole folders an agent loads behaviour from, every file counted. */
+static int loads_folder(const char *name)
+{
+	return !strcmp(name, "skills") || !strcmp(name, "hooks") ||
+	       !strcmp(name, "agents") || !strcmp(name, "commands") ||
+	       !strcmp(name, "plugins");
+}
+
+static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
+		     int inside)
+{
+	struct stat st;
+	size_t nr, i;
+	char **names;
+	struct sc_buf sub = SC_BUF_INIT;
+	int fd = dup(dfd);
+
+	if (fd < 0)
+		return;
+	names = list_dir(fd, &nr);
+	for (i = 0; i < nr; i++) {
+		if (++w->entries > WALK_ENTRIES) {
+			sc_buf_adds(w->out, "(too many entries)\n");
+			break;
+		}
+		if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		sc_buf_reset(&sub);
+		sc_buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		/*
+		 * The homes themselves by identity only (their times change with
+		 * every state file), and every symlink: replacing a home, or
+		 * linking a folder to the user's own configuration, is a change.
+		 */
+		if (!depth)
+			sc_buf_addf(w->out, "%s %o %llu\n", sub.data,
+				    (unsigned)(st.st_mode & S_IFMT),
+				    (unsigned long long)st.st_ino);
+		if (S_ISLNK(st.st_mode)) {
+			note(w->out, sub.data, &st);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			int in = inside || loads_folder(names[i]);
+
+			if (in)
+				note(w->out, sub.data, &st);
+			if (depth >= WALK_DEPTH) {
+				sc_buf_adds(w->out, "(too deep)\n");
+				continue;
+			}
+			fd = openat(dfd, names[i], O_RDONLY | O_DIRECTORY |
+				    O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			walk_dir(w, fd, sub.data, depth + 1, in);
+			close(fd);
+		} else if (inside || sc_agenthome_is_settings(names[i])) {
+			note(w->out, sub.data, &st);
+		}
+	}
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	sc_buf_release(&sub);
+}
+
+void sc_agenthome_snapshot(const char *dir, struct sc_buf *out)
+{
+	struct walk w = { out, 0 };
+	int fd;
+
+	sc_buf_reset(out);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		/* A directory the agent removed or replaced is a change too. */
+		sc_buf_addf(out, "(cannot open: %d)\n", errno);
+		return;
+	}
+	walk_dir(&w, fd, "", 0, 0);
+	close(fd);
+}

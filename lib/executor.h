@@ -1,0 +1,32 @@
+#ifndef SC_EXECUTOR_H
+#define SC_EXECUTOR_H
+
+/*
+ * The external agent of speccoder.conf (sc-acp(1)): executor.command, one
+ * argv string split as a shell splits words with nothing expanded, and
+ * executor.env, the names of the variables the agent may get (its key),
+ * repeated.  Read through sc-config --executor, so no driver splits it.
+ */
+
+#include <stddef.h>
+
+struct sc_executor {
+	char **argv;       /* NULL-terminated; NULL when not configured */
+	size_t argc;
+	char **env;        /* variable names; NULL-terminated */
+	size_t nr_env, alloc_env;
+};
+
+void sc_executor_init(struct sc_executor *e);
+void sc_executor_release(struct sc_executor *e);
+
+/*
+ * Read the executor of PATH.  0 (e->argv NULL when none is configured),
+ * or an sc_gitconfig_status with error[BAD-CONFIG] printed: two commands,
+ * a command that does not split or is empty, a name that is not a
+ * variable name, executor.env without executor.command, an unknown key,
+ * an include.
+ */
+int sc_executor_load(struct sc_executor *e, const char *path);
+
+#endif
