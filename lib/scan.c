@@ -339,9 +339,8 @@ static void count_hit(void *ctx, const char *rule, unsigned long line)
 	(*(int *)ctx)++;
 }
 
-/* PATH with each component that itself looks like a credential hidden. */
-static void show_path(struct sc_scanner *sc, const char *path,
-		      struct sc_buf *shown)
+void sc_scan_show_path(struct sc_scanner *sc, const char *path,
+		       struct sc_buf *shown)
 {
 	const char *p = path;
 
@@ -457,7 +456,7 @@ static void scan_path(struct walk *w, const char *path, int top)
 	struct stat st;
 	char msg[512];
 
-	show_path(w->sc, path, &shown);
+	sc_scan_show_path(w->sc, path, &shown);
 	sc_sanitize(msg, sizeof(msg), shown.data, shown.len);
 	if ((top ? stat(path, &st) : lstat(path, &st)) < 0) {
 		sc_error_errno("INPUT", "cannot read '%s'", msg);
