@@ -16,11 +16,13 @@
 #include "pin.h"
 #include "record.h"
 #include "scan.h"
+#include "skills.h"
 
 static const char *const synopsis[] = {
 	"digest PATH",
 	"pin --lock FILE ID@VERSION PATH",
 	"verify --lock FILE [--records] [ID@VERSION=PATH...]",
+	"skills --root DIR [--config FILE]",
 	NULL,
 };
 
@@ -29,19 +31,24 @@ static const struct sc_tool tool = {
 	"    digest PATH             print the package's digest\n"
 	"    pin                     scan, digest and pin ID@VERSION in the lock\n"
 	"    verify                  check each package against its exact pin\n"
+	"    skills                  list the skills a run would load, as records\n"
 	"    --lock FILE             the lock (speccoder-lock(5))\n"
 	"    --records               verify: also read type=package records "
 	"from stdin\n"
+	"    --root DIR              skills: the repository's top\n"
+	"    --config FILE           skills: its speccoder.conf\n"
 	"    -h, --help              show this help\n"
 	"    --version               show the version\n",
 	0,
 };
 
-enum { OPT_LOCK = 0x100, OPT_RECORDS };
+enum { OPT_LOCK = 0x100, OPT_RECORDS, OPT_ROOT, OPT_CONFIG };
 
 struct args {
 	const char *cmd;
 	const char *lock;
+	const char *root;
+	const char *config;
 	int records;
 	char **rest;
 	int nrest;
@@ -52,6 +59,8 @@ static void parse(int argc, char *argv[], struct args *a)
 	static const struct option longopts[] = {
 		{ "lock", required_argument, NULL, OPT_LOCK },
 		{ "records", no_argument, NULL, OPT_RECORDS },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -60,9 +69,16 @@ static void parse(int argc, char *argv[], struct args *a)
 	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
 		if (c == OPT_LOCK)
 			a->lock = optarg;
+		else if (c == OPT_ROOT)
+			a->root = optarg;
+		else if (c == OPT_CONFIG)
+			a->config = optarg;
 		else
 			a->records = 1;
 	}
+	if ((a->root || a->config) && (optind >= argc ||
+				       strcmp(argv[optind], "skills")))
+		sc_usage_error(&tool, "--root and --config go with skills");
 	if (optind >= argc)
 		sc_usage_error(&tool, "no command");
 	a->cmd = argv[optind];
@@ -79,6 +95,10 @@ static void parse(int argc, char *argv[], struct args *a)
 		if (!a->lock || (!a->nrest && !a->records))
 			sc_usage_error(&tool, "verify takes --lock FILE and "
 				       "packages");
+	} else if (!strcmp(a->cmd, "skills")) {
+		if (!a->root || a->lock || a->records || a->nrest)
+			sc_usage_error(&tool, "skills takes --root DIR and "
+				       "--config FILE");
 	} else {
 		sc_usage_error(&tool, "unknown command");
 	}
@@ -266,6 +286,7 @@ static const char *const status_names[] = { "verified", "unverified",
 static void verify_one(struct verify *v, const char *id, const char *version,
 		       const char *path, int required)
 {
+	struct sc_buf shown = SC_BUF_INIT;
 	struct sc_record rec;
 
 	if (sc_pin_check(v->sc, &v->lock, id, version, path, &v->res) < 0) {
@@ -276,7 +297,9 @@ static void verify_one(struct verify *v, const char *id, const char *version,
 		v->any_failed = 1;
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "pin");
-	sc_record_adds(&rec, "id", id);
+	/* An id that looks like a credential is a scan hit, and hidden. */
+	sc_scan_show_path(v->sc, id, &shown);
+	sc_record_adds(&rec, "id", shown.data);
 	sc_record_adds(&rec, "version", version);
 	sc_record_adds(&rec, "status", status_names[v->res.status]);
 	sc_record_adds(&rec, "reason", v->res.reason.data);
@@ -287,6 +310,7 @@ static void verify_one(struct verify *v, const char *id, const char *version,
 	    sc_output_unit_done(&v->out) < 0)
 		v->error = SC_EXIT_INTERNAL;
 	sc_record_release(&rec);
+	sc_buf_release(&shown);
 }
 
 /* ID@VERSION=PATH from the command line; every one is required. */
@@ -376,9 +400,21 @@ static int cmd_verify(const struct args *a)
 	return v.any_failed ? SC_EXIT_NO : SC_EXIT_OK;
 }
 
+static int cmd_skills(const struct args *a)
+{
+	struct sc_output out;
+	int ret;
+
+	sc_output_init(&out, STDOUT_FILENO);
+	ret = sc_skills_list(a->root, a->config, &out) < 0 ?
+	      SC_EXIT_MALFORMED : SC_EXIT_OK;
+	sc_output_release(&out);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
-	struct args a = { NULL, NULL, 0, NULL, 0 };
+	struct args a = { NULL, NULL, NULL, NULL, 0, NULL, 0 };
 
 	sc_diag_init(tool.name);
 	parse(argc, argv, &a);
@@ -386,5 +422,7 @@ int main(int argc, char *argv[])
 		return cmd_digest(a.rest[0]);
 	if (!strcmp(a.cmd, "pin"))
 		return cmd_pin(&a);
+	if (!strcmp(a.cmd, "skills"))
+		return cmd_skills(&a);
 	return cmd_verify(&a);
 }

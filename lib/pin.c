@@ -835,6 +835,28 @@ static void compare(const struct sc_lock *lock, const char *key,
 	}
 }
 
+/* Findings in the components of ID, as names, into OUT. */
+static int scan_id(struct sc_scanner *sc, const char *id,
+		   struct sc_pin_findings *out)
+{
+	struct sc_buf shown = SC_BUF_INIT;
+	struct scan_ctx c = { out, NULL, 1 };
+	const char *p = id;
+	int ret = 0;
+
+	sc_scan_show_path(sc, id, &shown);
+	c.shown = shown.data;
+	while (*p && !ret) {
+		size_t n = strcspn(p, "/");
+
+		if (sc_scan_buffer(sc, p, n, add_finding, &c) < 0)
+			ret = -1;
+		p += n + (p[n] == '/');
+	}
+	sc_buf_release(&shown);
+	return ret;
+}
+
 int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 		 const char *id, const char *version, const char *path,
 		 struct sc_pin_result *res)
@@ -849,7 +871,14 @@ int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 	res->status = SC_PIN_UNVERIFIED;
 	sc_pin_tree_init(&t);
 	sc_buf_addf(&key, "%s@%s", id, version);
-	if (sc_pin_tree_load(&t, path, sc) < 0) {
+	/* A repository skill's id is its folder's name: a name that looks
+	 * like a credential holds one, whatever the folder holds. */
+	if (scan_id(sc, id, &f) < 0) {
+		ret = -1;
+	} else if (f.nr) {
+		res->status = SC_PIN_SCAN_HIT;
+		hit_reason(&f, &res->reason);
+	} else if (sc_pin_tree_load(&t, path, sc) < 0) {
 		sc_buf_adds(&res->reason, t.why);
 	} else if (sc_pin_tree_scan(&t, sc, &f) < 0) {
 		ret = -1;
