@@ -134,13 +134,16 @@ static int load_config(struct skills *s, const char *config)
 	return 0;
 }
 
-/* 1 when a configured skill's path is the directory PATH names. */
+/*
+ * 1 when a configured skill's path is the directory PATH, itself not a
+ * symlink: a link is listed on its own, so that sc-pin refuses it.
+ */
 static int configured(const struct skills *s, size_t nconf, const char *path)
 {
 	struct stat a, b;
 	size_t i;
 
-	if (stat(path, &a) < 0)
+	if (lstat(path, &a) < 0)
 		return 0;
 	for (i = 0; i < nconf; i++)
 		if (stat(s->v[i].path, &b) == 0 && a.st_dev == b.st_dev &&
