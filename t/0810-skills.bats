@@ -46,7 +46,7 @@ pin_all() {
 
 @test "verify --records: one type=pin record a skill" {
 	pin_all
-	run --separate-stderr bash -c 'git speccoder skills verify --records >"$SC_TMP/out"'
+	sc_run_io /dev/null "$SC_TMP/out" git speccoder skills verify --records
 	assert_equal "$status" 0
 	sc-rec --to-json <"$SC_TMP/out" >"$SC_TMP/json"
 	assert_equal "$(jq -r '"\(.id)@\(.version)=\(.status)"' "$SC_TMP/json" | tr '\n' ' ')" \
@@ -145,7 +145,7 @@ pin_all() {
 	run --separate-stderr bash -c 'sc-rec type=call id=1 tool=write path=skills.lock | sc-classify --root . | sc-rec --to-json'
 	assert_output --partial '"decision":"deny","rule":"deny.verification-config"'
 	export SPECCODER_BINDIR=$SC_TOP/bin
-	# shellcheck source=../libexec/speccoder/speccoder-lib.sh
+	# shellcheck source=/dev/null
 	. "$SC_TOP/libexec/speccoder/speccoder-lib.sh"
 	local -a args
 	sc_sandbox_args args "$PWD" "" ""

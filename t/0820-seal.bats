@@ -10,6 +10,7 @@ setup() {
 	sc_common_setup
 	sc_porcelain_repo
 	mkdir -p "$SC_TMP/held/unit"
+	# shellcheck disable=SC2016 # a test file's text, expanded when it runs
 	printf '@test "adds" { [ "$(add 1 2)" = 3 ]; }\n' >"$SC_TMP/held/add.bats"
 	printf 'fixture\n' >"$SC_TMP/held/unit/data.txt"
 	printf '#!/bin/sh\nexit 0\n' >"$SC_TMP/held/unit/run.sh"
