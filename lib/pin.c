@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -14,6 +13,7 @@
 #include "diag.h"
 #include "gitconfig.h"
 #include "io.h"
+#include "paths.h"
 #include "pin.h"
 #include "policy.h"
 #include "scan.h"
@@ -178,47 +178,6 @@ static int load_child(struct load *ld, int dfd, const char *name,
 	return ret;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names in directory DFD but . and .., sorted; -1 on error. */
-static int list_dir(int dfd, char ***names, size_t *nr)
-{
-	size_t alloc = 0;
-	struct dirent *de;
-	int fd = dup(dfd);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-
-	*names = NULL;
-	*nr = 0;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	errno = 0;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		SC_ALLOC_GROW(*names, *nr + 1, alloc);
-		(*names)[(*nr)++] = sc_xstrdup(de->d_name);
-		errno = 0;
-	}
-	if (errno) {
-		int saved = errno;
-
-		closedir(d);
-		errno = saved;
-		return -1;
-	}
-	closedir(d);
-	if (*nr)
-		qsort(*names, *nr, sizeof(**names), name_cmp);
-	return 0;
-}
-
 static int load_dir(struct load *ld, int dfd, const char *rel, int depth)
 {
 	char **names;
@@ -228,21 +187,18 @@ static int load_dir(struct load *ld, int dfd, const char *rel, int depth)
 	if (depth > SC_PIN_DEPTH_MAX)
 		return load_error(ld, "TOO-LARGE", rel, "is nested deeper "
 				  "than a package can be");
-	if (list_dir(dfd, &names, &nr) < 0)
+	if (sc_dir_names(dfd, &names, &nr) < 0)
 		return load_error(ld, "INPUT", rel, NULL);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr && !ret; i++) {
 		struct sc_buf child = SC_BUF_INIT;
 
-		if (!ret) {
-			if (*rel)
-				sc_buf_addf(&child, "%s/", rel);
-			sc_buf_adds(&child, names[i]);
-			ret = load_child(ld, dfd, names[i], child.data, depth);
-			sc_buf_release(&child);
-		}
-		free(names[i]);
+		if (*rel)
+			sc_buf_addf(&child, "%s/", rel);
+		sc_buf_adds(&child, names[i]);
+		ret = load_child(ld, dfd, names[i], child.data, depth);
+		sc_buf_release(&child);
 	}
-	free(names);
+	sc_dir_names_free(names, nr);
 	return ret;
 }
 
@@ -571,23 +527,22 @@ static int lock_entry(const char *name, const char *value, void *ctx)
 	return 0;
 }
 
-static int lock_parse(struct sc_lock *l, const char *path, const char *shown)
+/* The lock's status from the reader's ST. */
+static int lock_status(struct sc_lock *l, int st)
 {
-	struct lock_read r = { l, shown };
-	int st;
-
-	st = sc_gitconfig_foreach(path, "BAD-LOCK", lock_entry, &r);
-	if (st == SC_GITCONFIG_OK)
-		return l->status = SC_LOCK_OK;
-	if (st == SC_GITCONFIG_UNREADABLE || st == SC_GITCONFIG_NO_LIBGIT2)
+	if (l->status == SC_LOCK_MALFORMED || st == SC_GITCONFIG_BAD ||
+	    st == SC_GITCONFIG_STOPPED)
+		return l->status = SC_LOCK_MALFORMED;
+	if (st != SC_GITCONFIG_OK)
 		return l->status = SC_LOCK_UNREADABLE;
-	return l->status = SC_LOCK_MALFORMED;
+	return l->status = SC_LOCK_OK;
 }
 
 int sc_lock_read(struct sc_lock *l, const char *path)
 {
 	struct stat st;
 	char msg[512];
+	struct lock_read r = { l, msg };
 
 	sc_lock_release(l);
 	sc_sanitize(msg, sizeof(msg), path, strlen(path));
@@ -611,28 +566,19 @@ int sc_lock_read(struct sc_lock *l, const char *path)
 			 "most 4 MiB", msg);
 		return l->status = SC_LOCK_UNREADABLE;
 	}
-	if (lock_parse(l, path, msg) == SC_LOCK_UNREADABLE)
-		sc_error("LOCK-UNREADABLE", "cannot read '%s'", msg);
-	return l->status;
+	/* libgit2 opens PATH again: the checks above narrow, and the
+	 * directory holding a lock is the person's, out of a run's reach. */
+	return lock_status(l, sc_gitconfig_foreach(path, "BAD-LOCK",
+						   lock_entry, &r));
 }
 
 int sc_lock_read_mem(struct sc_lock *l, const char *data, size_t len)
 {
-	char path[] = "/tmp/sc-lock.XXXXXX";
-	int fd = mkstemp(path);
+	struct lock_read r = { l, "lock" };
 
 	sc_lock_release(l);
-	if (fd < 0)
-		return l->status = SC_LOCK_UNREADABLE;
-	if (sc_write_all(fd, data, len) < 0) {
-		close(fd);
-		unlink(path);
-		return l->status = SC_LOCK_UNREADABLE;
-	}
-	close(fd);
-	lock_parse(l, path, "lock");
-	unlink(path);
-	return l->status;
+	return lock_status(l, sc_gitconfig_foreach_mem(data, len, "BAD-LOCK",
+						       lock_entry, &r));
 }
 
 void sc_lock_set(struct sc_lock *l, const char *key, const char *digest)

@@ -1,12 +1,14 @@
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "diag.h"
 #include "gitconfig.h"
+#include "paths.h"
 #include "pin.h"
 #include "record.h"
 #include "skills.h"
@@ -152,11 +154,6 @@ static int configured(const struct skills *s, size_t nconf, const char *path)
 	return 0;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* One repository skill, DIR/NAME, unless configured or not a skill. */
 static int add_repo_skill(struct skills *s, size_t nconf, const char *dir,
 			  const char *name)
@@ -196,30 +193,21 @@ static int add_repo_skill(struct skills *s, size_t nconf, const char *dir,
 static int load_repo_dir(struct skills *s, size_t nconf, const char *dir)
 {
 	char *path = joined(s->top, dir);
-	DIR *d = opendir(path);
-	struct dirent *de;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char **names = NULL;
-	size_t nr = 0, alloc = 0, i;
+	size_t nr = 0, i;
 	int ret = 0;
 
 	free(path);
-	if (!d)
+	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 :
 		       sc_error_errno("INPUT", "cannot read '%s'", dir);
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			SC_ALLOC_GROW(names, nr + 1, alloc);
-			names[nr++] = sc_xstrdup(de->d_name);
-		}
-	closedir(d);
-	if (nr)
-		qsort(names, nr, sizeof(*names), name_cmp);
-	for (i = 0; i < nr; i++) {
-		if (!ret)
-			ret = add_repo_skill(s, nconf, dir, names[i]);
-		free(names[i]);
-	}
-	free(names);
+	if (sc_dir_names(fd, &names, &nr) < 0)
+		ret = sc_error_errno("INPUT", "cannot read '%s'", dir);
+	close(fd);
+	for (i = 0; i < nr && !ret; i++)
+		ret = add_repo_skill(s, nconf, dir, names[i]);
+	sc_dir_names_free(names, nr);
 	return ret;
 }
 
