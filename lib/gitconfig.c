@@ -139,7 +139,9 @@ static int refuse_includes(const char *path, const char *code)
 	if (n < 0 && !ret)
 		ret = sc_error(code, "cannot read '%s'", path);
 	close(fd);
-	for (p = b.data, end = p + b.len; !ret && p && p < end; p = nl + 1) {
+	/* An empty file leaves b.data NULL: no pointer arithmetic on it. */
+	for (p = b.data, end = p ? p + b.len : p; !ret && p && p < end;
+	     p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;

@@ -480,17 +480,63 @@ struct lock_read {
 	const char *path;   /* for messages */
 };
 
-static void mark_bad(const struct lock_read *r, struct sc_lock_pin *p,
-		     const char *why)
+static void mark_bad(struct sc_lock_pin *p, const char *why)
 {
-	char msg[512];
-
 	free(p->digest);
 	p->digest = NULL;
 	free(p->why);
 	p->why = sc_xstrdup(why);
-	sc_sanitize(msg, sizeof(msg), p->key, strlen(p->key));
-	sc_error("BAD-LOCK", "%s: [pin \"%s\"]: %s", r->path, msg, why);
+}
+
+/*
+ * The line (from 1) of the TIMES-th section header naming KEY in the
+ * LEN bytes at TEXT, or 0.  libgit2 gives no line for an entry, and a
+ * person fixing a lock wants one.
+ */
+static unsigned long header_line(const char *text, size_t len,
+				 const char *key, unsigned times)
+{
+	struct sc_buf quoted = SC_BUF_INIT;
+	const char *p = text, *end = text + len, *nl;
+	unsigned long line = 1, found = 0;
+
+	sc_buf_addf(&quoted, "\"%s\"", key);
+	for (; p && p < end; p = nl + 1, line++) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (memchr(p, '[', (size_t)(nl - p)) &&
+		    memmem(p, (size_t)(nl - p), quoted.data, quoted.len) &&
+		    ++found == times)
+			break;
+	}
+	sc_buf_release(&quoted);
+	return found == times ? line : 0;
+}
+
+/* One error[BAD-LOCK] for each entry that does not parse, with its line
+ * when TEXT (the lock as read, may be NULL) shows it. */
+static void report_bad(const struct sc_lock *l, const char *shown,
+		       const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct sc_lock_pin *p = &l->pins[i];
+		unsigned long line;
+		char key[512];
+
+		if (!p->why)
+			continue;
+		sc_sanitize(key, sizeof(key), p->key, strlen(p->key));
+		line = text ? header_line(text, len, p->key, p->times) : 0;
+		if (line)
+			sc_error("BAD-LOCK", "%s:%lu: [pin \"%s\"]: %s", shown,
+				 line, key, p->why);
+		else
+			sc_error("BAD-LOCK", "%s: [pin \"%s\"]: %s", shown, key,
+				 p->why);
+	}
 }
 
 /* One libgit2 entry: only pin.ID@VERSION.digest is known. */
@@ -514,7 +560,8 @@ static int lock_entry(const char *name, const char *value, void *ctx)
 	key = sc_xmemdup(name + 4, len - 4 - 7);
 	if ((p = find_pin(r->l, key))) {
 		free(key);
-		mark_bad(r, p, "pinned twice");
+		p->times++;
+		mark_bad(p, "pinned twice");
 		return 0;
 	}
 	SC_ALLOC_GROW(r->l->pins, r->l->nr + 1, r->l->alloc);
@@ -522,8 +569,9 @@ static int lock_entry(const char *name, const char *value, void *ctx)
 	p->key = key;
 	p->digest = value ? sc_xstrdup(value) : NULL;
 	p->why = NULL;
+	p->times = 1;
 	if ((why = pin_problem(key, value)))
-		mark_bad(r, p, why);
+		mark_bad(p, why);
 	return 0;
 }
 
@@ -536,6 +584,30 @@ static int lock_status(struct sc_lock *l, int st)
 	if (st != SC_GITCONFIG_OK)
 		return l->status = SC_LOCK_UNREADABLE;
 	return l->status = SC_LOCK_OK;
+}
+
+/* report_bad with the text of the lock at PATH, read again for lines. */
+static void report_file(const struct sc_lock *l, const char *path,
+			const char *shown)
+{
+	struct sc_buf text = SC_BUF_INIT;
+	char chunk[8192];
+	ssize_t n = 0;
+	size_t i;
+	int fd = -1;
+
+	for (i = 0; i < l->nr && !l->pins[i].why; i++)
+		;
+	if (i < l->nr)
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+			  O_NOCTTY);
+	while (fd >= 0 && text.len <= (size_t)LOCK_MAX &&
+	       (n = read(fd, chunk, sizeof(chunk))) > 0)
+		sc_buf_add(&text, chunk, (size_t)n);
+	if (fd >= 0)
+		close(fd);
+	report_bad(l, shown, fd >= 0 && n == 0 ? text.data : NULL, text.len);
+	sc_buf_release(&text);
 }
 
 int sc_lock_read(struct sc_lock *l, const char *path)
@@ -568,8 +640,10 @@ int sc_lock_read(struct sc_lock *l, const char *path)
 	}
 	/* libgit2 opens PATH again: the checks above narrow, and the
 	 * directory holding a lock is the person's, out of a run's reach. */
-	return lock_status(l, sc_gitconfig_foreach(path, "BAD-LOCK",
-						   lock_entry, &r));
+	if (lock_status(l, sc_gitconfig_foreach(path, "BAD-LOCK", lock_entry,
+						&r)) == SC_LOCK_OK)
+		report_file(l, path, msg);
+	return l->status;
 }
 
 int sc_lock_read_mem(struct sc_lock *l, const char *data, size_t len)
@@ -577,8 +651,11 @@ int sc_lock_read_mem(struct sc_lock *l, const char *data, size_t len)
 	struct lock_read r = { l, "lock" };
 
 	sc_lock_release(l);
-	return lock_status(l, sc_gitconfig_foreach_mem(data, len, "BAD-LOCK",
-						       lock_entry, &r));
+	if (lock_status(l, sc_gitconfig_foreach_mem(data, len, "BAD-LOCK",
+						    lock_entry, &r)) ==
+	    SC_LOCK_OK)
+		report_bad(l, "lock", data, len);
+	return l->status;
 }
 
 void sc_lock_set(struct sc_lock *l, const char *key, const char *digest)

@@ -105,6 +105,7 @@ struct sc_lock_pin {
 	char *key;      /* "ID@VERSION" */
 	char *digest;   /* NULL when the entry does not parse */
 	char *why;      /* why it does not parse, NULL when it does */
+	unsigned times; /* sections naming it: more than one is an error */
 };
 
 struct sc_lock {

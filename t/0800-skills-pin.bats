@@ -163,13 +163,14 @@ status_of() {
 	assert_equal "$status" 1
 	assert_equal "$(status_of 1)" verified
 	assert_equal "$(status_of 2)" unverified
-	[[ "$stderr" == *'error[BAD-LOCK]: '*'[pin "bad@1"]: the digest is not'* ]]
+	[[ "$stderr" == *"error[BAD-LOCK]: $SC_TMP/skills.lock:4: [pin \"bad@1\"]: the digest is not"* ]]
 	# The same key pinned twice trusts neither digest.
 	sed -n '2,3p' "$SC_TMP/skills.lock" >"$SC_TMP/dup"
 	cat "$SC_TMP/dup" >>"$SC_TMP/skills.lock"
 	verify "pdf@1.0=$SC_TMP/pkg"
 	assert_equal "$status" 1
 	[[ "$(jq -r .reason "$SC_TMP/json")" == *"pinned twice" ]]
+	[[ "$stderr" == *"skills.lock:6: [pin \"pdf@1.0\"]: pinned twice"* ]]
 	# pin refuses to rewrite what it would drop.
 	sc_run_io /dev/null "$SC_TMP/d" sc-pin pin --lock "$SC_TMP/skills.lock" pdf@1.0 "$SC_TMP/pkg"
 	assert_equal "$status" 3
