@@ -88,24 +88,37 @@ static struct sc_pin_entry *add_entry(struct sc_pin_tree *t, const char *rel)
 	return e;
 }
 
-/* The content of regular file FD into E, within the package's limits. */
-static int read_content(struct load *ld, int fd, struct sc_pin_entry *e)
+/*
+ * The content of regular file FD (SIZE bytes by fstat) into E, within the
+ * package's limits, read straight into one buffer: a credential the scan
+ * is about to find leaves no copy behind in freed memory or on the stack.
+ */
+static int read_content(struct load *ld, int fd, off_t size,
+			struct sc_pin_entry *e)
 {
-	char chunk[SC_IO_CHUNK];
 	ssize_t n;
 
+	if ((size_t)size > SC_PIN_FILE_MAX ||
+	    ld->t->total + (size_t)size > SC_PIN_TREE_MAX)
+		return load_error(ld, "TOO-LARGE", e->path, "makes the "
+				  "package larger than a package can be");
+	sc_buf_grow(&e->data, (size_t)size + 1);
 	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+		/* The file may grow while it is read: the limits still hold. */
+		if (e->data.len > SC_PIN_FILE_MAX ||
+		    ld->t->total > SC_PIN_TREE_MAX)
+			return load_error(ld, "TOO-LARGE", e->path, "makes the "
+					  "package larger than a package can "
+					  "be");
+		if (e->data.cap - e->data.len < 2)
+			sc_buf_grow(&e->data, SC_IO_CHUNK);
+		n = read(fd, e->data.data + e->data.len,
+			 e->data.cap - e->data.len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		if (e->data.len + (size_t)n > SC_PIN_FILE_MAX ||
-		    ld->t->total + (size_t)n > SC_PIN_TREE_MAX)
-			return load_error(ld, "TOO-LARGE", e->path,
-					  "makes the package larger than a "
-					  "package can be");
-		sc_buf_add(&e->data, chunk, (size_t)n);
+		sc_buf_setlen(&e->data, e->data.len + (size_t)n);
 		ld->t->total += (size_t)n;
 	}
 	return n < 0 ? load_error(ld, "INPUT", e->path, NULL) : 0;
@@ -172,7 +185,7 @@ static int load_child(struct load *ld, int dfd, const char *name,
 		ret = load_dir(ld, fd, rel, depth + 1);
 	} else {
 		e->exec = (st.st_mode & S_IXUSR) != 0;
-		ret = read_content(ld, fd, e);
+		ret = read_content(ld, fd, st.st_size, e);
 	}
 	close(fd);
 	return ret;

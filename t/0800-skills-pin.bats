@@ -109,6 +109,17 @@ status_of() {
 	[[ "$stderr" == *"error[SPECIAL-FILE]"* ]]
 }
 
+@test "a file past 64 MiB is refused before it is read" {
+	pinned_skill
+	truncate -s 65M "$SC_TMP/pkg/blob"
+	sc_run_io /dev/null "$SC_TMP/d" sc-pin digest "$SC_TMP/pkg"
+	assert_equal "$status" 3
+	[[ "$stderr" == "sc-pin: error[TOO-LARGE]: '$SC_TMP/pkg/blob' makes the package larger"* ]]
+	truncate -s 64M "$SC_TMP/pkg/blob"
+	sc_run_io /dev/null "$SC_TMP/d" sc-pin digest "$SC_TMP/pkg"
+	assert_equal "$status" 0
+}
+
 @test "verify: a wrong version is unverified: no fallback to the pinned one" {
 	pinned_skill
 	verify "pdf@1.1=$SC_TMP/pkg" "pdf@1=$SC_TMP/pkg" "pdf@1.0.0=$SC_TMP/pkg"
