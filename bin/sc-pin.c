@@ -128,11 +128,10 @@ static int cmd_digest(const char *path)
 	int ret = SC_EXIT_MALFORMED;
 
 	sc_pin_tree_init(&t);
-	if (sc_pin_tree_load(&t, path, sc) == 0) {
-		sc_pin_tree_digest(&t, digest);
-		ret = printf("%s\n", digest) < 0 || fflush(stdout) ?
+	if (sc_pin_tree_load(&t, path, sc) == 0)
+		ret = sc_pin_tree_digest(&t, digest) < 0 ||
+		      printf("%s\n", digest) < 0 || fflush(stdout) ?
 		      SC_EXIT_INTERNAL : SC_EXIT_OK;
-	}
 	sc_pin_tree_release(&t);
 	sc_scanner_free(sc);
 	return ret;
@@ -238,8 +237,9 @@ static int pin_tree(const struct args *a, const char *id, const char *version,
 		sc_error("SCAN-HIT", "the package holds %zu credential "
 			 "finding(s): nothing pinned", f.nr);
 		ret = SC_EXIT_NO;
+	} else if (sc_pin_tree_digest(&t, digest) < 0) {
+		ret = SC_EXIT_INTERNAL;
 	} else {
-		sc_pin_tree_digest(&t, digest);
 		ret = write_pin(a->lock, id, version, digest);
 		if (ret == SC_EXIT_OK)
 			ret = pinned(out, id, version, digest);

@@ -262,8 +262,8 @@ static void put_u64(EVP_MD_CTX *ctx, uint64_t v)
 	EVP_DigestUpdate(ctx, b, sizeof(b));
 }
 
-void sc_pin_tree_digest(const struct sc_pin_tree *t,
-			char out[SC_PIN_DIGEST_LEN + 1])
+int sc_pin_tree_digest(const struct sc_pin_tree *t,
+		       char out[SC_PIN_DIGEST_LEN + 1])
 {
 	static const char tag[] = "sc-pin-tree-v1\n";
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -271,8 +271,11 @@ void sc_pin_tree_digest(const struct sc_pin_tree *t,
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	size_t k;
 
-	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
-		sc_die(SC_EXIT_INTERNAL, "CRYPTO", "cannot start SHA-256");
+	out[0] = '\0';
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		return sc_error("CRYPTO", "cannot start SHA-256");
+	}
 	EVP_DigestUpdate(ctx, tag, sizeof(tag) - 1);
 	for (k = 0; k < t->nr; k++) {
 		const struct sc_pin_entry *e = &t->entries[k];
@@ -287,12 +290,15 @@ void sc_pin_tree_digest(const struct sc_pin_tree *t,
 		if (e->data.len)
 			EVP_DigestUpdate(ctx, e->data.data, e->data.len);
 	}
-	if (!EVP_DigestFinal_ex(ctx, md, &len) || len != 32)
-		sc_die(SC_EXIT_INTERNAL, "CRYPTO", "cannot finish SHA-256");
+	if (!EVP_DigestFinal_ex(ctx, md, &len) || len != 32) {
+		EVP_MD_CTX_free(ctx);
+		return sc_error("CRYPTO", "cannot finish SHA-256");
+	}
 	EVP_MD_CTX_free(ctx);
 	memcpy(out, "sha256:", 7);
 	for (i = 0; i < len; i++)
 		snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+	return 0;
 }
 
 /* ---- the scan ---- */
@@ -310,7 +316,7 @@ void sc_pin_findings_release(struct sc_pin_findings *f)
 struct scan_ctx {
 	struct sc_pin_findings *out;
 	const char *shown;
-	int first_only;   /* a name: one finding is enough */
+	int first_only;   /* 1: a name, one finding is enough; 2: found */
 };
 
 static void add_finding(void *ctx, const char *rule, unsigned long line)
@@ -921,8 +927,9 @@ int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 	} else if (f.nr) {
 		res->status = SC_PIN_SCAN_HIT;
 		hit_reason(&f, &res->reason);
+	} else if (sc_pin_tree_digest(&t, res->digest) < 0) {
+		ret = -1;
 	} else {
-		sc_pin_tree_digest(&t, res->digest);
 		compare(lock, key.data, res);
 	}
 	sc_pin_findings_release(&f);

@@ -59,10 +59,11 @@ struct sc_scanner;
 int sc_pin_tree_load(struct sc_pin_tree *t, const char *path,
 		     struct sc_scanner *show);
 
-/* "sha256:" and 64 lower-case hex digits of T into OUT (72 bytes). */
+/* "sha256:" and 64 lower-case hex digits of T into OUT (72 bytes); -1
+ * after error[CRYPTO] when libcrypto fails. */
 #define SC_PIN_DIGEST_LEN 71
-void sc_pin_tree_digest(const struct sc_pin_tree *t,
-			char out[SC_PIN_DIGEST_LEN + 1]);
+int sc_pin_tree_digest(const struct sc_pin_tree *t,
+		       char out[SC_PIN_DIGEST_LEN + 1]);
 
 /* One credential found in a package; FILE has credential names hidden. */
 struct sc_pin_finding {
@@ -154,7 +155,7 @@ void sc_pin_result_release(struct sc_pin_result *r);
  * else looks at it (a finding is SC_PIN_SCAN_HIT), then compare digests.
  * A lock that is missing, unreadable or malformed, or an entry that does
  * not parse, leaves the package SC_PIN_UNVERIFIED.  -1 only on a matcher
- * error.
+ * or libcrypto error.
  */
 int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 		 const char *id, const char *version, const char *path,
