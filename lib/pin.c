@@ -395,16 +395,17 @@ int sc_pin_valid_id(const char *id, size_t len)
 
 	if (!len || len > 200 || *id == '-' || !all_in(id, len, "._-/"))
 		return 0;
-	while (p <= end) {
+	for (;;) {
 		const char *s = memchr(p, '/', (size_t)(end - p));
 		size_t n = s ? (size_t)(s - p) : (size_t)(end - p);
 
 		if (!n || (n == 1 && p[0] == '.') ||
 		    (n == 2 && p[0] == '.' && p[1] == '.'))
 			return 0;
-		p += n + 1;
+		if (!s)
+			return 1;
+		p = s + 1;
 	}
-	return 1;
 }
 
 int sc_pin_valid_version(const char *version, size_t len)
@@ -520,13 +521,15 @@ static unsigned long header_line(const char *text, size_t len,
 	unsigned long line = 1, found = 0;
 
 	sc_buf_addf(&quoted, "\"%s\"", key);
-	for (; p && p < end; p = nl + 1, line++) {
+	for (; p < end; p = nl + 1, line++) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
 		if (memchr(p, '[', (size_t)(nl - p)) &&
 		    memmem(p, (size_t)(nl - p), quoted.data, quoted.len) &&
 		    ++found == times)
+			break;
+		if (nl == end)
 			break;
 	}
 	sc_buf_release(&quoted);
@@ -548,7 +551,8 @@ static void report_bad(const struct sc_lock *l, const char *shown,
 		if (!p->why)
 			continue;
 		sc_sanitize(key, sizeof(key), p->key, strlen(p->key));
-		line = text ? header_line(text, len, p->key, p->times) : 0;
+		line = text && len ? header_line(text, len, p->key, p->times) :
+		       0;
 		if (line)
 			sc_error("BAD-LOCK", "%s:%lu: [pin \"%s\"]: %s", shown,
 				 line, key, p->why);
