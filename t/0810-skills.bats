@@ -164,3 +164,19 @@ pin_all() {
 	run --separate-stderr git speccoder skills verify --nope
 	assert_equal "$status" 2
 }
+
+@test "a sandboxed command cannot rewrite skills.lock" {
+	if ! unshare -U -r true 2>/dev/null; then
+		skip "user namespaces are not available: the full sandbox tier cannot run here"
+	fi
+	pin_all
+	cp skills.lock "$SC_TMP/before"
+	# Control: unsandboxed, the same write works.
+	sh -c 'echo "#x" >>skills.lock' && cp "$SC_TMP/before" skills.lock
+	run --separate-stderr git speccoder exec -- sh -c '
+		printf "[pin \"evil@1\"]\n\tdigest = sha256:%064d\n" 0 >>skills.lock; echo "$?"
+		rm -f skills.lock; echo "$?"'
+	assert_success
+	refute_line 0
+	cmp "$SC_TMP/before" skills.lock
+}
