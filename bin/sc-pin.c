@@ -122,13 +122,13 @@ static int flush(struct sc_output *out)
 
 static int cmd_digest(const char *path)
 {
-	struct sc_scanner *sc = scanner();
+	struct sc_scanner *sc = NULL;  /* made only to hide names in errors */
 	struct sc_pin_tree t;
 	char digest[SC_PIN_DIGEST_LEN + 1];
 	int ret = SC_EXIT_MALFORMED;
 
 	sc_pin_tree_init(&t);
-	if (sc_pin_tree_load(&t, path, sc) == 0)
+	if (sc_pin_tree_load(&t, path, &sc) == 0)
 		ret = sc_pin_tree_digest(&t, digest) < 0 ||
 		      printf("%s\n", digest) < 0 || fflush(stdout) ?
 		      SC_EXIT_INTERNAL : SC_EXIT_OK;
@@ -225,7 +225,7 @@ static int pin_tree(const struct args *a, const char *id, const char *version,
 	int ret = SC_EXIT_MALFORMED;
 
 	sc_pin_tree_init(&t);
-	if (sc_pin_tree_load(&t, a->rest[1], sc) < 0)
+	if (sc_pin_tree_load(&t, a->rest[1], &sc) < 0)
 		goto out;
 	if (sc_pin_tree_scan(&t, sc, &f) < 0) {
 		ret = SC_EXIT_INTERNAL;

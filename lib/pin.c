@@ -40,8 +40,8 @@ void sc_pin_tree_release(struct sc_pin_tree *t)
 
 struct load {
 	struct sc_pin_tree *t;
-	struct sc_scanner *show;
-	const char *top;         /* the path as given, for messages */
+	struct sc_scanner **show;  /* made on the first message, see pin.h */
+	const char *top;           /* the path as given, for messages */
 };
 
 /* TOP/REL as a person may see it: credential-looking names hidden. */
@@ -53,8 +53,14 @@ static void shown_path(const struct load *ld, const char *rel,
 	sc_buf_adds(&full, ld->top);
 	if (*rel)
 		sc_buf_addf(&full, "/%s", rel);
-	if (ld->show)
-		sc_scan_show_path(ld->show, full.data, &shown);
+	/* Compiling the rules costs more than digesting a skill: only a
+	 * message pays for it. */
+	if (ld->show && !*ld->show)
+		*ld->show = sc_scanner_new();
+	if (ld->show && *ld->show)
+		sc_scan_show_path(*ld->show, full.data, &shown);
+	else if (ld->show)
+		sc_buf_adds(&shown, "(path not shown)");
 	else
 		sc_buf_add(&shown, full.data, full.len);
 	sc_sanitize(msg, size, shown.data, shown.len);
@@ -223,7 +229,7 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 int sc_pin_tree_load(struct sc_pin_tree *t, const char *path,
-		     struct sc_scanner *show)
+		     struct sc_scanner **show)
 {
 	struct load ld = { t, show, path };
 	struct stat st;
@@ -924,7 +930,7 @@ int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 	} else if (f.nr) {
 		res->status = SC_PIN_SCAN_HIT;
 		hit_reason(&f, &res->reason);
-	} else if (sc_pin_tree_load(&t, path, sc) < 0) {
+	} else if (sc_pin_tree_load(&t, path, &sc) < 0) {
 		sc_buf_adds(&res->reason, t.why);
 	} else if (sc_pin_tree_scan(&t, sc, &f) < 0) {
 		ret = -1;

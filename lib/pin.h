@@ -51,13 +51,15 @@ void sc_pin_tree_release(struct sc_pin_tree *t);
 
 /*
  * Read the tree at PATH (which must itself be a directory, not a symlink).
- * -1 after error[SYMLINK], error[SPECIAL-FILE], error[TOO-LARGE] or
- * error[INPUT]; every message names the path inside the package with
- * credential-looking names hidden (SHOW, may be NULL: then shown as is).
+ * -1 after error[SYMLINK], error[SPECIAL-FILE], error[NOT-A-DIRECTORY],
+ * error[TOO-LARGE] or error[INPUT]; every message names the path with
+ * credential-looking names hidden by the scanner at *SHOW, made there on
+ * the first message when *SHOW is NULL (the caller frees it).  SHOW NULL:
+ * names shown as they are (tests only).
  */
 struct sc_scanner;
 int sc_pin_tree_load(struct sc_pin_tree *t, const char *path,
-		     struct sc_scanner *show);
+		     struct sc_scanner **show);
 
 /* "sha256:" and 64 lower-case hex digits of T into OUT (72 bytes); -1
  * after error[CRYPTO] when libcrypto fails. */
