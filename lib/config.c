@@ -180,10 +180,9 @@ static int add_entry(const char *k, const char *v, void *ctx)
 	return 0;
 }
 
-static int load_git(struct sc_config *cfg, const char *path)
+/* A reader's status as a configuration's, CFG emptied on failure. */
+static int loaded(struct sc_config *cfg, int st)
 {
-	int st = sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry, cfg);
-
 	if (st != SC_GITCONFIG_OK)
 		sc_config_release(cfg);
 	switch (st) {
@@ -206,23 +205,12 @@ int sc_config_load(struct sc_config *cfg, const char *path)
 		sc_error("CONFIG-UNREADABLE", "cannot read '%s'", path);
 		return SC_CONFIG_UNREADABLE;
 	}
-	return load_git(cfg, path);
+	return loaded(cfg, sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry,
+						 cfg));
 }
 
 int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len)
 {
-	char path[] = "/tmp/sc-config.XXXXXX";
-	int fd = mkstemp(path), ret;
-
-	if (fd < 0)
-		return SC_CONFIG_UNREADABLE;
-	if (sc_write_all(fd, data, len) < 0) {
-		close(fd);
-		unlink(path);
-		return SC_CONFIG_UNREADABLE;
-	}
-	close(fd);
-	ret = load_git(cfg, path);
-	unlink(path);
-	return ret;
+	return loaded(cfg, sc_gitconfig_foreach_mem(data, len, "BAD-CONFIG",
+						    add_entry, cfg));
 }

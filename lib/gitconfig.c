@@ -1,6 +1,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "gitconfig.h"
+#include "io.h"
 
 struct git_api {
 	int (*init)(void);
@@ -137,7 +139,9 @@ static int refuse_includes(const char *path, const char *code)
 	if (n < 0 && !ret)
 		ret = sc_error(code, "cannot read '%s'", path);
 	close(fd);
-	for (p = b.data, end = p + b.len; !ret && p && p < end; p = nl + 1) {
+	/* An empty file leaves b.data NULL: no pointer arithmetic on it. */
+	for (p = b.data, end = p ? p + b.len : p; !ret && p && p < end;
+	     p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
@@ -188,6 +192,25 @@ out:
 		g->iterator_free(it);
 	if (cfg)
 		g->config_free(cfg);
+	return ret;
+}
+
+int sc_gitconfig_foreach_mem(const char *data, size_t len, const char *code,
+			     sc_gitconfig_fn fn, void *ctx)
+{
+	char path[] = "/tmp/sc-config.XXXXXX";
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0)
+		return SC_GITCONFIG_UNREADABLE;
+	if (sc_write_all(fd, data, len) < 0) {
+		close(fd);
+		unlink(path);
+		return SC_GITCONFIG_UNREADABLE;
+	}
+	close(fd);
+	ret = sc_gitconfig_foreach(path, code, fn, ctx);
+	unlink(path);
 	return ret;
 }
 

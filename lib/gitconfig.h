@@ -37,6 +37,15 @@ enum sc_gitconfig_status {
 int sc_gitconfig_foreach(const char *path, const char *code,
 			 sc_gitconfig_fn fn, void *ctx);
 
+/*
+ * The same over LEN bytes at DATA (fuzz targets, tests): written to a
+ * private temporary file that is removed afterwards, since libgit2 1.5
+ * parses only files.  SC_GITCONFIG_UNREADABLE when that file cannot be
+ * made.
+ */
+int sc_gitconfig_foreach_mem(const char *data, size_t len, const char *code,
+			     sc_gitconfig_fn fn, void *ctx);
+
 /* The version of the libgit2 the tools load, as "MAJOR.MINOR.REV"; -1 when
  * it cannot be loaded (error[LIBGIT2-UNAVAILABLE] printed). */
 int sc_gitconfig_libgit2_version(char *buf, size_t size);

@@ -510,3 +510,57 @@ void sc_path_fold(const char *comp, size_t len, struct sc_buf *out)
 	if (out->len == start && len)
 		sc_buf_adds(out, ".");   /* a name of only dots or spaces */
 }
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sc_dir_names(int dfd, char ***names, size_t *nr)
+{
+	size_t alloc = 0;
+	struct dirent *de;
+	int fd = dup(dfd), saved;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	*names = NULL;
+	*nr = 0;
+	if (!d) {
+		saved = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = saved;
+		return -1;
+	}
+	/* The dup shares DFD's offset: start from the first entry. */
+	rewinddir(d);
+	errno = 0;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			SC_ALLOC_GROW(*names, *nr + 1, alloc);
+			(*names)[(*nr)++] = sc_xstrdup(de->d_name);
+		}
+		errno = 0;
+	}
+	saved = errno;
+	closedir(d);
+	if (saved) {
+		sc_dir_names_free(*names, *nr);
+		*names = NULL;
+		*nr = 0;
+		errno = saved;
+		return -1;
+	}
+	if (*nr)
+		qsort(*names, *nr, sizeof(**names), name_cmp);
+	return 0;
+}
+
+void sc_dir_names_free(char **names, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+}

@@ -88,6 +88,15 @@ int sc_path_normalize(const char *path, size_t len, struct sc_buf *out);
  */
 void sc_path_fold(const char *comp, size_t len, struct sc_buf *out);
 
+/*
+ * The names in the directory open as DFD, "." and ".." left out, in byte
+ * order, so every walk sees a tree in one order whatever the file system
+ * returns.  DFD stays open and unmoved.  -1 with errno set on error;
+ * free the list with sc_dir_names_free.
+ */
+int sc_dir_names(int dfd, char ***names, size_t *nr);
+void sc_dir_names_free(char **names, size_t nr);
+
 /* A short name for STATUS, for reasons. */
 const char *sc_path_status_text(int status);
 

@@ -334,6 +334,17 @@ static int is_secret(const char *f)
 		".pub", NULL });
 }
 
+int sc_policy_secret_name(const char *rel)
+{
+	struct sc_buf f = SC_BUF_INIT;
+	int ret;
+
+	fold_path(rel, &f);
+	ret = is_secret(f.data);
+	sc_buf_release(&f);
+	return ret;
+}
+
 static int is_spec(const char *f)
 {
 	static const char *const tops[] = { ".specify", "specs", "openspec",
@@ -404,7 +415,7 @@ static int is_verification(const char *f)
 		".gitea", ".woodpecker", ".husky", ".devcontainer", NULL,
 	};
 	static const char *const names[] = {
-		"speccoder.conf", ".gitlab-ci.yml", "pytest.ini", "tox.ini",
+		"speccoder.conf", "skills.lock", ".gitlab-ci.yml", "pytest.ini", "tox.ini",
 		"deny.toml", "justfile", ".justfile", "makefile", "gnumakefile",
 		"conftest.py", "noxfile.py", ".travis.yml", "azure-pipelines.yml",
 		"jenkinsfile", "bitbucket-pipelines.yml",

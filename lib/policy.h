@@ -96,6 +96,13 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 void sc_verdict_record(const struct sc_verdict *v, const char *id,
 		       struct sc_record *out);
 
+/*
+ * 1 when root-relative path REL names a secret-looking file (deny.secret-file:
+ * .env*, *.pem, SSH keys, .netrc, ...), in any letter case.  sc-pin refuses
+ * packages holding one.
+ */
+int sc_policy_secret_name(const char *rel);
+
 /* The rule ids, NULL-terminated, for the man page test. */
 extern const char *const sc_policy_rules[];
 

@@ -1,13 +1,15 @@
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <hs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "diag.h"
+#include "paths.h"
 #include "record.h"
 #include "scan.h"
 #include "secrets.h"
@@ -339,9 +341,8 @@ static void count_hit(void *ctx, const char *rule, unsigned long line)
 	(*(int *)ctx)++;
 }
 
-/* PATH with each component that itself looks like a credential hidden. */
-static void show_path(struct sc_scanner *sc, const char *path,
-		      struct sc_buf *shown)
+void sc_scan_show_path(struct sc_scanner *sc, const char *path,
+		       struct sc_buf *shown)
 {
 	const char *p = path;
 
@@ -406,48 +407,35 @@ static void scan_file(struct walk *w, const char *path, const char *shown)
 	sc_buf_wipe(&text);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void scan_path(struct walk *w, const char *path, int top);
 
 static void scan_dir(struct walk *w, const char *path, const char *msg)
 {
-	DIR *d = opendir(path);
-	struct dirent *de;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char **names = NULL;
-	size_t nr = 0, alloc = 0, i;
+	size_t nr = 0, i;
 
-	if (!d) {
+	if (fd < 0 || sc_dir_names(fd, &names, &nr) < 0) {
 		sc_error_errno("INPUT", "cannot open directory '%s'", msg);
 		w->failed = 1;
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    !strcmp(de->d_name, ".git"))
-			continue;
-		SC_ALLOC_GROW(names, nr + 1, alloc);
-		names[nr++] = sc_xstrdup(de->d_name);
-	}
-	closedir(d);
-	/* A stable order, whatever the file system returns. */
-	if (nr)
-		qsort(names, nr, sizeof(*names), name_cmp);
+	close(fd);
 	for (i = 0; i < nr; i++) {
 		struct sc_buf child = SC_BUF_INIT;
 
+		if (!strcmp(names[i], ".git"))
+			continue;
 		sc_buf_adds(&child, path);
 		if (child.len && child.data[child.len - 1] != '/')
 			sc_buf_addch(&child, '/');
 		sc_buf_adds(&child, names[i]);
 		scan_path(w, child.data, 0);
 		sc_buf_release(&child);
-		free(names[i]);
 	}
-	free(names);
+	sc_dir_names_free(names, nr);
 }
 
 /* A path named on the command line is followed; symlinks under it are not. */
@@ -457,7 +445,7 @@ static void scan_path(struct walk *w, const char *path, int top)
 	struct stat st;
 	char msg[512];
 
-	show_path(w->sc, path, &shown);
+	sc_scan_show_path(w->sc, path, &shown);
 	sc_sanitize(msg, sizeof(msg), shown.data, shown.len);
 	if ((top ? stat(path, &st) : lstat(path, &st)) < 0) {
 		sc_error_errno("INPUT", "cannot read '%s'", msg);

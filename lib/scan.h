@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "io.h"
 
 struct sc_scan_rule {
@@ -38,6 +39,13 @@ void sc_scanner_free(struct sc_scanner *sc);
 typedef void (*sc_scan_fn)(void *ctx, const char *rule, unsigned long line);
 long sc_scan_buffer(struct sc_scanner *sc, const char *data, size_t len,
 		    sc_scan_fn fn, void *ctx);
+
+/*
+ * PATH into SHOWN (reset first), each '/'-separated component that itself
+ * matches a rule replaced by "(name not shown)".
+ */
+void sc_scan_show_path(struct sc_scanner *sc, const char *path,
+		       struct sc_buf *shown);
 
 /*
  * Scan the files and directories (recursively, not following symlinks,

@@ -73,3 +73,16 @@ setup() {
 	assert_line add-search
 	assert_line --in-place
 }
+
+@test "skills completes its subcommands, seal its option" {
+	run complete_words git speccoder sk
+	assert_output skills
+	run complete_words git speccoder skills ''
+	assert_line pin
+	assert_line verify
+	assert_equal "${#lines[@]}" 2
+	run complete_words git speccoder skills verify --r
+	assert_output --records
+	run complete_words git speccoder seal --v
+	assert_output --verify
+}

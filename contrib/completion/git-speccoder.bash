@@ -14,7 +14,7 @@ _git_speccoder() {
 	done
 	case "$sub" in
 	'')
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr help" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr skills seal help" -- "$cur") ;;
 	init)
 		mapfile -t COMPREPLY < <(compgen -W "--print" -- "$cur") ;;
 	exec)
@@ -55,8 +55,16 @@ _git_speccoder() {
 		local names
 		names=$(sc-config --checks 2>/dev/null | sc-rec --to-json 2>/dev/null | jq -r .name 2>/dev/null)
 		mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur") ;;
+	skills)
+		if [ "$COMP_CWORD" -eq "$((i + 1))" ]; then
+			mapfile -t COMPREPLY < <(compgen -W "pin verify" -- "$cur")
+		elif [ "${COMP_WORDS[i+1]}" = verify ]; then
+			mapfile -t COMPREPLY < <(compgen -W "--records" -- "$cur")
+		fi ;;
+	seal)
+		mapfile -t COMPREPLY < <(compgen -W "--verify" -- "$cur") ;;
 	help)
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr skills seal" -- "$cur") ;;
 	esac
 }
 

@@ -212,6 +212,10 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 			_args+=(--hide "$state/$h")
 		fi
 	done
+	# The pins decide which skills the next run trusts (speccoder-lock(5)).
+	if [ -e "$2/skills.lock" ]; then
+		_args+=(--read-only "$2/skills.lock")
+	fi
 	file=$(sc_conf_file "$2")
 	if [ -e "$file" ]; then
 		_args+=(--read-only "$file")

@@ -1,0 +1,252 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "gitconfig.h"
+#include "paths.h"
+#include "pin.h"
+#include "record.h"
+#include "skills.h"
+
+const char *const sc_skill_dirs[] = { ".claude/skills", ".agents/skills",
+	".codex/skills", NULL };
+
+struct skill {
+	char *id;
+	char *version;
+	char *path;      /* as it will be read: joined to the top if relative */
+	int required;
+};
+
+struct skills {
+	const char *top;
+	struct skill *v;
+	size_t nr, alloc;
+};
+
+static void skills_release(struct skills *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		free(s->v[i].id);
+		free(s->v[i].version);
+		free(s->v[i].path);
+	}
+	free(s->v);
+}
+
+static struct skill *skill_find(struct skills *s, const char *id, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (strlen(s->v[i].id) == len && !memcmp(s->v[i].id, id, len))
+			return &s->v[i];
+	return NULL;
+}
+
+static struct skill *skill_named(struct skills *s, const char *id, size_t len)
+{
+	struct skill *sk = skill_find(s, id, len);
+
+	if (sk)
+		return sk;
+	SC_ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	memset(&s->v[s->nr], 0, sizeof(s->v[s->nr]));
+	s->v[s->nr].id = sc_xmemdup(id, len);
+	s->v[s->nr].required = 1;
+	return &s->v[s->nr++];
+}
+
+static char *joined(const char *top, const char *path)
+{
+	struct sc_buf b = SC_BUF_INIT;
+
+	if (*path != '/')
+		sc_buf_addf(&b, "%s/", top);
+	sc_buf_adds(&b, path);
+	return sc_buf_detach(&b, NULL);
+}
+
+static int set_key(struct skills *s, struct skill *sk, const char *var,
+		   const char *value)
+{
+	if (!strcmp(var, "version")) {
+		if (!sc_pin_valid_version(value, strlen(value)))
+			return sc_error("BAD-CONFIG", "skill '%s': version is "
+					"not [A-Za-z0-9._+-]+", sk->id);
+		free(sk->version);
+		sk->version = sc_xstrdup(value);
+		return 0;
+	}
+	if (!strcmp(var, "path")) {
+		if (!*value)
+			return sc_error("BAD-CONFIG", "skill '%s': empty path",
+					sk->id);
+		free(sk->path);
+		sk->path = joined(s->top, value);
+		return 0;
+	}
+	if (!strcmp(var, "required")) {
+		if (sc_gitconfig_bool(value, &sk->required) < 0)
+			return sc_error("BAD-CONFIG", "skill '%s': required is "
+					"not true or false", sk->id);
+		return 0;
+	}
+	return sc_error("BAD-CONFIG", "skill '%s': unknown key '%s'", sk->id,
+			var);
+}
+
+static int config_entry(const char *key, const char *value, void *ctx)
+{
+	struct skills *s = ctx;
+	const char *sub, *var;
+	struct skill *sk;
+
+	if (strncmp(key, "skill.", 6))
+		return 0;
+	sub = key + 6;
+	var = strrchr(sub, '.');
+	if (!var || var == sub)
+		return sc_error("BAD-CONFIG", "'%s': a skill needs an id: "
+				"[skill \"ID\"]", key);
+	sk = skill_named(s, sub, (size_t)(var - sub));
+	if (!sc_pin_valid_id(sk->id, strlen(sk->id)))
+		return sc_error("BAD-CONFIG", "skill id '%s' is not valid "
+				"(see speccoder-lock(5))", sk->id);
+	return set_key(s, sk, var + 1, value ? value : "");
+}
+
+static int load_config(struct skills *s, const char *config)
+{
+	size_t i;
+
+	if (sc_gitconfig_foreach(config, "BAD-CONFIG", config_entry, s))
+		return -1;
+	for (i = 0; i < s->nr; i++)
+		if (!s->v[i].version || !s->v[i].path)
+			return sc_error("BAD-CONFIG", "skill '%s' needs a "
+					"version and a path", s->v[i].id);
+	return 0;
+}
+
+/*
+ * 1 when a configured skill's path is the directory PATH, itself not a
+ * symlink: a link is listed on its own, so that sc-pin refuses it.
+ */
+static int configured(const struct skills *s, size_t nconf, const char *path)
+{
+	struct stat a, b;
+	size_t i;
+
+	if (lstat(path, &a) < 0)
+		return 0;
+	for (i = 0; i < nconf; i++)
+		if (stat(s->v[i].path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return 1;
+	return 0;
+}
+
+/* One repository skill, DIR/NAME, unless configured or not a skill. */
+static int add_repo_skill(struct skills *s, size_t nconf, const char *dir,
+			  const char *name)
+{
+	struct sc_buf id = SC_BUF_INIT, skill_md = SC_BUF_INIT;
+	struct stat st;
+	char *path;
+	int ret = 0;
+
+	sc_buf_addf(&id, "%s/%s", dir, name);
+	path = joined(s->top, id.data);
+	sc_buf_addf(&skill_md, "%s/SKILL.md", path);
+	/* Followed on purpose: a symlinked skill is listed, and sc-pin then
+	 * refuses it; a folder without SKILL.md is no skill to an agent. */
+	if (stat(skill_md.data, &st) < 0 || configured(s, nconf, path)) {
+		free(path);
+	} else if (!sc_pin_valid_id(id.data, id.len)) {
+		free(path);
+		ret = sc_error("BAD-SKILL-NAME", "a skill under '%s' has a "
+			       "name that is not [A-Za-z0-9._-]+", dir);
+	} else if (skill_find(s, id.data, id.len)) {
+		/* One id, two packages: neither may borrow the other's pin. */
+		free(path);
+		ret = sc_error("BAD-CONFIG", "skill id '%s' names a repository "
+			       "skill but another path", id.data);
+	} else {
+		struct skill *sk = skill_named(s, id.data, id.len);
+
+		sk->version = sc_xstrdup("repo");
+		sk->path = path;
+	}
+	sc_buf_release(&id);
+	sc_buf_release(&skill_md);
+	return ret;
+}
+
+static int load_repo_dir(struct skills *s, size_t nconf, const char *dir)
+{
+	char *path = joined(s->top, dir);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char **names = NULL;
+	size_t nr = 0, i;
+	int ret = 0;
+
+	free(path);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 :
+		       sc_error_errno("INPUT", "cannot read '%s'", dir);
+	if (sc_dir_names(fd, &names, &nr) < 0)
+		ret = sc_error_errno("INPUT", "cannot read '%s'", dir);
+	close(fd);
+	for (i = 0; i < nr && !ret; i++)
+		ret = add_repo_skill(s, nconf, dir, names[i]);
+	sc_dir_names_free(names, nr);
+	return ret;
+}
+
+static int write_skills(const struct skills *s, struct sc_output *out)
+{
+	struct sc_record rec;
+	size_t i;
+
+	sc_record_init(&rec);
+	for (i = 0; i < s->nr; i++) {
+		sc_record_reset(&rec);
+		sc_record_adds(&rec, "type", "package");
+		sc_record_adds(&rec, "id", s->v[i].id);
+		sc_record_adds(&rec, "version", s->v[i].version);
+		sc_record_adds(&rec, "path", s->v[i].path);
+		sc_record_adds(&rec, "required",
+			       s->v[i].required ? "true" : "false");
+		sc_record_write(out, &rec);
+	}
+	sc_record_release(&rec);
+	if (sc_output_flush(out) < 0)
+		return sc_error_errno("WRITE-FAILED", "cannot write output");
+	return 0;
+}
+
+int sc_skills_list(const char *top, const char *config,
+		   struct sc_output *out)
+{
+	struct skills s = { top, NULL, 0, 0 };
+	size_t nconf, i;
+	int ret = 0;
+
+	if (config)
+		ret = load_config(&s, config);
+	nconf = s.nr;
+	for (i = 0; !ret && sc_skill_dirs[i]; i++)
+		ret = load_repo_dir(&s, nconf, sc_skill_dirs[i]);
+	if (!ret)
+		ret = write_skills(&s, out);
+	skills_release(&s);
+	return ret;
+}
