@@ -19,9 +19,10 @@ teardown() { sb_teardown; }
 # The protections the landlock tier leaves to the full tier for the
 # default policy (loopback network) on this host, sorted.
 lower_tier_gaps() {
-	local gaps="hidden-credentials network unix-sockets process-isolation ipc-isolation file-metadata"
-	[ "$(sb_landlock_abi)" -ge 6 ] || gaps="$gaps abstract-sockets"
-	printf '%s\n' $gaps | sort
+	local -a gaps=(hidden-credentials network unix-sockets process-isolation
+		ipc-isolation file-metadata)
+	[ "$(sb_landlock_abi)" -ge 6 ] || gaps+=(abstract-sockets)
+	printf '%s\n' "${gaps[@]}" | sort
 }
 
 # The names in "warning[SANDBOX-DEGRADED]: unenforced: a, b" of $stderr, sorted.
@@ -99,9 +100,9 @@ b"
 	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --network none \
 		--root "$ROOT" -- "$ATTACK" socket 2 1 0
 	assert_failure 1
-	for attack in keyctl bpf io_uring; do
+	for name in keyctl bpf io_uring; do
 		run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- \
-			"$ATTACK" "$attack"
+			"$ATTACK" "$name"
 		assert_failure 1
 	done
 }
