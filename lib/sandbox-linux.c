@@ -798,6 +798,12 @@ static int confine_self(const struct plan *pl)
 {
 	struct sc_landlock ll = { 0, -1, 0 };
 	int confined = pl->tier != TIER_OFF;
+	/*
+	 * No Landlock at all only reaches here under --mode auto, which has
+	 * named it: run without it rather than fail.  ABI 1 and 2 are
+	 * applied for what they give, though named as not enough.
+	 */
+	int landlock = confined && pl->abi > 0;
 
 	if (setsid() < 0)
 		return sc_error_errno("SETUP-FAILED", "cannot start a session");
@@ -805,7 +811,7 @@ static int confine_self(const struct plan *pl)
 		return -1;
 	if (chdir(pl->cwd) < 0)
 		return sc_error_errno("BAD-CWD", "cannot enter '%s'", pl->cwd);
-	if (confined && landlock_rules(pl, &ll) < 0) {
+	if (landlock && landlock_rules(pl, &ll) < 0) {
 		sc_landlock_close(&ll);
 		return -1;
 	}
@@ -813,7 +819,7 @@ static int confine_self(const struct plan *pl)
 		return -1;
 	if (confined && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return sc_error_errno("SETUP-FAILED", "cannot set no_new_privs");
-	if (confined && sc_landlock_enforce(&ll) < 0)
+	if (landlock && sc_landlock_enforce(&ll) < 0)
 		return -1;
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		return sc_error_errno("SETUP-FAILED", "cannot close descriptors");
