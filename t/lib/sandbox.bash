@@ -40,6 +40,15 @@ sb_build_attack() {
 	fi
 }
 
+# Build the no-landlock helper (a kernel that answers ENOSYS to Landlock).
+sb_build_no_landlock() {
+	NO_LANDLOCK="$BATS_FILE_TMPDIR/no-landlock"
+	export NO_LANDLOCK
+	if [ ! -x "$NO_LANDLOCK" ]; then
+		cc -std=gnu11 -O1 -o "$NO_LANDLOCK" "$SC_TOP/t/escape/no-landlock.c"
+	fi
+}
+
 sb_userns_available() {
 	unshare -U -r -m -p -n --fork true 2>/dev/null
 }
