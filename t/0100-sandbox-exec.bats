@@ -111,7 +111,7 @@ teardown() { sb_teardown; }
 	sb_require_landlock
 	run --separate-stderr sc-sandbox-exec --tier landlock --mode auto --root "$ROOT" -- true
 	assert_success
-	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]: unenforced: "*hidden-credentials* ]]
+	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]: unenforced: "*unix-sockets* ]]
 	run --separate-stderr sc-sandbox-exec --tier landlock --root "$ROOT" -- touch "$ROOT/ran"
 	assert_failure 125
 	[[ "$stderr" == *"error[SANDBOX-UNAVAILABLE]"* ]]
