@@ -33,6 +33,7 @@
 #include "env.h"
 #include "io.h"
 #include "landlock.h"
+#include "mountinfo.h"
 #include "record.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
@@ -311,6 +312,23 @@ static void add_hidden_under(struct plan *pl, const char *home,
 	}
 }
 
+/*
+ * A hidden path shown again by another mount (a bind mount of the home
+ * directory elsewhere) is hidden there too.
+ */
+static void add_aliases(struct sc_strlist *l)
+{
+	size_t i, n = l->nr;
+
+	for (i = 0; i < n; i++)
+		if (sc_mount_aliases("/proc/self/mountinfo", l->v[i], l) < 0) {
+			sc_warning("MOUNT-SCAN-CUT", "cannot read every mount: "
+				   "a hidden path may stay readable through "
+				   "another one");
+			return;
+		}
+}
+
 static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 {
 	const char *home = getenv("HOME");
@@ -330,6 +348,8 @@ static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 		add_hidden(pl, path);
 		free(path);
 	}
+	add_aliases(&pl->hide_dirs);
+	add_aliases(&pl->hide_files);
 }
 
 /*
