@@ -1,4 +1,3 @@
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +6,6 @@
 #include "alloc.h"
 #include "buf.h"
 #include "mountinfo.h"
-
-struct mount {
-	char *root;     /* the directory of the filesystem it shows */
-	char *point;    /* where it is mounted */
-};
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
 static char *unescape(const char *s, size_t n)
@@ -35,7 +29,7 @@ static char *unescape(const char *s, size_t n)
 }
 
 /* "ID PARENT MAJ:MIN ROOT POINT ...": fields 4 and 5; -1 if malformed. */
-static int parse_line(const char *line, struct mount *m)
+static int parse_line(const char *line, struct sc_mount *m)
 {
 	const char *f = line, *end;
 	int i;
@@ -82,23 +76,26 @@ static char *join(const char *dir, const char *rest)
 	return sc_buf_detach(&b, NULL);
 }
 
-static void add_aliases(const struct mount *m, size_t n, const char *path,
-			const struct stat *st, struct sc_strlist *out)
+void sc_mount_aliases(const struct sc_mount_table *t, const char *path,
+		      struct sc_strlist *out)
 {
-	const struct mount *home = NULL;
+	const struct sc_mount *m = t->m, *home = NULL;
 	const char *rest;
+	struct stat st;
 	char *inner;
 	size_t i;
 
+	if (lstat(path, &st) < 0)
+		return;   /* nothing there to find again */
 	/* The mount PATH lies on: the deepest point, the last one listed. */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < t->nr; i++)
 		if (below(path, m[i].point) &&
 		    (!home || strlen(m[i].point) >= strlen(home->point)))
 			home = &m[i];
 	if (!home)
 		return;
 	inner = join(home->root, below(path, home->point));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < t->nr; i++) {
 		struct stat other;
 		char *alias;
 
@@ -107,44 +104,45 @@ static void add_aliases(const struct mount *m, size_t n, const char *path,
 		alias = join(m[i].point, rest);
 		/* The same file, or a namesake on another filesystem? */
 		if (strcmp(alias, path) && !lstat(alias, &other) &&
-		    other.st_dev == st->st_dev && other.st_ino == st->st_ino)
+		    other.st_dev == st.st_dev && other.st_ino == st.st_ino)
 			sc_strlist_add(out, alias);
 		free(alias);
 	}
 	free(inner);
 }
 
-int sc_mount_aliases(const char *mountinfo, const char *path,
-		     struct sc_strlist *out)
+int sc_mount_table_read(struct sc_mount_table *t, const char *mountinfo)
 {
-	struct mount *m = NULL;
-	size_t n = 0, alloc = 0, cap = 0, i;
+	FILE *fp = fopen(mountinfo, "re");
 	char *line = NULL;
-	struct stat st;
-	FILE *fp;
+	size_t cap = 0;
 	int ret = 0;
 
-	if (lstat(path, &st) < 0)
-		return 0;   /* nothing there to find again */
-	fp = fopen(mountinfo, "re");
 	if (!fp)
 		return -1;
 	while (getline(&line, &cap, fp) > 0) {
-		if (n >= SC_MOUNTINFO_MAX_ENTRIES) {
+		if (t->nr >= SC_MOUNTINFO_MAX_ENTRIES) {
 			ret = -1;
 			break;
 		}
-		SC_ALLOC_GROW(m, n + 1, alloc);
-		if (!parse_line(line, &m[n]))
-			n++;
+		SC_ALLOC_GROW(t->m, t->nr + 1, t->alloc);
+		if (!parse_line(line, &t->m[t->nr]))
+			t->nr++;
 	}
 	free(line);
 	fclose(fp);
-	add_aliases(m, n, path, &st, out);
-	for (i = 0; i < n; i++) {
-		free(m[i].root);
-		free(m[i].point);
-	}
-	free(m);
 	return ret;
+}
+
+void sc_mount_table_release(struct sc_mount_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		free(t->m[i].root);
+		free(t->m[i].point);
+	}
+	free(t->m);
+	t->m = NULL;
+	t->nr = t->alloc = 0;
 }

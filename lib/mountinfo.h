@@ -14,14 +14,33 @@
 /* Bound on the mount table read: it is read before every command. */
 #define SC_MOUNTINFO_MAX_ENTRIES 100000
 
+struct sc_mount {
+	char *root;     /* the directory of its filesystem it shows */
+	char *point;    /* where it is mounted */
+};
+
+/* The mount table, read once: SC_MOUNT_TABLE_INIT, then release. */
+struct sc_mount_table {
+	struct sc_mount *m;
+	size_t nr, alloc;
+};
+#define SC_MOUNT_TABLE_INIT { NULL, 0, 0 }
+
+/*
+ * Read MOUNTINFO (a file in the format of /proc/self/mountinfo) into T.
+ * 0, or -1 when it cannot be read or is longer than the bound (T then
+ * holds what was read).  Lines it cannot parse are skipped.
+ */
+int sc_mount_table_read(struct sc_mount_table *t, const char *mountinfo);
+
+void sc_mount_table_release(struct sc_mount_table *t);
+
 /*
  * Append to OUT each path other than PATH (absolute and resolved) under
- * which the very file PATH names is visible through another mount in
- * MOUNTINFO (a file in the format of /proc/self/mountinfo); each is
- * checked to be the same device and inode.  0, or -1 when MOUNTINFO
- * cannot be read or is longer than the bound (OUT may hold some).
+ * which the very file PATH names is visible through another mount of T;
+ * each is checked to be the same device and inode.
  */
-int sc_mount_aliases(const char *mountinfo, const char *path,
-		     struct sc_strlist *out);
+void sc_mount_aliases(const struct sc_mount_table *t, const char *path,
+		      struct sc_strlist *out);
 
 #endif

@@ -316,17 +316,24 @@ static void add_hidden_under(struct plan *pl, const char *home,
  * A hidden path shown again by another mount (a bind mount of the home
  * directory elsewhere) is hidden there too.
  */
-static void add_aliases(struct sc_strlist *l)
+static void add_aliases(const struct sc_mount_table *t, struct sc_strlist *l)
 {
 	size_t i, n = l->nr;
 
 	for (i = 0; i < n; i++)
-		if (sc_mount_aliases("/proc/self/mountinfo", l->v[i], l) < 0) {
-			sc_warning("MOUNT-SCAN-CUT", "cannot read every mount: "
-				   "a hidden path may stay readable through "
-				   "another one");
-			return;
-		}
+		sc_mount_aliases(t, l->v[i], l);
+}
+
+static void resolve_aliases(struct plan *pl)
+{
+	struct sc_mount_table t = SC_MOUNT_TABLE_INIT;
+
+	if (sc_mount_table_read(&t, "/proc/self/mountinfo") < 0)
+		sc_warning("MOUNT-SCAN-CUT", "cannot read every mount: a hidden "
+			   "path may stay readable through another one");
+	add_aliases(&t, &pl->hide_dirs);
+	add_aliases(&t, &pl->hide_files);
+	sc_mount_table_release(&t);
 }
 
 static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
@@ -348,8 +355,7 @@ static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 		add_hidden(pl, path);
 		free(path);
 	}
-	add_aliases(&pl->hide_dirs);
-	add_aliases(&pl->hide_files);
+	resolve_aliases(pl);
 }
 
 /*

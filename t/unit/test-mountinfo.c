@@ -73,12 +73,16 @@ static void scratch_init(struct scratch *s)
 static void test_aliases(void **state)
 {
 	struct scratch s;
+	struct sc_mount_table t = SC_MOUNT_TABLE_INIT;
 	struct sc_strlist out = { NULL, 0, 0 };
 	struct sc_buf want = SC_BUF_INIT;
 
 	(void)state;
 	scratch_init(&s);
-	assert_int_equal(sc_mount_aliases(s.table.data, s.file.data, &out), 0);
+	assert_int_equal(sc_mount_table_read(&t, s.table.data), 0);
+	assert_int_equal(t.nr, 3);   /* the garbage line is skipped */
+	sc_mount_aliases(&t, s.file.data, &out);
+	sc_mount_table_release(&t);
 	/* "b c/sub/key" is the file; "d/key" is a namesake, another inode. */
 	assert_int_equal(out.nr, 1);
 	path(&want, s.dir, "b c/sub/key");
@@ -95,13 +99,15 @@ static void test_aliases(void **state)
 
 static void test_unreadable_table(void **state)
 {
+	struct sc_mount_table t = SC_MOUNT_TABLE_INIT;
 	struct sc_strlist out = { NULL, 0, 0 };
 
 	(void)state;
-	assert_int_equal(sc_mount_aliases("/nonexistent/mountinfo", "/", &out), -1);
-	assert_int_equal(sc_mount_aliases("/proc/self/mountinfo",
-					  "/nonexistent/path", &out), 0);
+	assert_int_equal(sc_mount_table_read(&t, "/nonexistent/mountinfo"), -1);
+	assert_int_equal(sc_mount_table_read(&t, "/proc/self/mountinfo"), 0);
+	sc_mount_aliases(&t, "/nonexistent/path", &out);
 	assert_int_equal(out.nr, 0);
+	sc_mount_table_release(&t);
 }
 
 int main(void)
