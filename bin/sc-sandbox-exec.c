@@ -1,7 +1,9 @@
 /*
  * sc-sandbox-exec: run one command confined by the OS sandbox.  Options and
- * the profile make a policy; lib/sandbox-linux.c enforces it.  Its own
- * failures exit 125 and the command never runs unconfined.
+ * the profile make a policy; lib/sandbox-linux.c enforces it on Linux,
+ * lib/seatbelt.c on macOS (compiled there only, not exercised by this
+ * project's CI).  Its own failures exit 125 and the command never runs
+ * unconfined.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,9 @@
 #include "opt.h"
 #include "profile.h"
 #include "sandbox-linux.h"
+#ifdef __APPLE__
+#include "seatbelt.h"
+#endif
 
 static const char *const synopsis[] = {
 	"[OPTIONS] -- PROGRAM [ARG...]",
@@ -175,10 +180,16 @@ int main(int argc, char *argv[])
 	sc_sandbox_policy_merge(&pol, &cli);
 	sc_sandbox_policy_defaults(&pol);
 	sc_sandbox_policy_release(&cli);
+#ifdef __APPLE__
+	if (probe)
+		fail("BAD-OPTION", "--probe describes Linux hosts only", NULL);
+	ret = sc_seatbelt_run(&pol, argv, environ);
+#else
 	if (probe)
 		ret = sc_sandbox_probe(&pol, STDOUT_FILENO) < 0 ? SC_EXIT_INTERNAL : 0;
 	else
 		ret = sc_sandbox_exec(&pol, argv, environ);
+#endif
 	sc_sandbox_policy_release(&pol);
 	return ret;
 }

@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 #include <unistd.h>
 #include <linux/landlock.h>
 
+#include "buf.h"
 #include "diag.h"
 #include "landlock.h"
 
@@ -97,11 +99,27 @@ static uint64_t rights_for(const struct sc_landlock *ll, int access)
 	return r & ll->handled_fs;
 }
 
-int sc_landlock_allow(struct sc_landlock *ll, const char *path, int access)
+/* Add a rule granting RIGHTS beneath the object FD refers to. */
+static int add_rule(struct sc_landlock *ll, int fd, uint64_t rights,
+		    const char *path)
 {
 	struct ll_path_beneath rule;
+
+	rule.allowed_access = rights & ll->handled_fs;
+	rule.parent_fd = fd;
+	if (rule.allowed_access &&
+	    syscall(SYS_landlock_add_rule, ll->fd, LANDLOCK_RULE_PATH_BENEATH,
+		    &rule, 0) < 0)
+		return sc_error_errno("LANDLOCK-FAILED", "cannot add a rule "
+				      "for '%s'", path);
+	return 0;
+}
+
+int sc_landlock_allow(struct sc_landlock *ll, const char *path, int access)
+{
 	struct stat st;
-	int fd, ret = 0;
+	uint64_t rights;
+	int fd, ret;
 
 	/* O_PATH without O_NOFOLLOW: the rule is for what the path names. */
 	fd = open(path, O_PATH | O_CLOEXEC);
@@ -116,15 +134,107 @@ int sc_landlock_allow(struct sc_landlock *ll, const char *path, int access)
 		return sc_error_errno("LANDLOCK-FAILED", "cannot stat '%s'",
 				      path);
 	}
-	rule.allowed_access = rights_for(ll, access);
+	rights = rights_for(ll, access);
 	if (!S_ISDIR(st.st_mode))
-		rule.allowed_access &= LL_FS_FILE;
-	rule.parent_fd = fd;
-	if (rule.allowed_access &&
-	    syscall(SYS_landlock_add_rule, ll->fd, LANDLOCK_RULE_PATH_BENEATH,
-		    &rule, 0) < 0)
-		ret = sc_error_errno("LANDLOCK-FAILED", "cannot add a rule "
-				     "for '%s'", path);
+		rights &= LL_FS_FILE;
+	ret = add_rule(ll, fd, rights, path);
+	close(fd);
+	return ret;
+}
+
+/* 0 when PATH is none of HIDDEN, 1 when it is one, 2 when it is above one. */
+static int hidden_relation(const char *path, char *const *hidden, size_t n)
+{
+	size_t len = strlen(path), i;
+	int above = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(hidden[i], path))
+			return 1;
+		if (!strncmp(hidden[i], path, len) &&
+		    (hidden[i][len] == '/' || len == 1))
+			above = 1;
+	}
+	return above ? 2 : 0;
+}
+
+/*
+ * Grant reading beneath one entry of a directory on the way to a hidden
+ * path, or go down into it when a hidden path lies deeper.  A symlink gets
+ * nothing: what it names is judged where that lies.
+ */
+static int read_entry(struct sc_landlock *ll, int dirfd, const char *path,
+		      const char *name, char *const *hidden, size_t n,
+		      int depth);
+
+static int read_dir_except(struct sc_landlock *ll, int fd, const char *path,
+			   char *const *hidden, size_t n, int depth)
+{
+	struct dirent *de;
+	DIR *d;
+	int ret;
+
+	/* Listing only: names stay visible, contents need a rule below. */
+	if (add_rule(ll, fd, LANDLOCK_ACCESS_FS_READ_DIR, path) < 0)
+		return -1;
+	d = fdopendir(dup(fd));
+	if (!d)
+		return sc_error_errno("LANDLOCK-FAILED", "cannot list '%s'", path);
+	ret = 0;
+	while (!ret && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			ret = read_entry(ll, dirfd(d), path, de->d_name, hidden,
+					 n, depth);
+	closedir(d);
+	return ret;
+}
+
+static int read_entry(struct sc_landlock *ll, int dirfd, const char *path,
+		      const char *name, char *const *hidden, size_t n,
+		      int depth)
+{
+	struct sc_buf child = SC_BUF_INIT;
+	struct stat st;
+	int fd, rel, ret = 0;
+
+	sc_buf_addf(&child, "%s%s%s", path, strcmp(path, "/") ? "/" : "", name);
+	rel = hidden_relation(child.data, hidden, n);
+	fd = rel == 1 ? -1 : openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
+		goto out;   /* hidden, vanished or a symlink: nothing to grant */
+	if (rel == 2 && S_ISDIR(st.st_mode) && depth < 64) {
+		int dfd = openat(dirfd, name, O_RDONLY | O_DIRECTORY |
+				 O_NOFOLLOW | O_CLOEXEC);
+
+		ret = dfd < 0 ? sc_error_errno("LANDLOCK-FAILED", "cannot open "
+					       "'%s'", child.data) :
+		      read_dir_except(ll, dfd, child.data, hidden, n, depth + 1);
+		if (dfd >= 0)
+			close(dfd);
+	} else {
+		ret = add_rule(ll, fd, S_ISDIR(st.st_mode) ? LL_FS_READ :
+			       LL_FS_READ & LL_FS_FILE, child.data);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	sc_buf_release(&child);
+	return ret;
+}
+
+int sc_landlock_allow_read_except(struct sc_landlock *ll,
+				  char *const *hidden, size_t n)
+{
+	int fd, ret;
+
+	if (!n)
+		return sc_landlock_allow(ll, "/", SC_LL_READ);
+	if (hidden_relation("/", hidden, n) == 1)
+		return 0;
+	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return sc_error_errno("LANDLOCK-FAILED", "cannot open '/'");
+	ret = read_dir_except(ll, fd, "/", hidden, n, 0);
 	close(fd);
 	return ret;
 }

@@ -41,6 +41,18 @@ int sc_landlock_open(struct sc_landlock *ll, int abi, int deny_tcp);
  */
 int sc_landlock_allow(struct sc_landlock *ll, const char *path, int access);
 
+/*
+ * Grant SC_LL_READ everywhere but beneath the HIDDEN paths (N absolute,
+ * resolved paths).  Landlock only grants, so "/" cannot be granted whole:
+ * each directory above a hidden path may only be listed (which covers
+ * listing beneath it too: names stay visible), and each of its other
+ * entries is granted reading beneath it.  Symlinks get no rule.  What is
+ * created later directly in such a directory is not readable.  -1 on
+ * error.
+ */
+int sc_landlock_allow_read_except(struct sc_landlock *ll,
+				  char *const *hidden, size_t n);
+
 /* Restrict the calling thread (no_new_privs must be set).  -1 on error. */
 int sc_landlock_enforce(struct sc_landlock *ll);
 

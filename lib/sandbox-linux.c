@@ -33,6 +33,7 @@
 #include "env.h"
 #include "io.h"
 #include "landlock.h"
+#include "mountinfo.h"
 #include "record.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
@@ -311,6 +312,30 @@ static void add_hidden_under(struct plan *pl, const char *home,
 	}
 }
 
+/*
+ * A hidden path shown again by another mount (a bind mount of the home
+ * directory elsewhere) is hidden there too.
+ */
+static void add_aliases(const struct sc_mount_table *t, struct sc_strlist *l)
+{
+	size_t i, n = l->nr;
+
+	for (i = 0; i < n; i++)
+		sc_mount_aliases(t, l->v[i], l);
+}
+
+static void resolve_aliases(struct plan *pl)
+{
+	struct sc_mount_table t = SC_MOUNT_TABLE_INIT;
+
+	if (sc_mount_table_read(&t, "/proc/self/mountinfo") < 0)
+		sc_warning("MOUNT-SCAN-CUT", "cannot read every mount: a hidden "
+			   "path may stay readable through another one");
+	add_aliases(&t, &pl->hide_dirs);
+	add_aliases(&t, &pl->hide_files);
+	sc_mount_table_release(&t);
+}
+
 static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 {
 	const char *home = getenv("HOME");
@@ -330,6 +355,7 @@ static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 		add_hidden(pl, path);
 		free(path);
 	}
+	resolve_aliases(pl);
 }
 
 /*
@@ -507,6 +533,20 @@ static void plan_release(struct plan *pl)
 
 /* ---- protections: what each tier enforces ------------------------- */
 
+/* Landlock can keep a hidden path unreadable only outside the writable ones. */
+static int hidden_outside_writable(const struct plan *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->hide_dirs.nr; i++)
+		if (beneath_any(pl->hide_dirs.v[i], &pl->writable))
+			return 0;
+	for (i = 0; i < pl->hide_files.nr; i++)
+		if (beneath_any(pl->hide_files.v[i], &pl->writable))
+			return 0;
+	return 1;
+}
+
 struct protection {
 	const char *name;
 	int needed;        /* does this policy ask for it */
@@ -528,8 +568,12 @@ static int proc_children_available(void)
 	return !access(path, R_OK);
 }
 
+/*
+ * HIDE_OK: no hidden path lies beneath a writable one, where Landlock
+ * grants everything and cannot take reading back.
+ */
 static void protections(const struct sc_sandbox_policy *pol, int abi, int userns,
-			struct protection p[P_COUNT])
+			int hide_ok, struct protection p[P_COUNT])
 {
 	int ll = abi >= LANDLOCK_MIN_ABI, sec = sc_seccomp_available();
 	int own_net = pol->net != SC_NET_FULL;
@@ -539,7 +583,9 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 	p[P_FS_WRITE] = (struct protection){ "write-confinement", 1, userns || ll, ll };
 	p[P_READ_ONLY] = (struct protection){ "read-only-paths",
 		pol->read_only.nr > 0, userns, 0 };
-	p[P_HIDDEN] = (struct protection){ "hidden-credentials", 1, userns, 0 };
+	/* The landlock tier leaves them out of its read rules (see there). */
+	p[P_HIDDEN] = (struct protection){ "hidden-credentials", 1, userns,
+		ll && hide_ok };
 	p[P_NETWORK] = (struct protection){ "network", own_net, userns,
 		pol->net == SC_NET_NONE && sec };
 	p[P_UNIX_SOCKETS] = (struct protection){ "unix-sockets", 1, userns, 0 };
@@ -753,12 +799,35 @@ static int drop_capabilities(void)
 	return 0;
 }
 
+/*
+ * Reading: everywhere.  The full tier hides credentials with mounts; the
+ * landlock tier has none, so it grants reading everywhere but beneath
+ * the hidden paths (their names stay listable, their contents do not).
+ */
+static int read_rules(const struct plan *pl, struct sc_landlock *ll)
+{
+	char **hidden;
+	size_t n = pl->hide_dirs.nr + pl->hide_files.nr, i;
+	int ret;
+
+	if (pl->tier == TIER_FULL || !n)
+		return sc_landlock_allow(ll, "/", SC_LL_READ);
+	hidden = sc_xcalloc(n, sizeof(*hidden));
+	for (i = 0; i < pl->hide_dirs.nr; i++)
+		hidden[i] = pl->hide_dirs.v[i];
+	for (i = 0; i < pl->hide_files.nr; i++)
+		hidden[pl->hide_dirs.nr + i] = pl->hide_files.v[i];
+	ret = sc_landlock_allow_read_except(ll, hidden, n);
+	free(hidden);
+	return ret;
+}
+
 static int landlock_rules(const struct plan *pl, struct sc_landlock *ll)
 {
 	size_t i;
 
 	if (sc_landlock_open(ll, pl->abi, pl->pol->net == SC_NET_NONE) < 0 ||
-	    sc_landlock_allow(ll, "/", SC_LL_READ) < 0)
+	    read_rules(pl, ll) < 0)
 		return -1;
 	for (i = 0; i < pl->writable.nr; i++)
 		if (sc_landlock_allow(ll, pl->writable.v[i], SC_LL_WRITE) < 0)
@@ -798,6 +867,12 @@ static int confine_self(const struct plan *pl)
 {
 	struct sc_landlock ll = { 0, -1, 0 };
 	int confined = pl->tier != TIER_OFF;
+	/*
+	 * No Landlock at all only reaches here under --mode auto, which has
+	 * named it: run without it rather than fail.  ABI 1 and 2 are
+	 * applied for what they give, though named as not enough.
+	 */
+	int landlock = confined && pl->abi > 0;
 
 	if (setsid() < 0)
 		return sc_error_errno("SETUP-FAILED", "cannot start a session");
@@ -805,7 +880,7 @@ static int confine_self(const struct plan *pl)
 		return -1;
 	if (chdir(pl->cwd) < 0)
 		return sc_error_errno("BAD-CWD", "cannot enter '%s'", pl->cwd);
-	if (confined && landlock_rules(pl, &ll) < 0) {
+	if (landlock && landlock_rules(pl, &ll) < 0) {
 		sc_landlock_close(&ll);
 		return -1;
 	}
@@ -813,7 +888,7 @@ static int confine_self(const struct plan *pl)
 		return -1;
 	if (confined && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return sc_error_errno("SETUP-FAILED", "cannot set no_new_privs");
-	if (confined && sc_landlock_enforce(&ll) < 0)
+	if (landlock && sc_landlock_enforce(&ll) < 0)
 		return -1;
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
 		return sc_error_errno("SETUP-FAILED", "cannot close descriptors");
@@ -1297,7 +1372,7 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 	}
 	if (pol->tier != SC_TIER_LANDLOCK) {
 		resolve_sockets(&pl);
-		protections(pol, pl.abi, 1, p);
+		protections(pol, pl.abi, 1, 1, p);
 		ret = run_tier(&pl, TIER_FULL, p);
 		if (ret != -2) {
 			plan_release(&pl);
@@ -1311,7 +1386,7 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		sc_warning("NO-USER-NAMESPACES", "the kernel refused user "
 			   "namespaces: trying the landlock tier");
 	}
-	protections(pol, pl.abi, 0, p);
+	protections(pol, pl.abi, 0, hidden_outside_writable(&pl), p);
 	ret = run_tier(&pl, TIER_LANDLOCK, p);
 	plan_release(&pl);
 	return ret;
@@ -1344,8 +1419,8 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 	struct sc_record rec;
 	char num[16];
 
-	protections(pol, abi, userns, p[0]);
-	protections(pol, abi, 0, p[1]);
+	protections(pol, abi, userns, 1, p[0]);
+	protections(pol, abi, 0, 1, p[1]);
 	sc_output_init(&out, fd);
 	sc_record_init(&rec);
 	snprintf(num, sizeof(num), "%d", abi);

@@ -30,8 +30,26 @@ void sc_seatbelt_generate(const struct sc_seatbelt *sb, struct sc_buf *out);
 const char *const *sc_seatbelt_home_hidden(void);
 
 #ifdef __APPLE__
+struct sc_sandbox_policy;
+
+/*
+ * Execute ARGV under /usr/bin/sandbox-exec with PROFILE, the parameters
+ * DEFS ("NAME=PATH", NDEFS of them) and the environment ENVP.  Returns
+ * only on failure (-1, errno set).
+ */
 int sc_seatbelt_exec(const char *profile, char *const *defs, size_t ndefs,
-		     char *const *argv);
+		     char *const *argv, char *const *envp);
+
+/*
+ * sc-sandbox-exec on macOS: run ARGV under POL (defaults applied) in a
+ * Seatbelt profile generated from it, and wait for it.  What Seatbelt
+ * cannot enforce (a loopback of its own, the deadline, the output cap) is
+ * refused under --mode required and named under --mode auto.  Returns the
+ * exit status sc-sandbox-exec should end with.  Not exercised by this
+ * project's CI.
+ */
+int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
+		    char *const envp[]);
 #endif
 
 #endif

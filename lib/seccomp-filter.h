@@ -7,9 +7,10 @@
  */
 /*
  * The system-call filter sc-sandbox-exec loads last, right before execve.
- * Built with libseccomp, which handles architectures: the filter is for
- * the native architecture only, and a system call made through another
- * ABI (x32, int 0x80) kills the process.  seccomp cannot read pointer
+ * Built with libseccomp (lib/seccomp.c) once, at build time: running
+ * libseccomp at every start cost about 1.5 ms.  libseccomp handles
+ * architectures: the filter is for the native architecture only, and a
+ * system call made through another ABI (x32, int 0x80) kills the process.  seccomp cannot read pointer
  * arguments, so it cannot judge a connect() address: network reach is the
  * network namespace's job and Landlock's.
  */
@@ -24,9 +25,17 @@ enum sc_net_mode {
 int sc_seccomp_available(void);
 
 /*
- * Load the filter for NET into the calling thread.  no_new_privs must be
- * set.  -1 (with a diagnostic) when it cannot be built or loaded.
+ * Load the filter for NET into the calling thread (lib/seccomp-load.c: the
+ * program compiled at build time).  no_new_privs must be set.  -1 (with a
+ * diagnostic) when it cannot be loaded.
  */
 int sc_seccomp_apply(enum sc_net_mode net);
+
+/*
+ * Build the filter for NET with libseccomp and write it to FD as raw BPF
+ * (struct sock_filter, native byte order).  For the build only
+ * (build-aux/gen-seccomp); -1 with a diagnostic on error.
+ */
+int sc_seccomp_export(enum sc_net_mode net, int fd);
 
 #endif

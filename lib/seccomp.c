@@ -2,7 +2,6 @@
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <netinet/in.h>
@@ -53,12 +52,6 @@ static const unsigned long ns_flags[] = {
 	CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC,
 	CLONE_NEWUTS, CLONE_NEWCGROUP,
 };
-
-int sc_seccomp_available(void)
-{
-	/* PR_GET_SECCOMP fails with EINVAL when seccomp is compiled out. */
-	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
-}
 
 #define DENY SCMP_ACT_ERRNO(EPERM)
 
@@ -169,7 +162,12 @@ static int build(scmp_filter_ctx ctx, enum sc_net_mode net)
 	return rc;
 }
 
-int sc_seccomp_apply(enum sc_net_mode net)
+/*
+ * Build time only (build-aux/gen-seccomp): sc-sandbox-exec loads the
+ * program written here, compiled into lib/seccomp-load.c, instead of
+ * running libseccomp at every start.
+ */
+int sc_seccomp_export(enum sc_net_mode net, int fd)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	int rc;
@@ -177,18 +175,13 @@ int sc_seccomp_apply(enum sc_net_mode net)
 	if (!ctx)
 		return sc_error("SECCOMP-FAILED", "cannot initialise libseccomp");
 	rc = build(ctx, net);
-	if (rc) {
-		seccomp_release(ctx);
-		errno = -rc;
-		return sc_error_errno("SECCOMP-FAILED",
-				      "cannot build the system-call filter");
-	}
-	rc = seccomp_load(ctx);
+	if (!rc)
+		rc = seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);
 	if (rc) {
 		errno = -rc;
 		return sc_error_errno("SECCOMP-FAILED",
-				      "cannot load the system-call filter");
+				      "cannot build the system-call filter");
 	}
 	return 0;
 }

@@ -29,13 +29,20 @@
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
 #endif
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#define X32_SYSCALL_BIT 0x40000000L
 
 static int denied(const char *what)
 {
@@ -356,6 +363,137 @@ static int do_personality(void)
 	return check(personality(READ_IMPLIES_EXEC), "personality");
 }
 
+/*
+ * Read PID's memory without ptrace, at the start of its first mapping.
+ * EFAULT means the call got past every permission check: it worked.
+ */
+static int do_vm_read(const char *pid)
+{
+	char path[64], buf[16];
+	unsigned long start = 0x400000;
+	struct iovec local = { buf, sizeof(buf) }, remote;
+	FILE *fp;
+	long rc;
+
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	fp = fopen(path, "r");
+	if (fp) {
+		if (fscanf(fp, "%lx-", &start) != 1)
+			start = 0x400000;
+		fclose(fp);
+	}
+	remote.iov_base = (void *)start;
+	remote.iov_len = sizeof(buf);
+	rc = process_vm_readv((pid_t)atoi(pid), &local, 1, &remote, 1, 0);
+	if (rc < 0 && errno == EFAULT)
+		return worked("process_vm_readv reached the memory");
+	return check(rc, "process_vm_readv");
+}
+
+static int do_userfaultfd(void)
+{
+	return check(syscall(SYS_userfaultfd, O_CLOEXEC), "userfaultfd");
+}
+
+static int do_chroot(const char *path)
+{
+	return check(chroot(path), "chroot");
+}
+
+/* pivot_root(".", "."): the current directory must be a mount point. */
+static int do_pivot_root(void)
+{
+	return check(syscall(SYS_pivot_root, ".", "."), "pivot_root");
+}
+
+/* The new mount API: a detached tmpfs, or a detached copy of a tree. */
+static int do_fsopen(void)
+{
+	return check(syscall(SYS_fsopen, "tmpfs", 0), "fsopen");
+}
+
+static int do_open_tree(const char *path)
+{
+	return check(syscall(SYS_open_tree, AT_FDCWD, path, OPEN_TREE_CLONE),
+		     "open_tree");
+}
+
+/* The clone system call itself with CLONE_NEWUSER, not unshare(2). */
+static int do_clone_newuser(void)
+{
+	long pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid((pid_t)pid, NULL, 0);
+	return check(pid, "clone(CLONE_NEWUSER)");
+}
+
+/* ENOKEY means the call reached the keyring code: not filtered. */
+static int do_request_key(void)
+{
+	long rc = syscall(SYS_request_key, "user", "sc-escape-absent", NULL,
+			  -2 /* KEY_SPEC_PROCESS_KEYRING */);
+
+	if (rc < 0 && errno == ENOKEY)
+		return worked("request_key reached the kernel");
+	return check(rc, "request_key");
+}
+
+/* getpid through the x32 ABI: the filter must kill, whatever the kernel. */
+static int do_x32(void)
+{
+	return check(syscall(X32_SYSCALL_BIT | SYS_getpid), "x32 getpid");
+}
+
+/*
+ * socket() with garbage in the upper 32 bits of the family: the kernel
+ * reads an int, so a filter comparing 64 bits would let AF_PACKET by.
+ */
+static int do_socket_hi(const char *fam, const char *type, const char *proto)
+{
+	unsigned long f = (1UL << 32) | (unsigned long)atoi(fam);
+
+	return check(syscall(SYS_socket, f, atoi(type), atoi(proto)),
+		     "socket (upper bits set)");
+}
+
+static int do_chown(const char *path)
+{
+	return check(chown(path, getuid(), getgid()), "chown");
+}
+
+static int do_utime(const char *path)
+{
+	struct timespec t[2] = { { 0, 0 }, { 0, 0 } };
+
+	return check(utimensat(AT_FDCWD, path, t, 0), "utimensat");
+}
+
+static int do_setxattr(const char *path)
+{
+	return check(setxattr(path, "user.sc-escape", "1", 1, 0), "setxattr");
+}
+
+/*
+ * Not an attack: send() on a connected Unix socket must keep working
+ * (filtering sendto breaks it, and asyncio hangs).  0 when it works.
+ */
+static int do_unix_send(void)
+{
+	int sv[2];
+	char buf[4];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return denied("socketpair");
+	if (send(sv[0], "ok", 2, 0) != 2)
+		return denied("send");
+	if (recv(sv[1], buf, sizeof(buf), 0) != 2)
+		return denied("recv");
+	return worked("unix send");
+}
+
 int main(int argc, char **argv)
 {
 	const char *a = argc > 1 ? argv[1] : "";
@@ -386,6 +524,20 @@ int main(int argc, char **argv)
 	if (!strcmp(a, "tiocsti")) return do_tiocsti(x);
 	if (!strcmp(a, "int80")) return do_int80();
 	if (!strcmp(a, "personality")) return do_personality();
+	if (!strcmp(a, "vm-read")) return do_vm_read(x);
+	if (!strcmp(a, "userfaultfd")) return do_userfaultfd();
+	if (!strcmp(a, "chroot")) return do_chroot(x);
+	if (!strcmp(a, "pivot-root")) return do_pivot_root();
+	if (!strcmp(a, "fsopen")) return do_fsopen();
+	if (!strcmp(a, "open-tree")) return do_open_tree(x);
+	if (!strcmp(a, "clone-newuser")) return do_clone_newuser();
+	if (!strcmp(a, "request-key")) return do_request_key();
+	if (!strcmp(a, "x32")) return do_x32();
+	if (!strcmp(a, "socket-hi")) return do_socket_hi(x, y, z);
+	if (!strcmp(a, "chown")) return do_chown(x);
+	if (!strcmp(a, "utime")) return do_utime(x);
+	if (!strcmp(a, "setxattr")) return do_setxattr(x);
+	if (!strcmp(a, "unix-send")) return do_unix_send();
 	fprintf(stderr, "attack: unknown attack '%s'\n", a);
 	return 2;
 }

@@ -88,6 +88,20 @@ secrets=".ssh/id_ed25519 .aws/credentials .config/gh/hosts.yml .netrc .npmrc .gi
 	assert_failure 1
 }
 
+@test "through a second mount of the home directory (a bind mount elsewhere)" {
+	unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
+	mkdir "$SC_TMP/alias"
+	# In a mount namespace of the test's own: the host's mounts stay as they are.
+	run unshare -m sh -c 'mount --bind "$HOME" "$1" && cat "$1/.ssh/id_ed25519" "$1/.netrc"' sh "$SC_TMP/alias"
+	assert_success
+	assert_output --partial SSH-PRIVATE-KEY
+	for t in full landlock; do
+		run --separate-stderr unshare -m sh -c 'mount --bind "$HOME" "$1" && exec sc-sandbox-exec --tier "$2" --mode auto --root "$ROOT" -- sh -c "cat \"\$0/.ssh/id_ed25519\"; cat \"\$0/.netrc\"; cat \"\$0/notes.txt\"" "$1"' sh "$SC_TMP/alias" "$t"
+		refute_output --regexp 'SECRET|KEY'
+		assert_output --partial ordinary
+	done
+}
+
 @test "--hide adds a file and a directory" {
 	echo "EXTRA-SECRET" >"$SC_TMP/outside/token"
 	mkdir "$SC_TMP/outside/vault"

@@ -126,6 +126,17 @@ teardown() {
 	assert_failure 1
 }
 
+@test "a gpg-agent socket under a hidden directory is unreachable" {
+	sb_require_full
+	sb_serve serve-unix "$HOME/.gnupg/S.gpg-agent" 5
+	run "$ATTACK" connect-unix "$HOME/.gnupg/S.gpg-agent"
+	assert_success
+	for net in none loopback full; do
+		run --separate-stderr sb --network $net -- "$ATTACK" connect-unix "$HOME/.gnupg/S.gpg-agent"
+		assert_failure 1
+	done
+}
+
 @test "a Unix socket inside the root stays usable" {
 	sb_require_full
 	sb_serve serve-unix "$ROOT/app.sock" 5

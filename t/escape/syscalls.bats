@@ -124,3 +124,81 @@ refused_in_every_tier() {
 	run --separate-stderr sb -- "$ATTACK" int80
 	assert_failure 159   # 128 + SIGSYS
 }
+
+@test "process_vm_readv of another process" {
+	sleep 30 &
+	victim=$!
+	sleep 0.2
+	run "$ATTACK" vm-read "$victim"
+	assert_success
+	kill "$victim"
+	wait "$victim" || true
+	refused_in_every_tier vm-read 1
+	SB_TIER=landlock run --separate-stderr sb -- sh -c 'exec "$0" vm-read "$PPID"' "$ATTACK"
+	assert_failure 1
+}
+
+@test "userfaultfd and request_key" {
+	run "$ATTACK" userfaultfd
+	assert_success
+	refused_in_every_tier userfaultfd
+	run "$ATTACK" request-key
+	assert_success
+	refused_in_every_tier request-key
+}
+
+@test "chroot, pivot_root and the new mount API (fsopen, open_tree)" {
+	run unshare -m "$ATTACK" chroot /
+	assert_success
+	refused_in_every_tier chroot /
+	# pivot_root needs a mount point as the current directory.
+	run unshare -m sh -c 'mount --bind "$1" "$1" && cd "$1" && exec "$2" pivot-root' sh "$ROOT" "$ATTACK"
+	assert_success
+	refused_in_every_tier pivot-root
+	run "$ATTACK" fsopen
+	assert_success
+	refused_in_every_tier fsopen
+	run "$ATTACK" open-tree /
+	assert_success
+	refused_in_every_tier open-tree /
+}
+
+@test "the clone system call with CLONE_NEWUSER, not only unshare" {
+	run "$ATTACK" clone-newuser
+	assert_success
+	refused_in_every_tier clone-newuser
+}
+
+@test "system calls through the x32 ABI kill the command" {
+	# Outside, a kernel without x32 answers ENOSYS (1), with it the call
+	# works (0): never SIGSYS, so the kill inside is the filter's.
+	run "$ATTACK" x32
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	for t in full landlock; do
+		[ "$t" = landlock ] || sb_userns_available || continue
+		SB_TIER=$t run --separate-stderr sb -- "$ATTACK" x32
+		assert_failure 159   # 128 + SIGSYS
+	done
+}
+
+@test "socket families are compared as 32 bits: upper bits do not let AF_PACKET by" {
+	run "$ATTACK" socket-hi 17 3 768
+	assert_success
+	refused_in_every_tier socket-hi 17 3 768
+	refused_in_every_tier socket-hi 16 3 0
+	for t in full landlock; do
+		[ "$t" = landlock ] || sb_userns_available || continue
+		SB_TIER=$t run --separate-stderr sb --network none -- "$ATTACK" socket-hi 2 1 0
+		assert_failure 1
+	done
+}
+
+@test "send() on a connected Unix socket still works (filtering sendto would break it)" {
+	for t in full landlock; do
+		[ "$t" = landlock ] || sb_userns_available || continue
+		for net in none loopback full; do
+			SB_TIER=$t run --separate-stderr sb --network "$net" -- "$ATTACK" unix-send
+			assert_success
+		done
+	done
+}

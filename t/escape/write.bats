@@ -80,6 +80,23 @@ b"
 	assert_output 600
 }
 
+@test "chown, utime and setxattr outside the root fail (full tier)" {
+	sb_require_full
+	sb_build_attack
+	touch "$SC_TMP/outside/f"
+	for a in chown utime setxattr; do
+		run "$ATTACK" "$a" "$SC_TMP/outside/f"
+		assert_success
+		run --separate-stderr sb -- "$ATTACK" "$a" "$SC_TMP/outside/f"
+		assert_failure 1
+		run --separate-stderr sb -- "$ATTACK" "$a" "$HOME/notes.txt"
+		assert_failure 1
+	done
+	# The landlock tier cannot stop them, and says so.
+	run --separate-stderr sc-sandbox-exec --tier landlock --mode auto --root "$ROOT" -- true
+	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]"*file-metadata* ]]
+}
+
 @test "--read-only .git: no write, rename, removal or replacement" {
 	sb_require_full
 	run --separate-stderr sb --read-only "$ROOT/.git" -- tee -a .git/config

@@ -40,6 +40,15 @@ sb_build_attack() {
 	fi
 }
 
+# Build the no-landlock helper (a kernel that answers ENOSYS to Landlock).
+sb_build_no_landlock() {
+	NO_LANDLOCK="$BATS_FILE_TMPDIR/no-landlock"
+	export NO_LANDLOCK
+	if [ ! -x "$NO_LANDLOCK" ]; then
+		cc -std=gnu11 -O1 -o "$NO_LANDLOCK" "$SC_TOP/t/escape/no-landlock.c"
+	fi
+}
+
 sb_userns_available() {
 	unshare -U -r -m -p -n --fork true 2>/dev/null
 }
@@ -108,4 +117,17 @@ sb_stop_server() {
 		wait "$SERVER_PID" 2>/dev/null || true
 		SERVER_PID=
 	fi
+}
+
+# Run CMD where the kernel refuses user namespaces: inside a user
+# namespace of its own whose max_user_namespaces is 0 (the limit is per
+# user namespace, so the host is untouched).  A host that already refuses
+# them runs CMD as it is.
+sb_no_userns() {
+	if ! sb_userns_available; then
+		"$@"
+		return
+	fi
+	unshare --user --map-root-user sh -c \
+		'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' sh "$@"
 }

@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# sc-sandbox-exec where the kernel really refuses user namespaces (a
+# container, Ubuntu's AppArmor restriction): not --tier landlock, but a
+# user namespace whose max_user_namespaces is 0, so clone(CLONE_NEWUSER)
+# fails with ENOSPC as it would there.  --mode auto must fall to the
+# landlock tier and name what it cannot enforce; --mode required must
+# refuse before the command runs.
+
+# shellcheck disable=SC2154,SC2016 # bats run sets status, output, stderr; '$' is for the inner shell
+load lib/common
+load lib/sandbox
+
+setup() {
+	sb_setup
+	sb_build_attack
+}
+teardown() { sb_teardown; }
+
+# The protections the landlock tier leaves to the full tier for the
+# default policy (loopback network) on this host, sorted.
+lower_tier_gaps() {
+	local -a gaps=(network unix-sockets process-isolation ipc-isolation
+		file-metadata)
+	[ "$(sb_landlock_abi)" -ge 6 ] || gaps+=(abstract-sockets)
+	printf '%s\n' "${gaps[@]}" | sort
+}
+
+# The names in "warning[SANDBOX-DEGRADED]: unenforced: a, b" of $stderr, sorted.
+degraded_names() {
+	printf '%s\n' "$stderr" | sed -n 's/.*warning\[SANDBOX-DEGRADED\]: unenforced: //p' |
+		tr ',' '\n' | tr -d ' ' | sed '/^$/d' | sort
+}
+
+# sc-sandbox-exec --probe without user namespaces, one field a line in
+# $SC_TMP/probe (never piped: the tool's status is checked).
+probe_no_userns() {
+	sc_run_io /dev/null "$SC_TMP/probe.rec" sb_no_userns sc-sandbox-exec --probe
+	assert_success
+	tr '\0' '\n' <"$SC_TMP/probe.rec" >"$SC_TMP/probe"
+}
+
+@test "the harness really takes user namespaces away (the tests can fail)" {
+	run unshare --user --map-root-user true
+	[ "$status" -eq 0 ] || skip "no user namespaces to take away: the host already refuses them"
+	run sb_no_userns true
+	assert_success
+	run sb_no_userns unshare --user true
+	assert_failure
+	probe_no_userns
+	grep -qx 'user-namespaces=no' "$SC_TMP/probe"
+	grep -qx 'tier=landlock' "$SC_TMP/probe"
+}
+
+@test "--probe: no protection of the full tier is claimed without user namespaces" {
+	probe_no_userns
+	grep -qx 'tier=full' "$SC_TMP/probe"
+	# One field a line, a blank line between records.
+	full_yes=$(awk -v RS= '/tier=full/ && /enforced=yes/' "$SC_TMP/probe" | wc -l)
+	[ "$full_yes" -eq 0 ]
+}
+
+@test "--mode auto runs in the landlock tier and names exactly what it cannot enforce" {
+	sb_require_landlock
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- \
+		sh -c 'echo ran >"$0/ran"' "$ROOT"
+	assert_success
+	[ "$(cat "$ROOT/ran")" = ran ]
+	[[ "$stderr" == *"warning[NO-USER-NAMESPACES]"* ]]
+	[ "$(degraded_names)" = "$(lower_tier_gaps)" ]
+	# Under --network none, seccomp takes every inet socket: not a gap.
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --network none \
+		--root "$ROOT" -- true
+	assert_success
+	[ "$(degraded_names)" = "$(lower_tier_gaps | grep -vx network)" ]
+}
+
+@test "--mode auto without user namespaces: Landlock still confines writes" {
+	sb_require_landlock
+	# Outside the sandbox the same writes work: the test can fail.
+	run tee "$SC_TMP/outside/plain" </dev/null
+	assert_success
+	rm "$SC_TMP/outside/plain"
+	for target in "$SC_TMP/outside/escaped" "$HOME/escaped" "$HOME/.ssh/authorized_keys"; do
+		run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- \
+			tee "$target" </dev/null
+		assert_failure 1
+		[ ! -e "$target" ]
+	done
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- \
+		sh -c 'echo a >f && echo b >"$TMPDIR/t" && cat f "$TMPDIR/t"'
+	assert_success
+	assert_output "a
+b"
+}
+
+@test "--mode auto without user namespaces: credentials stay unreadable, every way round" {
+	sb_require_landlock
+	secrets=".ssh/id_ed25519 .aws/credentials .config/gh/hosts.yml .netrc .npmrc .git-credentials"
+	ln -s "$HOME/.ssh/id_ed25519" "$ROOT/key"
+	ln -s "$HOME/.aws" "$ROOT/aws"
+	# Outside the sandbox every one reads: the test can fail.
+	for p in $secrets; do
+		run cat "$HOME/$p"
+		assert_success
+		assert_output --regexp 'SECRET|KEY|TOKEN'
+	done
+	for p in $secrets; do
+		run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- \
+			cat "$HOME/$p"
+		assert_failure 1
+		refute_output --regexp 'SECRET|KEY|TOKEN'
+	done
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- sh -c \
+		'cat key; cat aws/credentials; cat "/proc/self/root$HOME/.netrc"; cat "$HOME/../home/.ssh/../.ssh/id_ed25519"; cp "$HOME/.npmrc" .; ln "$HOME/.netrc" netrc'
+	assert_failure 1
+	refute_output --regexp 'SECRET|KEY|TOKEN'
+	[ ! -e "$ROOT/.npmrc" ] && [ ! -e "$ROOT/netrc" ]
+	# The rest of HOME and of the system stays readable.
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- \
+		sh -c 'cat "$HOME/notes.txt" && ls -a "$HOME" >/dev/null && cat /etc/passwd >/dev/null && echo fine'
+	assert_success
+	assert_output "ordinary
+fine"
+}
+
+@test "--mode auto without user namespaces: a credential under a writable path is named" {
+	sb_require_landlock
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" \
+		--writable "$HOME" -- true
+	assert_success
+	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]"*hidden-credentials* ]]
+}
+
+@test "--mode auto without user namespaces: seccomp still refuses what it refuses" {
+	sb_require_landlock
+	run "$ATTACK" socket 2 1 0
+	assert_success
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --network none \
+		--root "$ROOT" -- "$ATTACK" socket 2 1 0
+	assert_failure 1
+	for name in keyctl bpf io_uring; do
+		run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" -- \
+			"$ATTACK" "$name"
+		assert_failure 1
+	done
+}
+
+@test "--mode required refuses with 125 and the command never runs" {
+	run --separate-stderr sb_no_userns sc-sandbox-exec --root "$ROOT" -- \
+		touch "$ROOT/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[SANDBOX-UNAVAILABLE]"* ]]
+	[[ "$stderr" == *unix-sockets* ]]
+	[ ! -e "$ROOT/ran" ]
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode required \
+		--network none --root "$ROOT" -- touch "$ROOT/ran"
+	assert_failure 125
+	[ ! -e "$ROOT/ran" ]
+	# The same command where user namespaces work: it runs (the test can fail).
+	sb_require_full
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" -- touch "$ROOT/ran"
+	assert_success
+	[ -e "$ROOT/ran" ]
+}
+
+@test "--tier full refuses without user namespaces, even under --mode auto" {
+	run --separate-stderr sb_no_userns sc-sandbox-exec --tier full --mode auto \
+		--root "$ROOT" -- touch "$ROOT/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[SANDBOX-UNAVAILABLE]"*"user namespaces"* ]]
+	[ ! -e "$ROOT/ran" ]
+}
