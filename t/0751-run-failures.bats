@@ -240,6 +240,7 @@ fix_transcript() {
 }
 
 @test "run: held-out tests that pass let the task tick; their text never reaches the model" {
+	# shellcheck disable=SC2016 # the test's own text, expanded when it runs
 	seal_held_out 'echo "ok - held-out secret-assertion-marker"; [ "$(sh ./greet.sh Bob)" = "Hello, Bob!" ]'
 	fix_transcript
 	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
