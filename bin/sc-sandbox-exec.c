@@ -40,6 +40,8 @@ static const struct sc_tool tool = {
 	"    --env scrub|short        drop secret-looking variables, or keep\n"
 	"                             only a short list (default: scrub)\n"
 	"    --env-keep NAME          keep variable NAME (repeatable)\n"
+	"    --stdin                  keep standard input (a pipe, never a\n"
+	"                             terminal) for a protocol such as ACP\n"
 	"    --probe                  describe what this host can enforce\n"
 	"    -h, --help               show this help\n"
 	"    --version                show the version\n",
@@ -48,7 +50,7 @@ static const struct sc_tool tool = {
 
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
-       O_ENV_KEEP, O_PROBE };
+       O_ENV_KEEP, O_PROBE, O_STDIN };
 
 /* Our own errors exit 125, so they never pass for the command's status. */
 static _Noreturn void fail(const char *code, const char *why, const char *arg)
@@ -135,6 +137,13 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 		p->max_output = (long long)n;
 		break;
 	case O_PROBE: *probe = 1; break;
+	case O_STDIN:
+		/* A terminal would let the command push input into the
+		 * person's shell (TIOCSTI) or read what they type. */
+		if (isatty(STDIN_FILENO))
+			fail("BAD-OPTION", "--stdin refuses a terminal", NULL);
+		p->keep_stdin = 1;
+		break;
 	}
 }
 
@@ -154,6 +163,7 @@ int main(int argc, char *argv[])
 		{ "env", required_argument, NULL, O_ENV },
 		{ "env-keep", required_argument, NULL, O_ENV_KEEP },
 		{ "probe", no_argument, NULL, O_PROBE },
+		{ "stdin", no_argument, NULL, O_STDIN },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};

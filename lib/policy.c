@@ -2481,8 +2481,10 @@ static const char *single(const struct sc_record *call, const char *name,
 
 static int source_may_mutate(const struct judge *j, const char *source)
 {
+	/* executor: an external agent the configuration names, whose
+	 * requests sc-acp reports; the model never sets a source itself. */
 	static const char *const ok[] = { "model", "speccoder", "verifier",
-		"worktree", NULL };
+		"worktree", "executor", NULL };
 
 	if (!source || in_list(source, ok))
 		return 1;

@@ -99,6 +99,8 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 		p->timeout_ms = o->timeout_ms;
 	if (o->max_output >= 0)
 		p->max_output = o->max_output;
+	if (o->keep_stdin)
+		p->keep_stdin = 1;
 }
 
 static int word_index(const char *s, const char *const *words)

@@ -58,6 +58,7 @@ struct sc_sandbox_policy {
 	int env;                       /* enum sc_env_mode, -1 unset */
 	long long timeout_ms;          /* 0 none, -1 unset */
 	long long max_output;          /* bytes per stream; 0 none, -1 unset */
+	int keep_stdin;                /* 1: the caller's stdin (a protocol) */
 };
 
 /* Everything unset, lists empty. */

@@ -844,12 +844,17 @@ static int landlock_rules(const struct plan *pl, struct sc_landlock *ll)
 
 static int stdio_setup(const struct plan *pl)
 {
-	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	/* stdin on /dev/null: the command reads nothing of ours. */
-	if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
-		return sc_error_errno("SETUP-FAILED", "cannot open /dev/null");
-	close(fd);
+	/* stdin on /dev/null: the command reads nothing of ours, unless the
+	 * caller speaks a protocol on it (--stdin; never a terminal). */
+	if (!pl->pol->keep_stdin) {
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+			return sc_error_errno("SETUP-FAILED",
+					      "cannot open /dev/null");
+		close(fd);
+	}
 	if (pl->out[0] >= 0 && (dup2(pl->out[0], STDOUT_FILENO) < 0 ||
 				dup2(pl->out[1], STDERR_FILENO) < 0))
 		return sc_error_errno("SETUP-FAILED", "cannot redirect output");

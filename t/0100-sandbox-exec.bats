@@ -175,3 +175,18 @@ teardown() { sb_teardown; }
 	run nm "$SC_TOP/build/bin/sc-sandbox-exec"
 	refute_output --partial sc_seatbelt_run
 }
+
+@test "stdin: /dev/null unless --stdin; --stdin passes a pipe and refuses a terminal" {
+	# Without --stdin the command reads nothing of a pipe it was given.
+	run sh -c "echo from-the-caller | sc-sandbox-exec --mode auto --root '$SC_TMP' -- cat"
+	assert_success
+	assert_output ""
+	run sh -c "echo from-the-caller | sc-sandbox-exec --mode auto --stdin --root '$SC_TMP' -- cat"
+	assert_success
+	assert_output from-the-caller
+	# A terminal: refused before anything runs.
+	command -v script >/dev/null || skip "script(1) is missing: no pty to test with"
+	run script -qec "sc-sandbox-exec --mode auto --stdin --root '$SC_TMP' -- touch '$SC_TMP/ran'" /dev/null
+	assert_output --partial "error[BAD-OPTION]"
+	[ ! -e "$SC_TMP/ran" ]
+}
