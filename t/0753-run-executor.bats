@@ -96,3 +96,22 @@ OPTS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"optionId":"
 	assert_regex "$stderr" "ACP-PROTOCOL"
 	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
 }
+
+@test "run with an executor: an unpinned repository skill stops the run before the agent starts" {
+	mkdir -p .claude/skills/helper
+	printf '# helper\n' >.claude/skills/helper/SKILL.md
+	git add .claude && git commit -q -m "a skill"
+	handshake '{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}'
+	run --separate-stderr git speccoder run greeting --no-prompt
+	assert_failure 1
+	assert_regex "$stderr" "SKILL-UNVERIFIED"
+	# The agent never started.
+	[ ! -e "$SC_TMP/alog/log" ]
+	# Pinned by the person, the same run starts.
+	git speccoder skills pin .claude/skills/helper@repo .claude/skills/helper
+	git add skills.lock && git commit -q -m "pin the skill"
+	steps 'expect session/prompt' 'reply {"stopReason":"end_turn"}'
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	[ -e "$SC_TMP/alog/log" ]
+	refute_regex "$stderr" "SKILL-UNVERIFIED"
+}
