@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -344,15 +343,7 @@ static void write_end(const struct sc_agent_stats *s, int status)
 	sc_record_adds(&r, "allowed", n[1]);
 	sc_record_adds(&r, "asked", n[2]);
 	sc_record_adds(&r, "denied", n[3]);
-	{
-		/* The same time stamp as every event of the loop. */
-		char when[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		if (gmtime_r(&now, &tm) &&
-		    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
-			sc_record_adds(&r, "time", when);
-	}
+	sc_agent_stamp(&r);
 	sc_record_write(&out, &r);
 	sc_output_flush(&out);
 	sc_output_release(&out);

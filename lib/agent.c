@@ -111,13 +111,21 @@ static void progress(struct loop *l, const char *fmt, ...)
 	}
 }
 
+void sc_agent_stamp(struct sc_record *r)
+{
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&now, &tm) &&
+	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		sc_record_adds(r, "time", when);
+}
+
 /* Write R to the events with the time it happened, as the journal keeps it. */
 static int emit(struct loop *l, const struct sc_record *r)
 {
 	struct sc_record ev;
-	char when[32];
-	time_t now = time(NULL);
-	struct tm tm;
 	int ret = 0;
 
 	sc_record_init(&ev);
@@ -125,9 +133,7 @@ static int emit(struct loop *l, const struct sc_record *r)
 		if (strcmp(r->fields[i].name, "time"))
 			sc_record_add(&ev, r->fields[i].name, r->fields[i].value,
 				      r->fields[i].value_len);
-	if (gmtime_r(&now, &tm) &&
-	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		sc_record_adds(&ev, "time", when);
+	sc_agent_stamp(&ev);
 	if (sc_record_write(&l->events, &ev) < 0 ||
 	    sc_output_flush(&l->events) < 0)
 		ret = sc_error_errno("WRITE-FAILED", "cannot write the events");

@@ -49,6 +49,10 @@ struct sc_agent_stats {
 	struct sc_buf reason;
 };
 
+/* Add time=, the UTC time as the journal writes it, to R. */
+struct sc_record;
+void sc_agent_stamp(struct sc_record *r);
+
 /* Add the records that open a new conversation: the tools the loop runs. */
 void sc_agent_tool_records(struct sc_buf *out);
 
