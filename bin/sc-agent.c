@@ -225,23 +225,12 @@ static int load_programs(const char *path, struct sc_agent_programs *p)
 
 static int read_message(const char *path, struct sc_buf *out)
 {
-	char chunk[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int st = sc_read_file_max(path, MESSAGE_MAX, out);
 
-	if (fd < 0)
-		return sc_error_errno("MESSAGE-UNREADABLE", "cannot open '%s'",
-				      path);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
-		if (out->len + (size_t)n > MESSAGE_MAX) {
-			close(fd);
-			return sc_error("MESSAGE-TOO-LARGE", "'%s' is larger "
-					"than %zu bytes", path, MESSAGE_MAX);
-		}
-		sc_buf_add(out, chunk, (size_t)n);
-	}
-	close(fd);
-	if (n < 0)
+	if (st == -2)
+		return sc_error("MESSAGE-TOO-LARGE", "'%s' is larger than %zu "
+				"bytes", path, MESSAGE_MAX);
+	if (st < 0)
 		return sc_error_errno("MESSAGE-UNREADABLE", "cannot read '%s'",
 				      path);
 	return 0;

@@ -49,23 +49,14 @@ struct opts {
 
 static int read_file(const char *path, struct sc_buf *out)
 {
-	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int st = sc_read_file_max(path, LIST_MAX, out);
 
-	if (fd < 0)
-		return sc_error_errno("FILE-UNREADABLE", "cannot open '%s'", path);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
-		if (out->len + (size_t)n > LIST_MAX) {
-			close(fd);
-			return sc_error("FILE-TOO-LARGE", "'%s' is larger than "
-					"%zu bytes", path, LIST_MAX);
-		}
-		sc_buf_add(out, chunk, (size_t)n);
-	}
-	close(fd);
-	if (n < 0)
-		return sc_error_errno("FILE-UNREADABLE", "cannot read '%s'", path);
+	if (st == -2)
+		return sc_error("FILE-TOO-LARGE", "'%s' is larger than %zu "
+				"bytes", path, LIST_MAX);
+	if (st < 0)
+		return sc_error_errno("FILE-UNREADABLE", "cannot read '%s'",
+				      path);
 	return 0;
 }
 

@@ -306,7 +306,8 @@ static int mask_text(struct loop *l, struct sc_buf *text, int *truncated)
 		st = pid < 0 ? -1 : sc_wait(pid);
 	}
 	sc_buf_wipe(text);
-	if (st == 0 && sc_read_fd_capped(out, MASK_OUT_MAX, text, &trunc) < 0)
+	if (st == 0 && (lseek(out, 0, SEEK_SET) < 0 ||
+			sc_read_fd_capped(out, MASK_OUT_MAX, text, &trunc) < 0))
 		st = -1;
 	if (raw >= 0)
 		close(raw);
@@ -422,7 +423,8 @@ static void run_command(struct loop *l, const struct sc_record *call,
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (dirfd >= 0 && raw >= 0 && devnull >= 0)
 		st = run_tool(argv, devnull, raw, raw, dirfd);
-	if (st >= 0 && sc_read_fd_capped(raw, l->o->output_max, &out,
+	if (st >= 0 && lseek(raw, 0, SEEK_SET) == 0 &&
+	    sc_read_fd_capped(raw, l->o->output_max, &out,
 					 &res->truncated) == 0) {
 		res->outcome = "ok";
 		res->exit_status = st;

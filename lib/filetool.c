@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "filetool.h"
+#include "io.h"
 
 /* The names come from the policy, already canonical: no symlink on the way. */
 #define RESOLVE_FLAGS (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV)
@@ -82,9 +83,7 @@ static int open_parent(int rootfd, const char *rel, int create,
 int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 		 int *truncated, struct sc_buf *why)
 {
-	char chunk[65536];
 	struct stat st;
-	ssize_t n;
 	int fd = open_beneath(rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 
 	*truncated = 0;
@@ -96,20 +95,10 @@ int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 		sc_buf_adds(why, "not a regular file");
 		return -1;
 	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			close(fd);
-			return fail(why, "cannot read", e);
-		}
-		if (out->len + (size_t)n > max) {
-			sc_buf_add(out, chunk, max - out->len);
-			*truncated = 1;
-			break;
-		}
-		sc_buf_add(out, chunk, (size_t)n);
+	if (sc_read_fd_capped(fd, out->len + max, out, truncated) < 0) {
+		int e = errno;
+		close(fd);
+		return fail(why, "cannot read", e);
 	}
 	close(fd);
 	return 0;
@@ -169,20 +158,13 @@ static int write_temp(int dirfd, const char *data, size_t len, mode_t mode,
 		      struct sc_buf *why)
 {
 	int fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-	size_t off = 0;
 
 	if (fd < 0)
 		return fail(why, "cannot create a temporary file", errno);
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			close(fd);
-			return fail(why, "cannot write", e);
-		}
-		off += (size_t)n;
+	if (sc_write_all(fd, data, len) < 0) {
+		int e = errno;
+		close(fd);
+		return fail(why, "cannot write", e);
 	}
 	/* The umask of a driver is 077; a source file is read by everyone. */
 	if (fchmod(fd, mode) < 0 || fsync(fd) < 0) {

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/types.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,4 +140,44 @@ void sc_output_idle(void *ctx)
 {
 	/* A failure is sticky and reported by the next flush the tool checks. */
 	(void)sc_output_flush(ctx);
+}
+
+int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	*truncated = 0;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if (out->len + (size_t)n > max) {
+			sc_buf_add(out, chunk, max - out->len);
+			*truncated = 1;
+			return 0;
+		}
+		sc_buf_add(out, chunk, (size_t)n);
+	}
+}
+
+int sc_read_file_max(const char *path, size_t max, struct sc_buf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), truncated, st, e;
+	size_t start = out->len;
+
+	if (fd < 0)
+		return -1;
+	/* One byte past the limit tells a full file from a larger one. */
+	st = sc_read_fd_capped(fd, start + max + 1, out, &truncated);
+	e = errno;
+	close(fd);
+	errno = e;
+	if (st < 0)
+		return -1;
+	return out->len - start > max ? -2 : 0;
 }

@@ -72,4 +72,16 @@ void sc_output_idle(void *ctx);
 /* write(2) all of DATA, retrying EINTR and short writes. */
 int sc_write_all(int fd, const void *data, size_t len);
 
+/*
+ * Append what is left of FD to OUT, at most MAX bytes in all; *TRUNCATED
+ * says whether more were there.  -1 with errno on a read error.
+ */
+int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated);
+
+/*
+ * Read the file PATH into OUT: 0; -1 with errno when it cannot be opened
+ * or read; -2 when it holds more than MAX bytes.
+ */
+int sc_read_file_max(const char *path, size_t max, struct sc_buf *out);
+
 #endif

@@ -59,28 +59,3 @@ int sc_anon_file(const char *name)
 {
 	return memfd_create(name, MFD_CLOEXEC);
 }
-
-int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated)
-{
-	char chunk[65536];
-	ssize_t n;
-
-	*truncated = 0;
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return -1;
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		if (out->len + (size_t)n > max) {
-			sc_buf_add(out, chunk, max - out->len);
-			*truncated = 1;
-			return 0;
-		}
-		sc_buf_add(out, chunk, (size_t)n);
-	}
-}

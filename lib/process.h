@@ -30,10 +30,4 @@ int sc_wait(pid_t pid);
 /* An anonymous read-write file (memfd), close-on-exec; -1 with errno. */
 int sc_anon_file(const char *name);
 
-/*
- * Read FD from its start into OUT, at most MAX bytes; *TRUNCATED says
- * whether more were there.  -1 with errno on a read error.
- */
-int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated);
-
 #endif
