@@ -36,6 +36,18 @@ static int open_beneath(int rootfd, const char *rel, int flags, mode_t mode)
 			    sizeof(how));
 }
 
+/* The O_PATH descriptor FD (closed) as one that can be written in. */
+static int reopen_dir(int fd, struct sc_buf *why)
+{
+	int dir = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int e = errno;
+
+	close(fd);
+	if (dir < 0)
+		return fail(why, "cannot open the directory", e);
+	return dir;
+}
+
 /*
  * Open the directory holding REL's last component, walking one component at
  * a time beneath the root and making missing ones when CREATE is set.  REL
@@ -59,7 +71,7 @@ static int open_parent(int rootfd, const char *rel, int create,
 	if (fd < 0)
 		return fail(why, "cannot open the root", errno);
 	if (!slash)
-		return fd;
+		return reopen_dir(fd, why);
 	dir = sc_xmemdup(rel, (size_t)(slash - rel));
 	for (comp = strtok_r(dir, "/", &save); comp;
 	     comp = strtok_r(NULL, "/", &save)) {
@@ -77,7 +89,7 @@ static int open_parent(int rootfd, const char *rel, int create,
 	free(dir);
 	if (fd < 0)
 		return fail(why, "cannot open the directory", errno);
-	return fd;
+	return reopen_dir(fd, why);
 }
 
 int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
@@ -182,15 +194,11 @@ int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 	char tmpname[64], procpath[64];
 	struct stat st;
 	mode_t mode = 0644;
-	int dirfd, fd, ret = -1;
+	int realdir, fd, ret = -1;
 
-	dirfd = open_parent(rootfd, rel, 1, &name, why);
-	if (dirfd < 0)
-		return -1;
-	int realdir = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(dirfd);
+	realdir = open_parent(rootfd, rel, 1, &name, why);
 	if (realdir < 0)
-		return fail(why, "cannot open the directory", errno);
+		return -1;
 	if (fstatat(realdir, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (!S_ISREG(st.st_mode)) {
 			close(realdir);
@@ -235,14 +243,10 @@ int sc_file_delete(int rootfd, const char *rel, struct sc_buf *why)
 {
 	const char *name;
 	struct stat st;
-	int dirfd = open_parent(rootfd, rel, 0, &name, why), ret = 0;
+	int realdir = open_parent(rootfd, rel, 0, &name, why), ret = 0;
 
-	if (dirfd < 0)
-		return -1;
-	int realdir = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(dirfd);
 	if (realdir < 0)
-		return fail(why, "cannot open the directory", errno);
+		return -1;
 	if (fstatat(realdir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		ret = fail(why, "cannot delete", errno);
 	else if (S_ISDIR(st.st_mode)) {
