@@ -318,3 +318,22 @@ fix_transcript() {
 	refute_output --partial '"type"'
 	refute_output --partial 'command'
 }
+
+@test "run: a file name a command made reaches the screen without its control bytes" {
+	# The guard names the protected file the command added: a name with
+	# an escape sequence would retitle or rewrite the person's terminal.
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
+		 content:"mkdir -p .github; : >\".github/x$(printf \"\\033\")]0;PWNED$(printf \"\\007\")\"\n"},
+		{type:"turn"}, {type:"call",id:"c2",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"never reached"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_failure 1
+	assert_regex "$stderr" "PWNED"
+	esc=$(printf '\033')
+	if [[ $stderr == *"$esc"* ]]; then
+		echo "an escape byte reached the screen:" >&2
+		printf '%s\n' "$stderr" | cat -v >&2
+		return 1
+	fi
+}

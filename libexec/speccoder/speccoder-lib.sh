@@ -11,12 +11,22 @@ umask 077
 SC_PROG="git-speccoder ${SC_CMD:-}"
 SC_PROG=${SC_PROG% }
 
+# TEXT with its control characters as '?': a diagnostic often quotes a
+# name a command or the model chose, and an escape sequence in it must not
+# reach the person's terminal (as sc_sanitize does for the C tools).
+sc_printable() { # TEXT
+	local LC_ALL=C
+	printf '%s' "${1//[[:cntrl:]]/?}"
+}
+
 sc_error() { # CODE TEXT
-	printf '%s: error[%s]: %s\n' "$SC_PROG" "$1" "$2" >&2
+	printf '%s: error[%s]: %s\n' "$SC_PROG" "$(sc_printable "$1")" \
+		"$(sc_printable "$2")" >&2
 }
 
 sc_warning() { # CODE TEXT
-	printf '%s: warning[%s]: %s\n' "$SC_PROG" "$1" "$2" >&2
+	printf '%s: warning[%s]: %s\n' "$SC_PROG" "$(sc_printable "$1")" \
+		"$(sc_printable "$2")" >&2
 }
 
 sc_die() { # STATUS CODE TEXT
