@@ -144,6 +144,30 @@ T
 	assert_line "c2 no budget"
 }
 
+@test "run: the approval budget bounds the questions of the run, not of each loop" {
+	printf '[approvals]\n\tbudget = 1\n' >>speccoder.conf
+	git commit -q -am "budget of one"
+	# The first attempt spends the budget and fails its checks; the
+	# retry is a new loop of the same run, and may ask nothing more.
+	cat >"$SC_TMP/t" <<'T'
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"run","argv":["sh","-c","echo one"]}
+{"type":"turn"}
+{"type":"text","text":"nothing more"}
+{"type":"turn"}
+{"type":"call","id":"c2","tool":"run","argv":["sh","-c","echo two"]}
+{"type":"turn"}
+{"type":"text","text":"nothing more"}
+T
+	printf 'no\nonce\n' >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --retries 1 \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.by)"' "$SC_TMP/j"
+	assert_line "c1 no script"
+	assert_line "c2 no budget"
+}
+
 @test "run --in-place: works in the checkout, .env reads as empty to a command, the tick is on the branch" {
 	jq -cn '{type:"turn"},
 		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",content:"echo \"env holds: $(cat .env)\"\n"},
