@@ -168,6 +168,29 @@ T
 	assert_line "c2 no budget"
 }
 
+@test "run: a command in the worktree cannot read the checkout's ignored secrets" {
+	printf 'private/\n' >>.gitignore
+	git commit -q -am "ignore private/"
+	mkdir private
+	key="sk-other-$RANDOM$RANDOM-qrstuvwxyzabcdef"
+	printf 'OTHER_KEY=%s\n' "$key" >private/.env
+	jq -cn --arg r "$PWD" '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",
+		 content:("echo \"env holds: $(cat " + $r + "/private/.env " + $r + "/.env)\"\n")},
+		{type:"turn"}, {type:"call",id:"c3",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	# Proof both are readable without the sandbox.
+	cat private/.env .env >/dev/null
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "tool-result" and .id == "c3") | .text' \
+		< <(sc-rec --to-json <"$conv")
+	assert_line "env holds: "
+	run grep -c -F -e "$key" -e "$DEMO_API_KEY" "$conv"
+	assert_output 0
+}
+
 @test "run --in-place: a secret file in an ignored directory reads as empty to a command" {
 	# git lists a directory it ignores whole as "dir/": the secret files
 	# inside it must be hidden as well as one ignored by name.
