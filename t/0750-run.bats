@@ -168,6 +168,22 @@ T
 	assert_line "c2 no budget"
 }
 
+@test "run: the person is shown the whole object asked about, however long" {
+	# A long harmless start must not push what runs off the question.
+	pad=$(printf 'x%.0s' $(seq 600))
+	jq -cn --arg c "echo $pad; echo tail-marker-hidden" '{type:"turn"},
+		{type:"call",id:"c1",tool:"run",argv:["sh","-c",$c]},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	echo no >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --retries 0 \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.by)"' "$SC_TMP/j"
+	assert_output "c1 no script"
+	run grep -c 'object: .*tail-marker-hidden' <<<"$stderr"
+	assert_output 1
+}
+
 @test "run: a command in the worktree cannot read the checkout's ignored secrets" {
 	printf 'private/\n' >>.gitignore
 	git commit -q -am "ignore private/"
