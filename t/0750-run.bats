@@ -229,6 +229,23 @@ T
 	assert_output 0
 }
 
+@test "run --in-place: a .gitignore the model rewrites does not commit the .env" {
+	key="sk-other-$RANDOM$RANDOM-qrstuvwxyzabcdef"
+	printf 'OTHER_KEY=%s\n' "$key" >.env
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:".gitignore",content:"# nothing ignored\n"},
+		{type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_failure 1
+	assert_regex "$stderr" "IGNORED-IN-DIFF"
+	run git log --all --format=%H -p
+	refute_output --partial "$key"
+	run git ls-tree -r --name-only HEAD
+	refute_line .env
+}
+
 @test "run --in-place: works in the checkout, .env reads as empty to a command, the tick is on the branch" {
 	jq -cn '{type:"turn"},
 		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",content:"echo \"env holds: $(cat .env)\"\n"},
