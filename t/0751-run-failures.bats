@@ -337,3 +337,31 @@ fix_transcript() {
 		return 1
 	fi
 }
+
+@test "run: a secret in the name of a file a command made is masked on the screen" {
+	# The guard names the protected file; the name is the key's value.
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
+		 content:"mkdir -p .github; : >\".github/$DEMO_API_KEY\"\n"},
+		{type:"turn"}, {type:"call",id:"c2",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"never reached"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_failure 1
+	assert_regex "$stderr" "INTEGRITY"
+	run_all_text >"$SC_TMP/all"
+	run grep -a -c -F "$DEMO_API_KEY" "$SC_TMP/all"
+	assert_output 0
+}
+
+@test "run: a secret in the name of a file a check made is masked on the screen" {
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
+		 content:"mkdir -p .github; : >\".github/$DEMO_API_KEY\"\n"},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_failure 1
+	assert_regex "$stderr" "INTEGRITY"
+	run_all_text >"$SC_TMP/all"
+	run grep -a -c -F "$DEMO_API_KEY" "$SC_TMP/all"
+	assert_output 0
+}
