@@ -365,3 +365,16 @@ fix_transcript() {
 	run grep -a -c -F "$DEMO_API_KEY" "$SC_TMP/all"
 	assert_output 0
 }
+
+@test "run: a symlink the model left where a held-out test goes is not written through" {
+	seal_held_out 'echo "ok - held-out"'
+	echo orig >"$SC_TMP/outside"
+	jq -cn --arg o "$SC_TMP/outside" '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"call",id:"c2",tool:"write",path:"tests/aa-link.sh",
+		 content:("ln -sf " + $o + " tests/zz-held-out.sh 2>/dev/null || :\n")},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_equal "$(cat "$SC_TMP/outside")" orig
+}
