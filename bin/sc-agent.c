@@ -113,6 +113,7 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long long v;
 	int opt;
 
 	while ((opt = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
@@ -127,7 +128,11 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		case OPT_NO_PROMPT: c->o.no_prompt = 1; break;
 		case OPT_ANSWERS: c->answers = optarg; break;
 		case OPT_BUDGET:
-			c->o.budget = (unsigned)number(optarg, 1000, "--budget");
+			/* 0: the run's questions are spent; every ask is no. */
+			if (sc_parse_uint(optarg, 1000, &v) < 0)
+				sc_die(SC_EXIT_USAGE, "USAGE", "--budget must be "
+				       "a number from 0 to 1000");
+			c->o.budget = (unsigned)v;
 			break;
 		case OPT_MAX_TURNS:
 			c->o.max_turns = (unsigned)number(optarg, 10000, "--max-turns");

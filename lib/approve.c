@@ -1,11 +1,14 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "approve.h"
 #include "buf.h"
 #include "diag.h"
+#include "io.h"
 
 int sc_asker_open(struct sc_asker *a, const char *script)
 {
@@ -79,15 +82,21 @@ static int read_tty_line(int fd, char *line, size_t size)
 
 static void show(int fd, const char *label, const char *text)
 {
-	char clean[512];
+	size_t len = text ? strlen(text) : 0;
+	char *clean = sc_xmalloc(len + 1);
 	struct sc_buf b = SC_BUF_INIT;
 
-	/* The object and the call are the model's words: no control bytes. */
-	sc_sanitize(clean, sizeof(clean), text, strlen(text));
+	/*
+	 * The object and the call are the model's words: no control bytes,
+	 * and all of them: a cut would let a long harmless start hide what
+	 * the person is really asked to allow.
+	 */
+	sc_sanitize(clean, len + 1, text ? text : "", len);
 	sc_buf_addf(&b, "  %-8s %s\n", label, clean);
-	if (write(fd, b.data, b.len) < 0) {
+	if (sc_write_all(fd, b.data, b.len) < 0) {
 		/* A question nobody can see is answered no by the caller. */
 	}
+	free(clean);
 	sc_buf_release(&b);
 }
 

@@ -206,7 +206,9 @@ int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 			sc_buf_adds(why, "the target is not a regular file");
 			return -1;
 		}
-		mode = st.st_mode & 07777;
+		/* The permission bits only: a set-id bit a command set must
+		 * not make a privileged program of the model's content. */
+		mode = st.st_mode & 0777;
 	}
 	fd = write_temp(realdir, data, len, mode, why);
 	if (fd < 0) {

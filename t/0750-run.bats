@@ -144,6 +144,108 @@ T
 	assert_line "c2 no budget"
 }
 
+@test "run: the approval budget bounds the questions of the run, not of each loop" {
+	printf '[approvals]\n\tbudget = 1\n' >>speccoder.conf
+	git commit -q -am "budget of one"
+	# The first attempt spends the budget and fails its checks; the
+	# retry is a new loop of the same run, and may ask nothing more.
+	cat >"$SC_TMP/t" <<'T'
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"run","argv":["sh","-c","echo one"]}
+{"type":"turn"}
+{"type":"text","text":"nothing more"}
+{"type":"turn"}
+{"type":"call","id":"c2","tool":"run","argv":["sh","-c","echo two"]}
+{"type":"turn"}
+{"type":"text","text":"nothing more"}
+T
+	printf 'no\nonce\n' >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --retries 1 \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.by)"' "$SC_TMP/j"
+	assert_line "c1 no script"
+	assert_line "c2 no budget"
+}
+
+@test "run: the person is shown the whole object asked about, however long" {
+	# A long harmless start must not push what runs off the question.
+	pad=$(printf 'x%.0s' $(seq 600))
+	jq -cn --arg c "echo $pad; echo tail-marker-hidden" '{type:"turn"},
+		{type:"call",id:"c1",tool:"run",argv:["sh","-c",$c]},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	echo no >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --retries 0 \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.by)"' "$SC_TMP/j"
+	assert_output "c1 no script"
+	run grep -c 'object: .*tail-marker-hidden' <<<"$stderr"
+	assert_output 1
+}
+
+@test "run: a command in the worktree cannot read the checkout's ignored secrets" {
+	printf 'private/\n' >>.gitignore
+	git commit -q -am "ignore private/"
+	mkdir private
+	key="sk-other-$RANDOM$RANDOM-qrstuvwxyzabcdef"
+	printf 'OTHER_KEY=%s\n' "$key" >private/.env
+	jq -cn --arg r "$PWD" '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",
+		 content:("echo \"env holds: $(cat " + $r + "/private/.env " + $r + "/.env)\"\n")},
+		{type:"turn"}, {type:"call",id:"c3",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	# Proof both are readable without the sandbox.
+	cat private/.env .env >/dev/null
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "tool-result" and .id == "c3") | .text' \
+		< <(sc-rec --to-json <"$conv")
+	assert_line "env holds: "
+	run grep -c -F -e "$key" -e "$DEMO_API_KEY" "$conv"
+	assert_output 0
+}
+
+@test "run --in-place: a secret file in an ignored directory reads as empty to a command" {
+	# git lists a directory it ignores whole as "dir/": the secret files
+	# inside it must be hidden as well as one ignored by name.
+	printf 'private/\n' >>.gitignore
+	git commit -q -am "ignore private/"
+	mkdir private
+	key="sk-other-$RANDOM$RANDOM-qrstuvwxyzabcdef"
+	printf 'OTHER_KEY=%s\n' "$key" >private/.env
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",content:"echo \"env holds: $(cat private/.env)\"\n"},
+		{type:"turn"}, {type:"call",id:"c3",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "tool-result" and .id == "c3") | .text' \
+		< <(sc-rec --to-json <"$conv")
+	assert_line "env holds: "
+	run grep -c -F "$key" "$conv"
+	assert_output 0
+}
+
+@test "run --in-place: a .gitignore the model rewrites does not commit the .env" {
+	key="sk-other-$RANDOM$RANDOM-qrstuvwxyzabcdef"
+	printf 'OTHER_KEY=%s\n' "$key" >.env
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:".gitignore",content:"# nothing ignored\n"},
+		{type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_failure 1
+	assert_regex "$stderr" "IGNORED-IN-DIFF"
+	run git log --all --format=%H -p
+	refute_output --partial "$key"
+	run git ls-tree -r --name-only HEAD
+	refute_line .env
+}
+
 @test "run --in-place: works in the checkout, .env reads as empty to a command, the tick is on the branch" {
 	jq -cn '{type:"turn"},
 		{type:"call",id:"c1",tool:"write",path:"tests/aa-env.sh",content:"echo \"env holds: $(cat .env)\"\n"},

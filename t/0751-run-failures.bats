@@ -318,3 +318,63 @@ fix_transcript() {
 	refute_output --partial '"type"'
 	refute_output --partial 'command'
 }
+
+@test "run: a file name a command made reaches the screen without its control bytes" {
+	# The guard names the protected file the command added: a name with
+	# an escape sequence would retitle or rewrite the person's terminal.
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
+		 content:"mkdir -p .github; : >\".github/x$(printf \"\\033\")]0;PWNED$(printf \"\\007\")\"\n"},
+		{type:"turn"}, {type:"call",id:"c2",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"never reached"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_failure 1
+	assert_regex "$stderr" "PWNED"
+	esc=$(printf '\033')
+	if [[ $stderr == *"$esc"* ]]; then
+		echo "an escape byte reached the screen:" >&2
+		printf '%s\n' "$stderr" | cat -v >&2
+		return 1
+	fi
+}
+
+@test "run: a secret in the name of a file a command made is masked on the screen" {
+	# The guard names the protected file; the name is the key's value.
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
+		 content:"mkdir -p .github; : >\".github/$DEMO_API_KEY\"\n"},
+		{type:"turn"}, {type:"call",id:"c2",tool:"run",argv:["make","test"]},
+		{type:"turn"}, {type:"text",text:"never reached"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_failure 1
+	assert_regex "$stderr" "INTEGRITY"
+	run_all_text >"$SC_TMP/all"
+	run grep -a -c -F "$DEMO_API_KEY" "$SC_TMP/all"
+	assert_output 0
+}
+
+@test "run: a secret in the name of a file a check made is masked on the screen" {
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
+		 content:"mkdir -p .github; : >\".github/$DEMO_API_KEY\"\n"},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	assert_failure 1
+	assert_regex "$stderr" "INTEGRITY"
+	run_all_text >"$SC_TMP/all"
+	run grep -a -c -F "$DEMO_API_KEY" "$SC_TMP/all"
+	assert_output 0
+}
+
+@test "run: a symlink the model left where a held-out test goes is not written through" {
+	seal_held_out 'echo "ok - held-out"'
+	echo orig >"$SC_TMP/outside"
+	jq -cn --arg o "$SC_TMP/outside" '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"call",id:"c2",tool:"write",path:"tests/aa-link.sh",
+		 content:("ln -sf " + $o + " tests/zz-held-out.sh 2>/dev/null || :\n")},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_equal "$(cat "$SC_TMP/outside")" orig
+}

@@ -11,12 +11,22 @@ umask 077
 SC_PROG="git-speccoder ${SC_CMD:-}"
 SC_PROG=${SC_PROG% }
 
+# TEXT with its control characters as '?': a diagnostic often quotes a
+# name a command or the model chose, and an escape sequence in it must not
+# reach the person's terminal (as sc_sanitize does for the C tools).
+sc_printable() { # TEXT
+	local LC_ALL=C
+	printf '%s' "${1//[[:cntrl:]]/?}"
+}
+
 sc_error() { # CODE TEXT
-	printf '%s: error[%s]: %s\n' "$SC_PROG" "$1" "$2" >&2
+	printf '%s: error[%s]: %s\n' "$SC_PROG" "$(sc_printable "$1")" \
+		"$(sc_printable "$2")" >&2
 }
 
 sc_warning() { # CODE TEXT
-	printf '%s: warning[%s]: %s\n' "$SC_PROG" "$1" "$2" >&2
+	printf '%s: warning[%s]: %s\n' "$SC_PROG" "$(sc_printable "$1")" \
+		"$(sc_printable "$2")" >&2
 }
 
 sc_die() { # STATUS CODE TEXT
@@ -212,6 +222,13 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 			_args+=(--hide "$state/$h")
 		fi
 	done
+	# The secret files git ignores in the person's checkout read as empty,
+	# whichever directory the command works in (a worktree, a copy).
+	local -a secrets
+	sc_ignored_secrets secrets
+	for h in "${secrets[@]}"; do
+		_args+=(--hide "$h")
+	done
 	# The pins decide which skills the next run trusts (speccoder-lock(5)).
 	if [ -e "$2/skills.lock" ]; then
 		_args+=(--read-only "$2/skills.lock")
@@ -231,6 +248,35 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 			_args+=(--env-keep "$w")
 		done
 	fi
+}
+
+# Fill the array named ARRAY with the absolute paths of the files git
+# ignores in the repository's main checkout that the policy calls secret
+# (deny.secret-file), those inside a directory ignored whole included.  A
+# list that cannot be made ends the driver: it would hide nothing.
+sc_ignored_secrets() { # ARRAY
+	local -n _hide=$1
+	local main list
+	_hide=()
+	main=$(sc_git worktree list --porcelain -z | tr '\0' '\n' |
+		sed -n '1s/^worktree //p') ||
+		sc_die 4 NOT-A-REPOSITORY "cannot find the repository's checkout"
+	[ -n "$main" ] && [ -d "$main" ] || return 0
+	list=$(mktemp) || sc_die 5 WRITE-FAILED "cannot create a temporary file"
+	sc_git -C "$main" ls-files -z --others --ignored --exclude-standard |
+		jq -Rsc 'split("\u0000")[] | select(length > 0) |
+			{type: "call", id: "x", tool: "read", path: .}' |
+		"$(sc_tool sc-rec)" --from-json |
+		"$(sc_tool sc-classify)" --root "$main" |
+		"$(sc_tool sc-rec)" --to-json |
+		jq -j --arg m "$main/" \
+			'select(.rule == "deny.secret-file") | $m + .object + "\u0000"' \
+		>"$list" || {
+		rm -f "$list"
+		sc_die 4 SANDBOX-UNAVAILABLE "cannot tell which ignored files are secret: nothing was run"
+	}
+	mapfile -d '' -t _hide <"$list"
+	rm -f "$list"
 }
 
 # Fill the array named ARRAY with every value of KEY in FILE (none when

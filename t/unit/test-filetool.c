@@ -127,6 +127,24 @@ static void write_makes_dirs_and_mode(void **state)
 	assert_string_equal(f->out.data, "int b;\n");
 }
 
+/*
+ * A set-id bit a command put on a file is not carried onto the model's new
+ * content: run as root, that would make a set-uid-root program of it.
+ */
+static void write_drops_set_id_bits(void **state)
+{
+	struct fixture *f = *state;
+	char p[256];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/src/a.c", f->root);
+	assert_int_equal(chmod(p, 06755), 0);
+	assert_int_equal(sc_file_write(f->rootfd, "src/a.c", "int c;\n", 7,
+				       &f->why), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+}
+
 static void write_never_through_a_symlink(void **state)
 {
 	struct fixture *f = *state;
@@ -192,6 +210,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(read_is_capped, setup, teardown),
 		cmocka_unit_test_setup_teardown(read_never_leaves_the_root, setup, teardown),
 		cmocka_unit_test_setup_teardown(write_makes_dirs_and_mode, setup, teardown),
+		cmocka_unit_test_setup_teardown(write_drops_set_id_bits, setup, teardown),
 		cmocka_unit_test_setup_teardown(write_never_through_a_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(delete_files_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(read_refuses_a_fifo, setup, teardown),
