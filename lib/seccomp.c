@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sys/stat.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -133,6 +134,37 @@ static int filter_personality(scmp_filter_ctx ctx)
 	return rc;
 }
 
+/*
+ * No set-id bit on a file the command makes or changes: the root is the
+ * person's own tree, and a set-uid program written there (by root, for a
+ * person who runs speccoder as root) would run as its owner outside.
+ * ARG is the index of the mode argument of each call.
+ */
+static int filter_setid_modes(scmp_filter_ctx ctx)
+{
+	static const struct { const char *name; unsigned arg; } calls[] = {
+		{ "chmod", 1 }, { "fchmod", 1 }, { "fchmodat", 2 },
+		{ "fchmodat2", 2 }, { "open", 2 }, { "openat", 3 },
+		{ "creat", 1 }, { "mknod", 1 }, { "mknodat", 2 },
+	};
+	static const uint32_t bits[] = { S_ISUID, S_ISGID };
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(*calls) && !rc; i++) {
+		int nr = seccomp_syscall_resolve_name(calls[i].name);
+
+		if (nr == __NR_SCMP_ERROR)
+			continue;   /* a call this libseccomp does not know */
+		for (size_t b = 0; b < 2 && !rc; b++) {
+			struct scmp_arg_cmp cmp = {
+				calls[i].arg, SCMP_CMP_MASKED_EQ, bits[b], bits[b]
+			};
+			rc = seccomp_rule_add_array(ctx, DENY, nr, 1, &cmp);
+		}
+	}
+	return rc;
+}
+
 static int build(scmp_filter_ctx ctx, enum sc_net_mode net)
 {
 	size_t i;
@@ -157,6 +189,8 @@ static int build(scmp_filter_ctx ctx, enum sc_net_mode net)
 				      SCMP_A1_32(SCMP_CMP_EQ, TIOCLINUX_NR, 0));
 	if (!rc)
 		rc = filter_personality(ctx);
+	if (!rc)
+		rc = filter_setid_modes(ctx);
 	if (!rc)
 		rc = filter_sockets(ctx, net);
 	return rc;

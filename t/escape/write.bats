@@ -187,3 +187,28 @@ b"
 	assert_failure 1
 	[ ! -e /dev/shm/sc-escape-ll ]
 }
+
+setid_attempts() {
+	run --separate-stderr sb -- sh -c 'cp /bin/true "$1/suid" && chmod u+s "$1/suid"' _ "$ROOT"
+	assert_failure
+	run --separate-stderr sb -- sh -c 'cp /bin/true "$1/sgid" && chmod 2755 "$1/sgid"' _ "$ROOT"
+	assert_failure
+	run --separate-stderr sb -- install -m 4755 /bin/true "$ROOT/installed"
+	assert_failure
+	run --separate-stderr sb -- perl -e 'use Fcntl; sysopen(my $f, $ARGV[0], O_CREAT|O_WRONLY, 04755) or exit 9' "$ROOT/created"
+	for f in suid sgid installed created; do
+		if [ -e "$ROOT/$f" ]; then
+			[ ! -u "$ROOT/$f" ] && [ ! -g "$ROOT/$f" ] || fail "$f is set-id"
+		fi
+	done
+}
+
+@test "a set-id bit can be set without the sandbox (the test can fail)" {
+	cp /bin/true "$ROOT/plain"
+	chmod u+s "$ROOT/plain"
+	[ -u "$ROOT/plain" ]
+}
+
+@test "no set-id file can be made in the root, in every tier" {
+	for_tiers setid_attempts
+}
