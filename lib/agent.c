@@ -748,7 +748,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	l->stats->allowed++;
 	l->denied_in_a_row = 0;
 	res.outcome = "ok";
-	if (permission && !strcmp(permission, "1")) {
+	if (l->acp && permission && !strcmp(permission, "1")) {
 		/* The external agent acts with its own tools: only the answer. */
 		ret = add_result(l, id, tool, &res);
 	} else if (tool && !strcmp(tool, "run")) {

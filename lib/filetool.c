@@ -116,6 +116,9 @@ int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 	return 0;
 }
 
+/* The most names a listing reads: the model sees the first ones, sorted. */
+#define LIST_ENTRIES_MAX 65536
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -142,6 +145,12 @@ int sc_file_list(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 	while ((errno = 0, de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		/* A command can make millions of names; this process is
+		 * outside the sandbox, so it stops at a bound. */
+		if (nr == LIST_ENTRIES_MAX) {
+			*truncated = 1;
+			break;
+		}
 		SC_ALLOC_GROW(names, nr + 1, alloc);
 		size_t len = strlen(de->d_name);
 		names[nr] = sc_xmalloc(len + 2);
@@ -152,12 +161,13 @@ int sc_file_list(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 	}
 	closedir(d);
 	qsort(names, nr, sizeof(*names), by_name);
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0, full = 0; i < nr; i++) {
 		size_t len = strlen(names[i]);
-		if (!*truncated && out->len + len + 1 <= max) {
+		if (!full && out->len + len + 1 <= max) {
 			sc_buf_add(out, names[i], len);
 			sc_buf_addch(out, '\n');
 		} else {
+			full = 1;   /* a prefix of the sorted names, never a gap */
 			*truncated = 1;
 		}
 		free(names[i]);

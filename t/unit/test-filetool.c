@@ -203,6 +203,31 @@ static void list_sorted_with_dirs_marked(void **state)
 	assert_string_equal(f->out.data, "link-dir\nlink-file\nsrc/\n");
 }
 
+static void list_is_bounded(void **state)
+{
+	struct fixture *f = *state;
+	char p[256];
+	int trunc;
+
+	/* More names than a listing reads: cut, marked, a sorted prefix. */
+	snprintf(p, sizeof(p), "%s/many", f->root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	for (int i = 0; i < 65536 + 10; i++) {
+		snprintf(p, sizeof(p), "%s/many/f%06d", f->root, i);
+		put(p, "", 0644);
+	}
+	assert_int_equal(sc_file_list(f->rootfd, "many", (size_t)64 << 20,
+				      &f->out, &trunc, &f->why), 0);
+	assert_int_equal(trunc, 1);
+	assert_true(f->out.len <= (size_t)65536 * 8);
+	/* A small byte cap cuts at a whole name. */
+	sc_buf_reset(&f->out);
+	assert_int_equal(sc_file_list(f->rootfd, "", 13, &f->out, &trunc,
+				      &f->why), 0);
+	assert_string_equal(f->out.data, "link-dir\n");
+	assert_int_equal(trunc, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +240,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(delete_files_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(read_refuses_a_fifo, setup, teardown),
 		cmocka_unit_test_setup_teardown(list_sorted_with_dirs_marked, setup, teardown),
+		cmocka_unit_test_setup_teardown(list_is_bounded, setup, teardown),
 	};
 
 	return SC_RUN_TESTS(tests);
