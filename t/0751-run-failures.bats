@@ -322,11 +322,8 @@ fix_transcript() {
 @test "run: a file name a command made reaches the screen without its control bytes" {
 	# The guard names the protected file the command added: a name with
 	# an escape sequence would retitle or rewrite the person's terminal.
-	jq -cn '{type:"turn"},
-		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
-		 content:"mkdir -p .github; : >\".github/x$(printf \"\\033\")]0;PWNED$(printf \"\\007\")\"\n"},
-		{type:"turn"}, {type:"call",id:"c2",tool:"run",argv:["make","test"]},
-		{type:"turn"}, {type:"text",text:"never reached"}' >"$SC_TMP/t"
+	# shellcheck disable=SC2016 # the script's own text
+	sneaky_check 'mkdir -p .github; : >".github/x$(printf "\033")]0;PWNED$(printf "\007")"'
 	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
 	assert_failure 1
 	assert_regex "$stderr" "PWNED"
@@ -340,11 +337,8 @@ fix_transcript() {
 
 @test "run: a secret in the name of a file a command made is masked on the screen" {
 	# The guard names the protected file; the name is the key's value.
-	jq -cn '{type:"turn"},
-		{type:"call",id:"c1",tool:"write",path:"tests/aa-name.sh",
-		 content:"mkdir -p .github; : >\".github/$DEMO_API_KEY\"\n"},
-		{type:"turn"}, {type:"call",id:"c2",tool:"run",argv:["make","test"]},
-		{type:"turn"}, {type:"text",text:"never reached"}' >"$SC_TMP/t"
+	# shellcheck disable=SC2016 # the script's own text
+	sneaky_check 'mkdir -p .github; : >".github/$DEMO_API_KEY"'
 	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
 	assert_failure 1
 	assert_regex "$stderr" "INTEGRITY"

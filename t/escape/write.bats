@@ -198,7 +198,9 @@ setid_attempts() {
 	run --separate-stderr sb -- perl -e 'use Fcntl; sysopen(my $f, $ARGV[0], O_CREAT|O_WRONLY, 04755) or exit 9' "$ROOT/created"
 	for f in suid sgid installed created; do
 		if [ -e "$ROOT/$f" ]; then
-			[ ! -u "$ROOT/$f" ] && [ ! -g "$ROOT/$f" ] || fail "$f is set-id"
+			if [ -u "$ROOT/$f" ] || [ -g "$ROOT/$f" ]; then
+				fail "$f is set-id"
+			fi
 		fi
 	done
 }
