@@ -265,10 +265,7 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 }
 
 @test "sc-acp: bad JSON from the agent is error[ACP-PROTOCOL], exit 3, the attempt ends cleanly" {
-	acp_handshake_default
-	acp_steps 'expect session/prompt' 'raw {"jsonrpc":"2.0","method":' 'hang'
-	acp_in type=prompt text=go
-	acp_run --timeout 30
+	acp_prompt_then 'raw {"jsonrpc":"2.0","method":'
 	assert_equal "$status" 3
 	[[ "$stderr" == *"error[ACP-PROTOCOL]"* ]]
 	[ "$(acp_records stop | jq -r .code)" = ACP-PROTOCOL ]
@@ -285,29 +282,20 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 		'{"jsonrpc":"2.0","method":"x","method":"y"}'; do
 		: >"$SCRIPT"
 		: >"$IN"
-		acp_handshake_default
-		acp_steps 'expect session/prompt' "raw $bad" 'hang'
-		acp_in type=prompt text=go
-		acp_run --timeout 30
+		acp_prompt_then "raw $bad"
 		assert_equal "$status" 3
 		[ "$(acp_records stop | jq -r .code)" = ACP-PROTOCOL ]
 	done
 }
 
 @test "sc-acp: a response with the wrong id to the prompt is error[ACP-PROTOCOL]" {
-	acp_handshake_default
-	acp_steps 'expect session/prompt' 'reply-id 99 {"stopReason":"end_turn"}' 'hang'
-	acp_in type=prompt text=go
-	acp_run --timeout 30
+	acp_prompt_then 'reply-id 99 {"stopReason":"end_turn"}'
 	assert_equal "$status" 3
 	[[ "$stderr" == *"a response to no request of ours"* ]]
 }
 
 @test "sc-acp: a line past the cap is error[ACP-PROTOCOL] with memory bounded" {
-	acp_handshake_default
-	acp_steps 'expect session/prompt' 'huge 45000000' 'hang'
-	acp_in type=prompt text=go
-	acp_run --timeout 30
+	acp_prompt_then 'huge 45000000'
 	assert_equal "$status" 3
 	[[ "$stderr" == *"longer than the limit"* ]]
 }

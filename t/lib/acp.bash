@@ -52,6 +52,15 @@ acp_handshake_default() {
 	acp_handshake '{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}'
 }
 
+# An ask-first agent that, once prompted, does STEP... and then hangs:
+# sc-acp is run with a prompt and a 30 s timeout.
+acp_prompt_then() { # STEP...
+	acp_handshake_default
+	acp_steps 'expect session/prompt' "$@" 'hang'
+	acp_in type=prompt text=go
+	acp_run --timeout 30
+}
+
 # Append a caller record (sc-rec arguments) to $IN.
 acp_in() {
 	sc-rec "$@" >>"$IN"
