@@ -1361,10 +1361,11 @@ static int granted_call_changed(struct acp *a, struct sc_acptrack_call *c)
 {
 	struct sc_record r[2];
 	struct sc_buf object = SC_BUF_INIT, one = SC_BUF_INIT;
+	unsigned long next = a->next_call;   /* ids taken only if it changed */
 	size_t n, i;
 	int st;
 
-	n = sc_acp_permission_calls(r, &a->next_call, a->o->cwd, c->info);
+	n = sc_acp_permission_calls(r, &next, a->o->cwd, c->info);
 	for (i = 0; i < n; i++) {
 		sc_acp_call_object(&r[i], &one);
 		sc_buf_add(&object, one.data ? one.data : "", one.len);
@@ -1376,6 +1377,7 @@ static int granted_call_changed(struct acp *a, struct sc_acptrack_call *c)
 		sc_buf_release(&object);
 		return 0;
 	}
+	a->next_call = next;
 	for (i = 0; i < n; i++)
 		sc_record_adds(&r[i], "changed", "1");
 	sc_warning("GRANT-CHANGED", "the agent changed tool call '%s' after it "
