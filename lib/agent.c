@@ -46,6 +46,14 @@ struct loop {
 	struct sc_output events;
 	unsigned denied_in_a_row;
 	unsigned turn;
+	/*
+	 * Objects a person approved in an external agent's permission request,
+	 * each covering one later call of that object through the client
+	 * methods (its write, its command): the person is not asked twice
+	 * for one decision.  A ring: the oldest is forgotten.
+	 */
+	char *approved[8];
+	size_t next_approved;
 };
 
 static const struct {
@@ -851,6 +859,28 @@ static int approved_file_change(struct loop *l, const char *tool,
 	return GO_ON;
 }
 
+/* Remember OBJECT, approved by a person in a permission request. */
+static void remember_approval(struct loop *l, const char *object)
+{
+	size_t i = l->next_approved++ % (sizeof(l->approved) /
+					 sizeof(l->approved[0]));
+
+	free(l->approved[i]);
+	l->approved[i] = sc_xstrdup(object);
+}
+
+/* 1 when OBJECT was approved in a permission request, now used up. */
+static int take_approval(struct loop *l, const char *object)
+{
+	for (size_t i = 0; i < sizeof(l->approved) / sizeof(l->approved[0]); i++)
+		if (l->approved[i] && !strcmp(l->approved[i], object)) {
+			free(l->approved[i]);
+			l->approved[i] = NULL;
+			return 1;
+		}
+	return 0;
+}
+
 static int handle_call(struct loop *l, const struct sc_record *call)
 {
 	const char *id = sc_record_str(call, "id");
@@ -881,11 +911,21 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		 sc_record_str(&v, "rule") ? sc_record_str(&v, "rule") : "");
 	if (!strcmp(decision, "allow"))
 		allow = 1;
-	else if (!strcmp(decision, "ask")) {
+	else if (!strcmp(decision, "ask") && l->acp && !permission &&
+		 sc_record_str(&v, "object") &&
+		 take_approval(l, sc_record_str(&v, "object"))) {
+		/* The agent does what the person approved in its request. */
+		event_approval(l, id, sc_record_str(&v, "object"), SC_ANSWER_ONCE,
+			       "permission");
+		allow = asked = 1;
+	} else if (!strcmp(decision, "ask")) {
 		allow = ask_person(l, call, &v, &ret);
 		if (allow < 0)
 			goto out;
 		asked = 1;
+		if (allow && l->acp && permission && !strcmp(permission, "1") &&
+		    sc_record_str(&v, "object") && *sc_record_str(&v, "object"))
+			remember_approval(l, sc_record_str(&v, "object"));
 	}
 	if (!allow) {
 		l->stats->denied++;
@@ -1183,6 +1223,8 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		ret = 0;
 	acp_end(&l);
 	coproc_end(l.cls);
+	for (size_t i = 0; i < sizeof(l.approved) / sizeof(l.approved[0]); i++)
+		free(l.approved[i]);
 	sc_output_flush(&l.events);
 	sc_output_release(&l.events);
 	close(l.conv);

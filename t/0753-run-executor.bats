@@ -171,3 +171,29 @@ OPTS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"optionId":"
 	run jq -r 'select(.type == "end") | .reason // empty' "$SC_TMP/j"
 	assert_output --partial cancelled
 }
+
+@test "run with an executor: a person's yes to the agent's request covers the one command it then runs, asked once" {
+	handshake '{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}'
+	steps 'expect session/prompt' \
+		'notify session/update {"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"b1","_meta":{"claudeCode":{"toolName":"mcp__acp__Bash"}},"kind":"execute","title":"python","status":"pending","rawInput":{"command":"python3 -V"}}}' \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"b1\",\"rawInput\":{\"command\":\"python3 -V\"}},\"options\":$OPTS}" \
+		"request terminal/create {\"sessionId\":\"s1\",\"command\":\"python3 -V\",\"cwd\":\"$WT\"}" \
+		'request terminal/wait_for_exit {"sessionId":"s1","terminalId":"term-1"}' \
+		"request terminal/create {\"sessionId\":\"s1\",\"command\":\"python3 -V\",\"cwd\":\"$WT\"}" \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$WT/greet.sh\",\"content\":\"#!/bin/sh\\necho \\\"Hello, \${1:-world}!\\\"\\n\"}" \
+		'reply {"stopReason":"end_turn"}'
+	printf 'o\n' >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --answers "$SC_TMP/answers"
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	# Asked once; the command it covers runs; the same command again is a
+	# new question (the script has no more answers: no).
+	run jq -r 'select(.type == "approval") | "\(.answer) \(.by)"' "$SC_TMP/j"
+	assert_output $'once script\nonce permission\nno script-exhausted'
+	run jq -c 'select(.id == 101) | .result' "$SC_TMP/alog/log"
+	assert_output '{"terminalId":"term-1"}'
+	run jq -c 'select(.id == 102) | .result' "$SC_TMP/alog/log"
+	assert_output '{"exitCode":0,"signal":null}'
+	run jq -r 'select(.id == 103) | .error.code' "$SC_TMP/alog/log"
+	assert_output -- -32001
+}
