@@ -316,6 +316,7 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	acp_in type=prompt text=go
 	# The caller stays: only the agent's silence ends the session.
 	SECONDS=0
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	run --separate-stderr bash -c 'set -o pipefail; { cat "$1"; sleep 20; } | sc-acp --cwd "$2" --timeout 1 -- "$3" "$4" "$5" >"$6"' _ \
 		"$IN" "$ROOT" "$FAKE_AGENT" "$SCRIPT" "$LOG" "$OUT"
 	assert_equal "$status" 1

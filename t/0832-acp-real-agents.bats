@@ -8,6 +8,7 @@
 load lib/common
 load lib/run
 
+# shellcheck disable=SC2016 # the text of the script, not an expansion
 GREET='#!/bin/sh\necho \"Hello, ${1:-world}!\"\n'
 
 setup() {
@@ -64,6 +65,7 @@ step() { # N
 	run git show speccoder/greeting:specs/greeting/tasks.md
 	assert_output --partial "- [x] T001"
 	run git show speccoder/greeting:greet.sh
+	# shellcheck disable=SC2016 # the text of the script, not an expansion
 	assert_output --partial '${1:-world}'
 	run sc-attest verify --branch speccoder/greeting --base main \
 		--allowed-signers /dev/null --allow-unsigned
@@ -169,6 +171,7 @@ start_fake_anthropic() { # SCRIPT-JSON
 	grep -q '"tool_result"' "$SC_TMP/model.log"
 	assert_equal "$(git rev-list --count main..speccoder/greeting)" 1
 	run git show speccoder/greeting:greet.sh
+	# shellcheck disable=SC2016 # the text of the script, not an expansion
 	assert_output --partial '${1:-world}'
 	run git show speccoder/greeting:specs/greeting/tasks.md
 	assert_output --partial "- [x] T001"
