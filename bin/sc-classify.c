@@ -11,15 +11,20 @@
 #include "buf.h"
 #include "config.h"
 #include "diag.h"
+#include "gitkeys.h"
 #include "io.h"
 #include "opt.h"
 #include "policy.h"
+#include "protected.h"
 #include "record.h"
 
 static const char *const synopsis[] = {
 	"--root DIR [--mode worktree|in-place|spec|explore] [--no-prompt] "
 	"[--config FILE] [--grants FILE] [--ignored FILE] [--frozen FILE] "
 	"[--feature NAME]",
+	"--print-protected [--mode worktree|in-place|spec|explore] "
+	"[--feature NAME]",
+	"--git-neutral",
 	NULL,
 };
 
@@ -33,6 +38,9 @@ static const struct sc_tool tool = {
 	"    --ignored FILE   NUL-separated paths git ignored at the start\n"
 	"    --frozen FILE    tests that existed before the attempt\n"
 	"    --feature NAME   spec mode: write only this feature's artifacts\n"
+	"    --print-protected  write the protected names as patterns and exit\n"
+	"    --git-neutral    name the git config keys (NUL-separated on stdin)\n"
+	"                     that sc-git must override, and exit\n"
 	"    -h, --help       show this help\n"
 	"    --version        show the version\n",
 	0,
@@ -45,6 +53,8 @@ struct opts {
 	const char *root, *config, *grants, *ignored, *frozen, *feature;
 	enum sc_mode mode;
 	int no_prompt;
+	int print_protected;
+	int git_neutral;
 };
 
 static int read_file(const char *path, struct sc_buf *out)
@@ -154,6 +164,41 @@ static int classify(const struct sc_policy *p)
 	return ret;
 }
 
+/* The protected names of the policy, as patterns for the guard. */
+static int print_protected(const struct opts *o)
+{
+	struct sc_output out;
+	int ret = SC_EXIT_OK;
+
+	sc_output_init(&out, STDOUT_FILENO);
+	if (sc_protected_print(o->mode == SC_MODE_SPEC, o->feature, &out) < 0 ||
+	    sc_output_flush(&out) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_output_release(&out);
+	return ret;
+}
+
+/* The keys of a repository's config that sc-git overrides. */
+static int git_neutral(void)
+{
+	struct sc_input in;
+	struct sc_output out;
+	int ret = SC_EXIT_OK;
+
+	sc_input_init_fd(&in, STDIN_FILENO);
+	sc_output_init(&out, STDOUT_FILENO);
+	if (sc_gitkeys_neutralise(&in, &out) < 0)
+		ret = SC_EXIT_MALFORMED;
+	if (sc_output_flush(&out) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_output_release(&out);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -165,11 +210,13 @@ int main(int argc, char *argv[])
 		{ "ignored", required_argument, NULL, 'i' },
 		{ "frozen", required_argument, NULL, 'f' },
 		{ "feature", required_argument, NULL, 'F' },
+		{ "print-protected", no_argument, NULL, 'P' },
+		{ "git-neutral", no_argument, NULL, 'G' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { NULL, NULL, NULL, NULL, NULL, NULL, SC_MODE_WORKTREE,
-			  0 };
+			  0, 0, 0 };
 	struct sc_policy p;
 	int c, ret;
 
@@ -188,11 +235,20 @@ int main(int argc, char *argv[])
 		case 'i': o.ignored = optarg; break;
 		case 'f': o.frozen = optarg; break;
 		case 'F': o.feature = optarg; break;
+		case 'P': o.print_protected = 1; break;
+		case 'G': o.git_neutral = 1; break;
 		default: sc_usage_error(&tool, NULL);
 		}
 	}
 	if (optind != argc)
 		sc_usage_error(&tool, "no arguments are taken");
+	if (o.print_protected && o.git_neutral)
+		sc_usage_error(&tool, "--print-protected or --git-neutral, "
+			       "not both");
+	if (o.print_protected)
+		return print_protected(&o);
+	if (o.git_neutral)
+		return git_neutral();
 	if (!o.root)
 		sc_usage_error(&tool, "--root is required");
 	memset(&p, 0, sizeof(p));

@@ -15,8 +15,8 @@
 #include "pattern.h"
 
 static const char *const synopsis[] = {
-	"[-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--status]",
-	"--check MANIFEST [-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--status]",
+	"[-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--status]",
+	"--check MANIFEST [-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--status]",
 	NULL,
 };
 
@@ -27,6 +27,8 @@ static const struct sc_tool tool = {
 	"                        one component, '**' crosses them); repeatable\n"
 	"    --protect FILE      also hash the worktree files FILE's patterns\n"
 	"                        select (gitignore syntax), ignored ones too\n"
+	"    --protect-records FILE  the same, from the watched type=protected\n"
+	"                        records of sc-classify --print-protected\n"
 	"    --status            also hash the index and the tracked changes\n"
 	"    --check MANIFEST    compare with MANIFEST ('-': stdin) and write\n"
 	"                        findings; exit 1 when anything changed\n"
@@ -35,13 +37,16 @@ static const struct sc_tool tool = {
 	0,
 };
 
-enum { OPT_EXCLUDE = 0x100, OPT_PROTECT, OPT_STATUS, OPT_CHECK };
+enum { OPT_EXCLUDE = 0x100, OPT_PROTECT, OPT_PROTECT_RECORDS, OPT_STATUS,
+	OPT_CHECK };
 
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "exclude-ref", required_argument, NULL, OPT_EXCLUDE },
 		{ "protect", required_argument, NULL, OPT_PROTECT },
+		{ "protect-records", required_argument, NULL,
+		  OPT_PROTECT_RECORDS },
 		{ "status", no_argument, NULL, OPT_STATUS },
 		{ "check", required_argument, NULL, OPT_CHECK },
 		SC_OPT_STANDARD,
@@ -50,7 +55,8 @@ int main(int argc, char *argv[])
 	struct sc_hg_options opt = { NULL, 0, NULL, 0 };
 	struct sc_patterns protect;
 	const char **excludes = NULL;
-	const char *dir = ".", *protect_file = NULL, *check = NULL, *what;
+	const char *dir = ".", *protect_file = NULL, *protect_records = NULL;
+	const char *check = NULL, *what;
 	size_t alloc = 0;
 	int c, ret;
 
@@ -69,6 +75,9 @@ int main(int argc, char *argv[])
 		case OPT_PROTECT:
 			protect_file = optarg;
 			break;
+		case OPT_PROTECT_RECORDS:
+			protect_records = optarg;
+			break;
 		case OPT_STATUS:
 			opt.status = 1;
 			break;
@@ -81,8 +90,12 @@ int main(int argc, char *argv[])
 		sc_usage_error(&tool, "no arguments are taken");
 	opt.exclude_refs = excludes;
 	sc_patterns_init(&protect);
-	if (protect_file) {
-		ret = sc_hg_load_protect(protect_file, &protect);
+	if (protect_file || protect_records) {
+		ret = protect_file ? sc_hg_load_protect(protect_file, &protect)
+				   : 0;
+		if (!ret && protect_records)
+			ret = sc_hg_load_protect_records(protect_records,
+							 &protect);
 		if (ret)
 			goto out;
 		opt.protect = &protect;

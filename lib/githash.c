@@ -18,7 +18,9 @@
 #include "buf.h"
 #include "diag.h"
 #include "gitopen.h"
+#include "io.h"
 #include "opt.h"
+#include "paths.h"
 #include "githash.h"
 
 #define HEX_SHA256 65  /* 64 hex digits and a NUL */
@@ -347,8 +349,14 @@ static int walk_entry(struct walk *w, int parent, const char *name,
 		return read_failed(rel);
 	}
 	if (w->select) {
-		int v = sc_patterns_decide(w->select, rel, S_ISDIR(st.st_mode));
+		/* protected names match in any letter case (protected.h) */
+		struct sc_buf folded = SC_BUF_INIT;
+		int v;
 
+		sc_path_fold_rel(rel, &folded);
+		v = sc_patterns_decide(w->select, folded.data,
+				       S_ISDIR(st.st_mode));
+		sc_buf_release(&folded);
 		selected = v >= 0 ? v : inherited;
 	}
 	if (S_ISDIR(st.st_mode))
@@ -980,43 +988,100 @@ int sc_hg_compare(const struct sc_hg_manifest *old,
 
 /* ---- the --protect list ---------------------------------------------------- */
 
-int sc_hg_load_protect(const char *path, struct sc_patterns *list)
+/* Read PATH whole, at most SC_HG_PROTECT_MAX bytes; an exit code. */
+static int read_protect_file(const char *path, struct sc_buf *text)
 {
-	struct sc_pattern_error err = { 0, NULL };
-	struct sc_buf text = SC_BUF_INIT;
-	char chunk[65536];
-	ssize_t n;
-	int fd, ret = 0;
+	int st = sc_read_file_max(path, SC_HG_PROTECT_MAX, text);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (st == -2) {
+		sc_error("PROTECT-TOO-LARGE", "'%s' is larger than %zu bytes",
+			 path, SC_HG_PROTECT_MAX);
+		return SC_EXIT_MALFORMED;
+	}
+	if (st < 0) {
 		read_failed(path);
 		return SC_EXIT_INTERNAL;
 	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
+	return 0;
+}
+
+static int parse_protect(const char *path, const struct sc_buf *text,
+			 struct sc_patterns *list)
+{
+	struct sc_pattern_error err = { 0, NULL };
+
+	if (sc_patterns_parse(list, text->data ? text->data : "", text->len,
+			      &err) < 0) {
+		sc_error("BAD-PATTERN", "'%s' line %u: the pattern %s", path,
+			 err.line, err.what);
+		return SC_EXIT_MALFORMED;
+	}
+	sc_patterns_fold(list);
+	return 0;
+}
+
+int sc_hg_load_protect(const char *path, struct sc_patterns *list)
+{
+	struct sc_buf text = SC_BUF_INIT;
+	int ret = read_protect_file(path, &text);
+
+	if (!ret)
+		ret = parse_protect(path, &text, list);
+	sc_buf_release(&text);
+	return ret;
+}
+
+/*
+ * The patterns of the type=protected records in TEXT that are watched
+ * (watch=yes), one a line, into LINES; an exit code.
+ */
+static int watched_patterns(const char *path, const struct sc_buf *text,
+			    struct sc_buf *lines)
+{
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record r;
+	int st, ret = 0;
+
+	sc_input_init_mem(&in, text->data ? text->data : "", text->len);
+	sc_reader_init(&rd, &in);
+	sc_record_init(&r);
+	while ((st = sc_reader_next(&rd, &r)) == SC_READ_RECORD) {
+		const struct sc_field *pat = sc_record_get(&r, "pattern");
+		const char *type = sc_record_type(&r);
+		const char *watch = sc_record_str(&r, "watch");
+
+		if (!type || strcmp(type, "protected") || !watch ||
+		    strcmp(watch, "yes"))
 			continue;
-		if (n < 0) {
-			read_failed(path);
-			ret = SC_EXIT_INTERNAL;
-			break;
-		}
-		if (text.len + (size_t)n > SC_HG_PROTECT_MAX) {
-			sc_error("PROTECT-TOO-LARGE", "'%s' is larger than %zu bytes",
-				 path, SC_HG_PROTECT_MAX);
+		if (!pat || !pat->value_len ||
+		    memchr(pat->value, '\n', pat->value_len) ||
+		    memchr(pat->value, '\0', pat->value_len)) {
+			sc_error("BAD-PATTERN", "'%s': a type=protected record "
+				 "without one pattern on one line", path);
 			ret = SC_EXIT_MALFORMED;
 			break;
 		}
-		sc_buf_add(&text, chunk, (size_t)n);
+		sc_buf_add(lines, pat->value, pat->value_len);
+		sc_buf_addch(lines, '\n');
 	}
-	close(fd);
-	if (!ret && sc_patterns_parse(list, text.data ? text.data : "",
-				      text.len, &err) < 0) {
-		sc_error("BAD-PATTERN", "'%s' line %u: the pattern %s", path,
-			 err.line, err.what);
-		ret = SC_EXIT_MALFORMED;
-	}
+	if (!ret && st < 0)
+		ret = sc_reader_report(&rd, st);
+	sc_record_release(&r);
+	return ret;
+}
+
+int sc_hg_load_protect_records(const char *path, struct sc_patterns *list)
+{
+	struct sc_buf text = SC_BUF_INIT, lines = SC_BUF_INIT;
+	int ret = read_protect_file(path, &text);
+
+	if (!ret)
+		ret = watched_patterns(path, &text, &lines);
+	if (!ret)
+		ret = parse_protect(path, &lines, list);
 	sc_buf_release(&text);
+	sc_buf_release(&lines);
 	return ret;
 }
 

@@ -143,7 +143,15 @@ int sc_hg_compare(const struct sc_hg_manifest *old,
 int sc_hg_run(const char *dir, const struct sc_hg_options *opt,
 	      const char *check, int out_fd);
 
+/*
+ * The --protect list: gitignore-style patterns, one a line (at most
+ * SC_HG_PROTECT_MAX bytes), matched in any letter case as the policy
+ * matches protected names.  --protect-records: the type=protected records
+ * sc-classify --print-protected writes, of which the watched ones
+ * (watch=yes) count.  Each returns an exit code, the diagnostic printed.
+ */
 #define SC_HG_PROTECT_MAX ((size_t)1 << 20)
 int sc_hg_load_protect(const char *path, struct sc_patterns *list);
+int sc_hg_load_protect_records(const char *path, struct sc_patterns *list);
 
 #endif

@@ -511,6 +511,23 @@ void sc_path_fold(const char *comp, size_t len, struct sc_buf *out)
 		sc_buf_adds(out, ".");   /* a name of only dots or spaces */
 }
 
+void sc_path_fold_rel(const char *rel, struct sc_buf *out)
+{
+	const char *c = rel;
+
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	while (*c) {
+		const char *e = strchr(c, '/');
+		size_t n = e ? (size_t)(e - c) : strlen(c);
+
+		if (out->len)
+			sc_buf_addch(out, '/');
+		sc_path_fold(c, n, out);
+		c += n + (e ? 1 : 0);
+	}
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -88,6 +88,9 @@ int sc_path_normalize(const char *path, size_t len, struct sc_buf *out);
  */
 void sc_path_fold(const char *comp, size_t len, struct sc_buf *out);
 
+/* Every component of root-relative REL folded, into OUT (reset first). */
+void sc_path_fold_rel(const char *rel, struct sc_buf *out);
+
 /*
  * The names in the directory open as DFD, "." and ".." left out, in byte
  * order, so every walk sees a tree in one order whatever the file system

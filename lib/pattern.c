@@ -374,3 +374,14 @@ int sc_patterns_match(const struct sc_patterns *list, const char *path,
 	free(copy);
 	return verdict > 0;
 }
+
+void sc_patterns_fold(struct sc_patterns *list)
+{
+	size_t i;
+	char *c;
+
+	for (i = 0; i < list->nr; i++)
+		for (c = list->v[i].text; *c; c++)
+			if (*c >= 'A' && *c <= 'Z')
+				*c = (char)(*c - 'A' + 'a');
+}

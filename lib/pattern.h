@@ -57,6 +57,12 @@ void sc_patterns_release(struct sc_patterns *list);
 int sc_patterns_parse(struct sc_patterns *list, const char *text, size_t len,
 		      struct sc_pattern_error *err);
 
+/*
+ * Lower every ASCII letter of LIST's patterns, to match paths folded by
+ * sc_path_fold_rel (paths.h): "Makefile" then selects "MAKEFILE" too.
+ */
+void sc_patterns_fold(struct sc_patterns *list);
+
 /* The most patterns and the longest line a list may hold (a hostile or
  * mistaken file must not make every path cost millions of comparisons). */
 #define SC_PATTERNS_MAX 10000

@@ -18,7 +18,9 @@
 #include "alloc.h"
 #include "diag.h"
 #include "io.h"
+#include "gitkeys.h"
 #include "policy.h"
+#include "protected.h"
 #include "shellwords.h"
 
 #define RULES \
@@ -216,122 +218,11 @@ static int prefix_in(const char *s, const char *const *list)
 	return 0;
 }
 
-static int suffix_in(const char *s, const char *const *list)
-{
-	size_t n = strlen(s);
-
-	for (; *list; list++) {
-		size_t m = strlen(*list);
-
-		if (n >= m && !strcmp(s + n - m, *list))
-			return 1;
-	}
-	return 0;
-}
-
-/* Fold every component of a relative path (see sc_path_fold). */
-static void fold_path(const char *rel, struct sc_buf *out)
-{
-	const char *c = rel;
-
-	sc_buf_reset(out);
-	sc_buf_adds(out, "");
-	while (*c) {
-		const char *e = strchr(c, '/');
-		size_t n = e ? (size_t)(e - c) : strlen(c);
-
-		if (out->len)
-			sc_buf_addch(out, '/');
-		sc_path_fold(c, n, out);
-		c += n + (e ? 1 : 0);
-	}
-}
-
-static const char *last_comp(const char *f)
-{
-	const char *s = strrchr(f, '/');
-
-	return s ? s + 1 : f;
-}
-
-/* 1 when any component of folded path F is in LIST. */
-static int any_comp(const char *f, const char *const *list)
-{
-	char buf[256];
-
-	while (*f) {
-		const char *e = strchr(f, '/');
-		size_t n = e ? (size_t)(e - f) : strlen(f);
-
-		if (n < sizeof(buf)) {
-			memcpy(buf, f, n);
-			buf[n] = '\0';
-			if (in_list(buf, list))
-				return 1;
-		}
-		f += n + (e ? 1 : 0);
-	}
-	return 0;
-}
-
-/* The I-th component (from 0) of F copied into BUF; "" past the end. */
-static const char *comp_at(const char *f, size_t i, char *buf, size_t sz)
-{
-	size_t n;
-
-	while (i-- && f) {
-		f = strchr(f, '/');
-		if (f)
-			f++;
-	}
-	if (!f) {
-		buf[0] = '\0';
-		return buf;
-	}
-	n = strcspn(f, "/");
-	if (n >= sz)
-		n = sz - 1;
-	memcpy(buf, f, n);
-	buf[n] = '\0';
-	return buf;
-}
-
-static size_t nr_comps(const char *f)
-{
-	size_t n = *f ? 1 : 0;
-
-	for (; *f; f++)
-		n += *f == '/';
-	return n;
-}
-
 /* ---- the path rules ------------------------------------------------ */
 
 static int is_secret(const char *f)
 {
-	static const char *const dirs[] = {
-		".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker",
-		".password-store", NULL,
-	};
-	static const char *const names[] = {
-		".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials",
-		".pgpass", ".htpasswd", "id_rsa", "id_dsa", "id_ecdsa",
-		"id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity",
-		"credentials.json", ".yarnrc.yml", NULL,
-	};
-	static const char *const prefixes[] = { ".env", "id_rsa", "id_dsa",
-		"id_ecdsa", "id_ed25519", NULL };
-	static const char *const suffixes[] = {
-		".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk",
-		".asc", ".gpg", ".kdbx", ".tfstate", NULL,
-	};
-	const char *l = last_comp(f);
-
-	if (any_comp(f, dirs) || in_list(l, names) || suffix_in(l, suffixes))
-		return 1;
-	/* id_rsa.pub is public; id_rsa, id_rsa.old, id_rsa-cert are not */
-	return prefix_in(l, prefixes) && !suffix_in(l, (const char *const[]){
-		".pub", NULL });
+	return sc_protected_is(SC_PROT_SECRET, f);
 }
 
 int sc_policy_secret_name(const char *rel)
@@ -339,7 +230,7 @@ int sc_policy_secret_name(const char *rel)
 	struct sc_buf f = SC_BUF_INIT;
 	int ret;
 
-	fold_path(rel, &f);
+	sc_path_fold_rel(rel, &f);
 	ret = is_secret(f.data);
 	sc_buf_release(&f);
 	return ret;
@@ -347,44 +238,12 @@ int sc_policy_secret_name(const char *rel)
 
 static int is_spec(const char *f)
 {
-	static const char *const tops[] = { ".specify", "specs", "openspec",
-		NULL };
-	char b[64];
-
-	return in_list(comp_at(f, 0, b, sizeof(b)), tops);
+	return sc_protected_is(SC_PROT_SPEC, f);
 }
 
-/* The planning artifacts spec mode may write. */
 static int is_spec_artifact(const char *f)
 {
-	static const char *const kit[] = { "spec.md", "plan.md", "tasks.md",
-		"research.md", "data-model.md", "quickstart.md", NULL };
-	static const char *const kitdirs[] = { "contracts", "checklists",
-		NULL };
-	static const char *const ospec[] = { "proposal.md", "design.md",
-		"tasks.md", NULL };
-	char a[64], b[64], c[64];
-	size_t n = nr_comps(f);
-	size_t off = 0;
-
-	comp_at(f, 0, a, sizeof(a));
-	if (!strcmp(a, ".specify") &&
-	    !strcmp(comp_at(f, 1, b, sizeof(b)), "specs"))
-		off = 1;
-	if (!strcmp(a, "specs") || off) {
-		if (n == 3 + off && in_list(last_comp(f), kit))
-			return 1;
-		return n >= 4 + off &&
-		       in_list(comp_at(f, 2 + off, c, sizeof(c)), kitdirs);
-	}
-	if (!strcmp(a, "openspec") &&
-	    !strcmp(comp_at(f, 1, b, sizeof(b)), "changes") && n >= 4) {
-		if (n == 4 && in_list(last_comp(f), ospec))
-			return 1;
-		return n >= 6 && !strcmp(comp_at(f, 3, c, sizeof(c)), "specs") &&
-		       !strcmp(last_comp(f), "spec.md");
-	}
-	return 0;
+	return sc_protected_spec_artifact(f, NULL);
 }
 
 /*
@@ -393,108 +252,27 @@ static int is_spec_artifact(const char *f)
  */
 static int is_own_artifact(const struct sc_policy *p, const char *f)
 {
-	char a[64], name[256];
-	size_t at;
-
-	if (!is_spec_artifact(f))
-		return 0;
-	if (!p->feature)
-		return 1;
-	comp_at(f, 0, a, sizeof(a));
-	if (!strcmp(a, "openspec"))
-		at = 2;
-	else
-		at = !strcmp(a, ".specify") ? 2 : 1;
-	return !strcmp(comp_at(f, at, name, sizeof(name)), p->feature);
+	return sc_protected_spec_artifact(f, p->feature);
 }
 
 static int is_verification(const char *f)
 {
-	static const char *const dirs[] = {
-		".github", ".gitlab", ".circleci", ".buildkite", ".forgejo",
-		".gitea", ".woodpecker", ".husky", ".devcontainer", NULL,
-	};
-	static const char *const names[] = {
-		"speccoder.conf", "skills.lock", ".gitlab-ci.yml", "pytest.ini", "tox.ini",
-		"deny.toml", "justfile", ".justfile", "makefile", "gnumakefile",
-		"conftest.py", "noxfile.py", ".travis.yml", "azure-pipelines.yml",
-		"jenkinsfile", "bitbucket-pipelines.yml",
-		".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml",
-		".woodpecker.yml", "setup.cfg", "nextest.toml", ".nextest.toml",
-		".gitmodules", ".gitattributes", NULL,
-	};
-	static const char *const prefixes[] = {
-		"jest.config.", "vitest.config.", "vitest.workspace.",
-		".mocharc", "karma.conf.", "playwright.config.",
-		"cypress.config.", ".vitest", "jest.setup.", NULL,
-	};
-	const char *l = last_comp(f);
-	char b[64];
-	size_t n = nr_comps(f);
-
-	if (any_comp(f, dirs) || in_list(l, names) || prefix_in(l, prefixes))
-		return 1;
-	/* .cargo/config, .cargo/config.toml, .config/nextest.toml */
-	return n >= 2 && !strcmp(comp_at(f, n - 2, b, sizeof(b)), ".cargo") &&
-	       !strncmp(l, "config", 6);
+	return sc_protected_is(SC_PROT_VERIFICATION, f);
 }
 
 static int is_agent_config(const char *f)
 {
-	static const char *const dirs[] = {
-		".claude", ".agents", ".agent", ".codex", ".gemini",
-		".opencode", ".cursor", ".kiro", ".windsurf", ".continue",
-		".roo", ".clinerules", ".aider", ".vscode", ".idea", ".zed",
-		".amazonq", ".junie", ".goose", ".specstory", ".qwen",
-		".crush", ".augment", ".trae", ".github", NULL,
-	};
-	static const char *const names[] = {
-		".mcp.json", "mcp.json", "opencode.json", "opencode.jsonc",
-		".cursorrules", ".windsurfrules", ".aider.conf.yml",
-		".clinerules", ".roomodes", ".aiderignore", ".cursorignore",
-		".codeiumignore", ".geminiignore", NULL,
-	};
-
-	return any_comp(f, dirs) || in_list(last_comp(f), names);
+	return sc_protected_is(SC_PROT_AGENT_CONFIG, f);
 }
 
 static int is_agent_context(const char *f)
 {
-	static const char *const names[] = { "agents.md", "claude.md",
-		"gemini.md", "claude.local.md", "agent.md", "agents.override.md",
-		"copilot-instructions.md", "conventions.md", NULL };
-
-	return in_list(last_comp(f), names);
+	return sc_protected_is(SC_PROT_AGENT_CONTEXT, f);
 }
 
 static int is_manifest(const char *f)
 {
-	static const char *const names[] = {
-		"package.json", "package-lock.json", "npm-shrinkwrap.json",
-		"yarn.lock", "pnpm-lock.yaml", "pnpm-workspace.yaml", "bun.lockb",
-		"bun.lock", "deno.json", "deno.jsonc", "deno.lock",
-		"cargo.toml", "cargo.lock", "go.mod", "go.sum", "go.work",
-		"pyproject.toml", "pipfile", "pipfile.lock", "poetry.lock",
-		"uv.lock", "setup.py", "environment.yml", "gemfile",
-		"gemfile.lock", "composer.json", "composer.lock", "pom.xml",
-		"build.gradle", "build.gradle.kts", "settings.gradle",
-		"settings.gradle.kts", "gradle.properties", "packages.config",
-		"directory.packages.props", "mix.exs", "mix.lock",
-		"package.swift", "package.resolved", "podfile", "podfile.lock",
-		"pubspec.yaml", "pubspec.lock", "vcpkg.json", "conanfile.txt",
-		"conanfile.py", "flake.nix", "flake.lock", "rust-toolchain",
-		"rust-toolchain.toml", ".nvmrc", ".node-version",
-		".python-version", ".tool-versions", "stack.yaml", "cabal.project",
-		NULL,
-	};
-	static const char *const prefixes[] = { "requirements", NULL };
-	static const char *const suffixes[] = { ".csproj", ".fsproj",
-		".vbproj", ".cabal", ".gemspec", ".nuspec", NULL };
-	const char *l = last_comp(f);
-
-	return in_list(l, names) || suffix_in(l, suffixes) ||
-	       (prefix_in(l, prefixes) && suffix_in(l, (const char *const[]){
-		".txt", ".in", NULL }));
+	return sc_protected_is(SC_PROT_MANIFEST, f);
 }
 
 /* F or one of its ancestors is in SET. */
@@ -522,9 +300,7 @@ static int path_in_set(const struct sc_strset *set, const char *f)
 static enum rule_id protected_rule(const struct judge *j, const char *f,
 				   int write)
 {
-	static const char *const git[] = { ".git", NULL };
-
-	if (any_comp(f, git))
+	if (sc_protected_is(SC_PROT_GIT, f))
 		return R_GIT_DIR;
 	if (is_secret(f))
 		return R_SECRET;
@@ -607,7 +383,7 @@ static void judge_path(struct judge *j, const char *cwd, const char *path,
 
 		if (!name)
 			continue;
-		fold_path(name, &f);
+		sc_path_fold_rel(name, &f);
 		r = protected_rule(j, f.data, write);
 		if (r != R_COUNT)
 			note(j, r, show_rel(res.rel));
@@ -1090,29 +866,10 @@ static enum rule_id configured(const struct judge *j,
 
 /* ---- git ----------------------------------------------------------- */
 
-/* git configuration keys (lowercased) that make git run a program. */
+/* git configuration keys that make git run a program (gitkeys.h). */
 static int git_key_runs(const char *key)
 {
-	static const char *const exact[] = {
-		"sequence.editor", "diff.external", "gpg.program",
-		"gpg.ssh.defaultkeycommand", "interactive.difffilter",
-		"web.browser", "init.templatedir", "safe.directory",
-		"safe.bareRepository", "uploadpack.packobjectshook",
-		"diff.tool", "merge.tool", "credential.helper", NULL,
-	};
-	static const char *const prefixes[] = {
-		"core.", "pager.", "alias.", "filter.", "credential.",
-		"gpg.", "protocol.", "include.", "includeif.", "uploadpack.",
-		"receive.", "difftool.", "mergetool.", "browser.", "man.",
-		"sendemail.", "ssh.", "http.", "url.", "remote.", "submodule.",
-		"transfer.", "fetch.", "gc.", "maintenance.", "hook.",
-		"trailer.", "instaweb.", "guitool.", "tar.", "archive.", NULL,
-	};
-	static const char *const suffixes[] = { ".command", ".textconv",
-		".driver", ".cmd", ".program", ".helper", ".path", NULL };
-
-	return in_list(key, exact) || prefix_in(key, prefixes) ||
-	       suffix_in(key, suffixes);
+	return sc_gitkey_kind(key, NULL) != SC_GITKEY_NONE;
 }
 
 /* Keys safe to set for one command. */
@@ -2771,7 +2528,7 @@ void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
 		size_t n = e ? (size_t)(e - data - i) : len - i;
 
 		if (n && sc_path_normalize(data + i, n, &norm) == 0 && norm.len) {
-			fold_path(norm.data, &f);
+			sc_path_fold_rel(norm.data, &f);
 			sc_strset_add(which, f.data, f.len);
 		}
 		i += n + 1;

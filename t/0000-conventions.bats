@@ -75,3 +75,15 @@ usage_status() {
 	assert_equal "$status" 125
 	[ ! -e "$SC_TMP/ran" ]
 }
+
+@test "protected names and git keys that run programs are one C table, not copies in scripts" {
+	# lib/protected.c and lib/gitkeys.c hold them; drivers and the guard
+	# ask sc-classify (--print-protected, --git-neutral)
+	# ask sc-classify (--print-protected, --git-neutral); comments aside
+	run sh -c 'grep -rniE "$1" "$2/libexec" "$2/hooks-guard/sc-git" \
+		"$2/hooks-guard/guard" | grep -vE "^[^:]*:[0-9]+:[[:space:]]*#"' sh \
+		"gnumakefile|/\.claude/|\.mcp\.json|sshcommand|filter\.\*\.|textconv" "$SC_TOP"
+	[ "$status" -eq 1 ] || { echo "$output" >&2; false; }
+	grep -q '"gnumakefile"' "$SC_TOP/lib/protected.c"
+	grep -q '"core.sshcommand"' "$SC_TOP/lib/gitkeys.c"
+}

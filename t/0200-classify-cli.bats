@@ -38,7 +38,7 @@ field() { jq -r "select(.id == \"$1\") | .$2" <"$SC_TMP/json"; }
 	[ "$status" -eq 0 ]
 	want=$(sed -n '/^# SYNOPSIS/,/^# /p' "$SC_TOP/Documentation/sc-classify.1.scd" |
 		grep '^\*sc-classify\*' | sed 's/[*_]//g; s/\\//g')
-	got=$(printf '%s\n' "$output" | sed -n 's/^usage: //p')
+	got=$(printf '%s\n' "$output" | grep -E '^(usage|   or): ' | cut -c8-)
 	[ -n "$want" ]
 	[ "$got" = "$want" ]
 }
@@ -269,6 +269,77 @@ CONF
 	fd=${CL[1]}
 	exec {fd}>&-
 	wait "$pid"
+}
+
+@test "--print-protected writes the policy's protected names as records" {
+	policy_run /dev/null "$SC_TMP/out" sc-classify --print-protected
+	[ "$status" -eq 0 ]
+	sc-rec --to-json <"$SC_TMP/out" >"$SC_TMP/json"
+	# every record is type=protected with a pattern, a class and watch
+	[ "$(jq -s 'map(select(.type != "protected" or .pattern == null or
+		(.watch | IN("yes", "no") | not))) | length' "$SC_TMP/json")" -eq 0 ]
+	# the names the guard's old list missed are watched
+	for p in gnumakefile .vscode .gitattributes .envrc .circleci \
+		.pre-commit-config.yaml makefile claude.md /specs; do
+		[ "$(jq -r --arg p "$p" 'select(.pattern == $p) | .watch' \
+			"$SC_TMP/json")" = yes ] || { echo "not watched: $p" >&2; false; }
+	done
+	# secrets and .git are listed, not watched
+	[ "$(jq -r 'select(.pattern == ".git") | .watch' "$SC_TMP/json")" = no ]
+	[ "$(jq -r 'select(.pattern == "*.pem") | "\(.class) \(.watch)"' \
+		"$SC_TMP/json")" = "secret no" ]
+	# no carve-out outside spec mode
+	[ "$(jq -r 'select(.pattern | startswith("!"))' "$SC_TMP/json")" = "" ]
+}
+
+@test "--print-protected in spec mode takes back the feature's artifacts, first" {
+	policy_run /dev/null "$SC_TMP/prot.rec" sc-classify --print-protected \
+		--mode spec --feature My-Feat
+	[ "$status" -eq 0 ]
+	sc-rec --to-json <"$SC_TMP/prot.rec" | jq -r .pattern >"$SC_TMP/pats"
+	grep -qx '!/specs/my-feat/spec.md' "$SC_TMP/pats"
+	grep -qx '!/openspec/changes/my-feat/tasks.md' "$SC_TMP/pats"
+	# every negation comes before the first pattern of another class
+	last_neg=$(grep -n '^!' "$SC_TMP/pats" | tail -n 1 | cut -d: -f1)
+	first_other=$(grep -n -x '\.git' "$SC_TMP/pats" | cut -d: -f1)
+	[ "$last_neg" -lt "$first_other" ]
+	# the guard reads them: the feature's spec is not watched, another's is
+	mkdir -p "$ROOT/specs/my-feat" "$ROOT/specs/other"
+	git -C "$ROOT" init -q
+	sc-hash-git -C "$ROOT" --protect-records "$SC_TMP/prot.rec" >"$SC_TMP/m"
+	echo new >"$ROOT/specs/my-feat/spec.md"
+	run sc-hash-git -C "$ROOT" --protect-records "$SC_TMP/prot.rec" --check "$SC_TMP/m"
+	[ "$status" -eq 0 ]
+	echo new >"$ROOT/specs/other/spec.md"
+	run sc-hash-git -C "$ROOT" --protect-records "$SC_TMP/prot.rec" --check "$SC_TMP/m"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *specs/other/spec.md* ]]
+	[[ "$output" != *specs/my-feat* ]]
+}
+
+@test "--git-neutral names the keys that run programs, from the one table" {
+	printf 'core.fsmonitor\0alias.st\0filter.LFS.process\0pager.log\0user.name\0Diff.X.Textconv\0hook.pre.command' \
+		>"$SC_TMP/names"
+	policy_run "$SC_TMP/names" "$SC_TMP/out" sc-classify --git-neutral
+	[ "$status" -eq 0 ]
+	run jq -r '"\(.key)=\(.value)"' < <(sc-rec --to-json <"$SC_TMP/out")
+	# core.fsmonitor is set by sc-git itself; user.name runs nothing
+	[ "$output" = "alias.st=
+filter.LFS.process=
+pager.log=false
+Diff.X.Textconv=
+hook.pre.command=" ]
+	# the same table denies git -c of such a key
+	call 1 tool=run 'shell=git -c hook.pre.command=x status'
+	classify
+	[ "$(field 1 rule)" = deny.git-exec-config ]
+	# bad input: an empty name
+	printf 'alias.x\0\0' >"$SC_TMP/names"
+	policy_run "$SC_TMP/names" "$SC_TMP/out" sc-classify --git-neutral
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"error[BAD-CONFIG-NAME]"* ]]
+	run sc-classify --git-neutral --print-protected
+	[ "$status" -eq 2 ]
 }
 
 @test "every rule id is documented in the man page" {

@@ -96,6 +96,38 @@ setup() {
 	[ ! -e "$T/marker" ]
 }
 
+@test "a key only the policy's table names is neutralised too (tar.FORMAT.command)" {
+	hg_repo "$SC_TMP/plain"
+	git -C "$SC_TMP/plain" config tar.evil.command "$T/bin/mark"
+	# control: git archive runs the configured command
+	git -C "$SC_TMP/plain" archive --format=evil HEAD >/dev/null
+	grep -q ran: "$T/marker"
+	rm "$T/marker"
+	run "$G" -C "$SC_TMP/plain" archive --format=evil HEAD
+	[ ! -e "$T/marker" ]
+	# sc-git asked the policy which keys to override
+	run "$G" --print -C "$SC_TMP/plain" status
+	assert_success
+	assert_output --partial "GIT_CONFIG_KEY_0=tar.evil.command"
+}
+
+@test "without sc-classify, which names the keys, sc-git refuses" {
+	mkdir -p "$SC_TMP/copy/hooks" "$SC_TMP/nobin"
+	cp "$G" "$SC_TMP/copy/sc-git"
+	cp "$SC_TOP/hooks-guard/hooks/README" "$SC_TMP/copy/hooks/"
+	for t in git env mktemp rm readlink dirname; do
+		ln -s "$(command -v "$t")" "$SC_TMP/nobin/$t"
+	done
+	PATH="$SC_TMP/nobin" run --separate-stderr "$SC_TMP/copy/sc-git" -C "$R" status
+	[ "$status" -eq 125 ]
+	[[ "$stderr" == *"error[TOOL-MISSING]"* ]]
+	[ ! -e "$T/marker" ]
+	# control: with sc-classify on PATH the same copy runs git
+	ln -s "$SC_TOP/build/bin/sc-classify" "$SC_TMP/nobin/sc-classify"
+	PATH="$SC_TMP/nobin" run "$SC_TMP/copy/sc-git" -C "$R" rev-parse HEAD
+	assert_success
+}
+
 @test "the hooks directory must stay empty" {
 	mkdir -p "$SC_TMP/copy/hooks"
 	cp "$G" "$SC_TMP/copy/sc-git"

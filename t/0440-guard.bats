@@ -92,3 +92,31 @@ setup() {
 	[[ "$stderr" == *"GIT-CHANGED: config config modified"* ]]
 	[ ! -e "$T/marker" ]
 }
+
+@test "the guard watches the policy's own list: every name a command could plant" {
+	sc-classify --print-protected >"$SC_TMP/prot.rec"
+	P=(-C "$R" --protect-records "$SC_TMP/prot.rec")
+	run "$GU" "${P[@]}" snapshot "$SC_TMP/mp"
+	assert_success
+	# control: ordinary source, a secret and a manifest are not findings
+	mkdir -p "$R/src"
+	echo 'int x;' >"$R/src/x.c"
+	echo 'K=v' >"$R/.env"
+	echo '{}' >"$R/package.json"
+	run "$GU" "${P[@]}" check "$SC_TMP/mp"
+	assert_success
+	# each file the policy denies writing, planted by a command, in any case
+	for f in GNUmakefile .vscode/tasks.json .gitattributes .envrc \
+		.circleci/config.yml .pre-commit-config.yaml MAKEFILE \
+		.Claude/settings.json CLAUDE.md sub/.github/workflows/x.yml \
+		.cargo/config.toml .yarnrc web/.pnpmfile.cjs Speccoder.conf; do
+		mkdir -p "$(dirname "$R/$f")"
+		echo planted >"$R/$f"
+		run "$GU" "${P[@]}" check "$SC_TMP/mp"
+		[ "$status" -eq 1 ] || { echo "not caught: $f" >&2; false; }
+		[[ "$output" == *"$f"* ]]
+		rm -f "$R/$f"
+		run "$GU" "${P[@]}" check "$SC_TMP/mp"
+		assert_success
+	done
+}
