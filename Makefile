@@ -7,7 +7,8 @@
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS each
 #   make bench           benchmarks against peers (ratios, not assertions)
 #   make install PREFIX=/usr/local DESTDIR=
-#   make deps            install the Debian packages all of the above need
+#   make deps            install the Debian packages all of the above need,
+#                        and the pinned npm packages of t/npm (real peers)
 
 VERSION = 0.1.0
 PREFIX ?= /usr/local
@@ -207,14 +208,33 @@ deps:
 	echo "speccoder: installing:$$missing"; \
 	sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
 	$$sudo apt-get update -q && \
-	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q \
-		--no-install-recommends $$missing
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get -o DPkg::Lock::Timeout=900 \
+		install -y -q --no-install-recommends $$missing
+	@$(MAKE) --no-print-directory deps-npm
+
+# The real peers the tests run against (ACP agents, MCP servers), pinned to
+# exact versions in t/npm/package-lock.json.  Node and npm come from the
+# system when present (any packaging), else from Debian.  npm ci runs only
+# when the lock file changed since the last install.
+deps-npm:
+	@if ! command -v npm >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then \
+		echo "speccoder: installing: nodejs npm"; \
+		sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		$$sudo apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get -o DPkg::Lock::Timeout=900 \
+			install -y -q --no-install-recommends nodejs npm; \
+	fi; \
+	if ! command -v npm >/dev/null 2>&1; then \
+		echo "speccoder: no npm: the tests with real agents will be skipped"; exit 0; fi; \
+	if cmp -s t/npm/package-lock.json t/npm/node_modules/.speccoder-installed; then exit 0; fi; \
+	npm ci --prefix t/npm --no-audit --no-fund --ignore-scripts && \
+	cp t/npm/package-lock.json t/npm/node_modules/.speccoder-installed
 
 clean:
 	rm -rf build
 
 .SECONDARY:
 
-.PHONY: all check-pkgs unit test demo fuzz bench shellcheck install deps clean
+.PHONY: all check-pkgs unit test demo fuzz bench shellcheck install deps deps-npm clean
 
 -include $(shell find build -name '*.d' 2>/dev/null)

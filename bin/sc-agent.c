@@ -178,9 +178,10 @@ static char **copy_argv(const struct sc_record *r)
 static int load_programs(const char *path, struct sc_agent_programs *p)
 {
 	static const char *const names[] = { "classify", "sandbox", "mask",
-					     "model", "guard", "executor" };
+					     "model", "guard", "executor",
+					     "snapshot" };
 	char ***slots[] = { &p->classify, &p->sandbox, &p->mask, &p->model,
-			    &p->guard, &p->executor };
+			    &p->guard, &p->executor, &p->snapshot };
 	struct sc_input *in;
 	struct sc_reader rd;
 	struct sc_record r;
@@ -196,7 +197,7 @@ static int load_programs(const char *path, struct sc_agent_programs *p)
 	sc_record_init(&r);
 	while ((st = sc_reader_next(&rd, &r)) == SC_READ_RECORD) {
 		const char *type = sc_record_type(&r);
-		for (size_t i = 0; type && i < 6; i++) {
+		for (size_t i = 0; type && i < 7; i++) {
 			if (strcmp(type, names[i]))
 				continue;
 			*slots[i] = copy_argv(&r);

@@ -32,6 +32,8 @@ static const struct sc_tool tool = {
 	"    --writable PATH          also writable (repeatable)\n"
 	"    --read-only PATH         read-only inside a writable path\n"
 	"    --hide PATH              also hidden, like ~/.ssh (repeatable)\n"
+	"    --hide-home DIR          hide the credential paths under DIR too,\n"
+	"                             as under HOME (repeatable)\n"
 	"    --network none|loopback|full   (default: loopback)\n"
 	"    --mode required|auto|off       (default: required)\n"
 	"    --tier full|landlock     force a tier instead of the best one\n"
@@ -50,7 +52,7 @@ static const struct sc_tool tool = {
 
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
-       O_ENV_KEEP, O_PROBE, O_STDIN };
+       O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME };
 
 /* Our own errors exit 125, so they never pass for the command's status. */
 static _Noreturn void fail(const char *code, const char *why, const char *arg)
@@ -106,6 +108,11 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 	case O_WRITABLE: sc_strlist_add(&p->writable, arg); break;
 	case O_READ_ONLY: sc_strlist_add(&p->read_only, arg); break;
 	case O_HIDE: sc_strlist_add(&p->hide, arg); break;
+	case O_HIDE_HOME:
+		if (*arg != '/')
+			fail("BAD-OPTION", "--hide-home wants an absolute path", arg);
+		sc_strlist_add(&p->hide_homes, arg);
+		break;
 	case O_ENV_KEEP: sc_strlist_add(&p->env_keep, arg); break;
 	case O_NETWORK:
 		if ((v = sc_net_parse(arg)) < 0)
@@ -155,6 +162,7 @@ int main(int argc, char *argv[])
 		{ "writable", required_argument, NULL, O_WRITABLE },
 		{ "read-only", required_argument, NULL, O_READ_ONLY },
 		{ "hide", required_argument, NULL, O_HIDE },
+		{ "hide-home", required_argument, NULL, O_HIDE_HOME },
 		{ "network", required_argument, NULL, O_NETWORK },
 		{ "mode", required_argument, NULL, O_MODE },
 		{ "tier", required_argument, NULL, O_TIER },

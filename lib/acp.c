@@ -21,6 +21,7 @@
 
 #include "acp.h"
 #include "acpcall.h"
+#include "acptrack.h"
 #include "alloc.h"
 #include "diag.h"
 #include "env.h"
@@ -56,8 +57,33 @@ extern char **environ;
 /* How long a clean shutdown waits for the agent before killing it. */
 #define SHUTDOWN_MS 3000
 
+/*
+ * How long a stop waits for the agent to end its turn after session/cancel
+ * (documented in sc-acp(1)): long enough for an agent to stop its tools
+ * and answer, short enough that a stopped run ends promptly.
+ */
+#define CANCEL_MS 5000
+
+/*
+ * The largest file text an fs/write_text_file may carry: it travels to the
+ * caller in one record (sc-record(5) caps a record at 16 MiB), with room
+ * for the other fields.
+ */
+#define WRITE_MAX (SC_RECORD_MAX - ((size_t)64 << 10))
+
+/* JSON-RPC error code of a resource that does not exist (ACP). */
+#define ACP_NOT_FOUND (-32002)
+
+/* wait_for_exit requests one running terminal may hold unanswered. */
+#define MAX_WAITERS 8
+
 struct terminal {
 	char *id;
+	char *call;            /* the caller's call id while it runs, or NULL */
+	json_int_t limit;      /* outputByteLimit; -1 when none */
+	int released;          /* released while running: dropped at its end */
+	json_t *waiters[MAX_WAITERS]; /* wait_for_exit ids to answer at the end */
+	size_t nr_waiters;
 	char *output;
 	size_t len;
 	int truncated;
@@ -77,6 +103,8 @@ struct acp {
 	size_t nq;
 	char *session;
 	char *mode;                 /* the agent's current mode, or NULL */
+	char *mode_option;          /* the configOptions id of the mode, or NULL */
+	struct sc_acptrack track;   /* the agent's tool calls, by id */
 	struct terminal terms[MAX_TERMINALS];
 	size_t nr_terms;
 	unsigned long next_term, next_call;
@@ -84,6 +112,8 @@ struct acp {
 	long long settings_at;      /* when it was taken (monotonic ms) */
 	long long prompt_id;        /* the open turn's request, 0 when none */
 	int cancelled;              /* the open turn was cancelled */
+	long long cancel_deadline;  /* when a cancelled turn is ended for it */
+	int agent_gone;             /* killed after a cancel went unheeded */
 	int caller_eof;
 	int status;                 /* the exit status once the session ended */
 };
@@ -543,29 +573,72 @@ static const char *pick_ask_mode(json_t *available)
 	return NULL;
 }
 
-/* Put the agent in an ask-first mode when it has modes; report the mode. */
-static int choose_mode(struct acp *a, json_t *modes)
+static const char *config_mode(struct acp *a, json_t *options);
+
+/* The values the mode option among OPTIONS offers, as [{"id": VALUE}]. */
+static json_t *config_mode_values(const struct acp *a, json_t *options)
+{
+	json_t *out = json_array(), *o, *v, *g;
+	size_t i, k, j;
+
+	json_array_foreach(options, i, o) {
+		if (!a->mode_option || strcmp(str_or_empty(o, "id"), a->mode_option))
+			continue;
+		json_array_foreach(json_object_get(o, "options"), k, v) {
+			/* A select lists values, or groups of them. */
+			if (sc_json_str(v, "value"))
+				json_array_append_new(out, json_pack("{s:s}", "id",
+					sc_json_str(v, "value")));
+			json_array_foreach(json_object_get(v, "options"), j, g)
+				if (sc_json_str(g, "value"))
+					json_array_append_new(out, json_pack(
+						"{s:s}", "id", sc_json_str(g, "value")));
+		}
+	}
+	return out;
+}
+
+/*
+ * Put the agent in an ask-first mode when it has modes, reported as ACP's
+ * session modes or as a session configuration option of category "mode";
+ * report the mode.
+ */
+static int choose_mode(struct acp *a, json_t *modes, json_t *options)
 {
 	const char *current = json_string_value(json_object_get(modes,
 								"currentModeId"));
 	json_t *available = json_object_get(modes, "availableModes");
+	const char *cfg = config_mode(a, options);
 	const char *want;
 	struct sc_rpc_msg m;
-	json_t *params;
+	json_t *params, *values = NULL;
+	int by_option = 0;
 
-	if (!json_is_object(modes) || !current)
+	if (!current || !json_is_object(modes)) {
+		current = cfg;
+		by_option = cfg != NULL;
+	}
+	if (!current)
 		return emit_mode(a, "no-modes");
 	set_mode_id(a, current);
 	if (sc_acp_mode_asks(current) && !is_plan(current))
 		return emit_mode(a, "ask-first");
+	if (by_option)
+		available = values = config_mode_values(a, options);
 	want = json_is_array(available) ? pick_ask_mode(available) : NULL;
-	if (!want)
+	if (!want) {
+		json_decref(values);
 		return emit_mode(a, sc_acp_mode_asks(current) ? "ask-first"
 							      : "no-ask-mode");
+	}
 	want = sc_xstrdup(want);
-	params = json_pack("{s:s, s:s}", "sessionId", a->session,
-			   "modeId", want);
-	if (call_agent(a, "session/set_mode", params, &m) < 0) {
+	json_decref(values);
+	params = by_option ?
+		json_pack("{s:s, s:s, s:s}", "sessionId", a->session, "configId",
+			  a->mode_option, "value", want) :
+		json_pack("{s:s, s:s}", "sessionId", a->session, "modeId", want);
+	if (call_agent(a, by_option ? "session/set_config_option" :
+		       "session/set_mode", params, &m) < 0) {
 		free((char *)want);
 		return ENDED;
 	}
@@ -661,7 +734,8 @@ static int new_session(struct acp *a)
 		return protocol_error(a, "session/new gave no sessionId");
 	}
 	a->session = sc_xstrdup(id);
-	ret = choose_mode(a, json_object_get(m.result, "modes"));
+	ret = choose_mode(a, json_object_get(m.result, "modes"),
+			  json_object_get(m.result, "configOptions"));
 	sc_rpc_msg_release(&m);
 	return ret;
 }
@@ -671,6 +745,9 @@ static int new_session(struct acp *a)
 
 struct answer {
 	int allow;
+	int started;           /* type=started: a command began, no result yet */
+	int missing;           /* error=not-found: the resource does not exist */
+	int truncated;         /* truncated=1: the caller cut the text */
 	const char *text;      /* in a->rec; "" when absent */
 	size_t text_len;
 	const char *status;    /* NULL when absent */
@@ -685,6 +762,7 @@ static void call_start(struct acp *a, struct sc_record *r, const char *tool)
 
 static int cancel_turn(struct acp *a);
 static int refuse_cancelled(struct acp *a, struct sc_rpc_msg *m);
+static void settle_terminals(struct acp *a);
 
 /* The type of the caller's record; "" for none. */
 static const char *rec_type(const struct acp *a)
@@ -704,35 +782,57 @@ static void take_queued(struct acp *a, size_t i)
 	a->nq--;
 }
 
-/* The queued result for call ID, moved into a->rec: 1, or 0 when none. */
+/* 1 when queued record Q answers call ID: a result, or a command started. */
+static int answers(const struct sc_record *q, const char *id)
+{
+	const char *type = sc_record_type(q), *rid = sc_record_str(q, "id");
+
+	return type && rid && !strcmp(rid, id) &&
+	       (!strcmp(type, "result") || !strcmp(type, "started"));
+}
+
+/* The queued answer for call ID, moved into a->rec: 1, or 0 when none. */
 static int take_result(struct acp *a, const char *id)
 {
 	size_t i;
-	const char *rid;
 
-	for (i = 0; i < a->nq; i++) {
-		if (strcmp(sc_record_type(&a->queue[i]), "result"))
-			continue;
-		rid = sc_record_str(&a->queue[i], "id");
-		if (rid && !strcmp(rid, id)) {
+	for (i = 0; i < a->nq; i++)
+		if (answers(&a->queue[i], id)) {
 			take_queued(a, i);
 			return 1;
 		}
-	}
 	return 0;
 }
 
 static int pull_caller(struct acp *a);
 
+/* ANS from the caller's record in a->rec. */
+static void read_answer(struct acp *a, struct answer *ans)
+{
+	const char *decision = sc_record_str(&a->rec, "decision");
+	const char *error = sc_record_str(&a->rec, "error");
+	const char *trunc = sc_record_str(&a->rec, "truncated");
+	const struct sc_field *text = sc_record_get(&a->rec, "text");
+
+	memset(ans, 0, sizeof(*ans));
+	ans->started = !strcmp(rec_type(a), "started");
+	/* Anything but an explicit allow is a deny. */
+	ans->allow = ans->started || (decision && !strcmp(decision, "allow"));
+	ans->missing = error && !strcmp(error, "not-found");
+	ans->truncated = trunc && !strcmp(trunc, "1");
+	ans->text = text ? text->value : "";
+	ans->text_len = text ? text->value_len : 0;
+	ans->status = sc_record_str(&a->rec, "status");
+	ans->signal = sc_record_str(&a->rec, "signal");
+}
+
 /*
- * The caller's result for call ID: 1 with ANS filled (pointing into
+ * The caller's answer to call ID: 1 with ANS filled (pointing into
  * a->rec), 0 when the turn was cancelled or no answer can come (the
  * caller's input ended, or its queue is full of other records), ENDED.
  */
 static int await_result(struct acp *a, const char *id, struct answer *ans)
 {
-	const char *decision;
-	const struct sc_field *text;
 	int st;
 
 	while (!take_result(a, id)) {
@@ -747,31 +847,34 @@ static int await_result(struct acp *a, const char *id, struct answer *ans)
 		}
 		if ((st = pull_caller(a)) < 0)
 			return st;
+		settle_terminals(a);
+		if (a->status)
+			return ENDED;
 	}
-	decision = sc_record_str(&a->rec, "decision");
-	text = sc_record_get(&a->rec, "text");
-	/* Anything but an explicit allow is a deny. */
-	ans->allow = decision && !strcmp(decision, "allow");
-	ans->text = text ? text->value : "";
-	ans->text_len = text ? text->value_len : 0;
-	ans->status = sc_record_str(&a->rec, "status");
-	ans->signal = sc_record_str(&a->rec, "signal");
+	read_answer(a, ans);
 	return 1;
+}
+
+/* Emit call R (released here); its id into ID. */
+static int send_call(struct acp *a, struct sc_record *r, char id[32])
+{
+	int st;
+
+	sc_record_adds(r, "source", "executor");
+	snprintf(id, 32, "%s", sc_record_str(r, "id"));
+	st = check_settings(a, 1);
+	if (st == 0)
+		st = emit(a, r);
+	sc_record_release(r);
+	return st;
 }
 
 /* Emit call R (released here) and wait for its answer. */
 static int ask(struct acp *a, struct sc_record *r, struct answer *ans)
 {
 	char id[32];
-	int st;
 
-	sc_record_adds(r, "source", "executor");
-	snprintf(id, sizeof(id), "%s", sc_record_str(r, "id"));
-	st = check_settings(a, 1);
-	if (st == 0)
-		st = emit(a, r);
-	sc_record_release(r);
-	return st < 0 ? ENDED : await_result(a, id, ans);
+	return send_call(a, r, id) < 0 ? ENDED : await_result(a, id, ans);
 }
 
 /* The refusal the agent gets, with the caller's reason when it gave one. */
@@ -780,16 +883,24 @@ static int deny(struct acp *a, json_t *id, const struct answer *ans)
 	struct sc_buf msg = SC_BUF_INIT;
 	int ret;
 
-	sc_buf_adds(&msg, "denied by speccoder");
+	sc_buf_adds(&msg, ans && ans->missing ? "not found" :
+		    "denied by speccoder");
 	if (ans && ans->text_len) {
 		sc_buf_adds(&msg, ": ");
 		sc_buf_add(&msg, ans->text, ans->text_len);
 	}
-	ret = respond_error(a, id, ACP_DENIED, msg.data);
+	ret = respond_error(a, id, ans && ans->missing ? ACP_NOT_FOUND :
+			    ACP_DENIED, msg.data);
 	sc_buf_release(&msg);
 	return ret;
 }
 
+/* ACP paths are absolute: a relative one is refused, never guessed at. */
+static int relative_path(struct acp *a, json_t *id, const char *path)
+{
+	return respond_error(a, id, SC_RPC_INVALID_PARAMS, path && *path ?
+			     "the path is not absolute" : "path is missing");
+}
 
 /* LINE (1-based) and LIMIT lines of TEXT, as fs/read_text_file asks. */
 static json_t *slice_lines(const char *text, size_t len, json_int_t line,
@@ -823,10 +934,14 @@ static int fs_read(struct acp *a, struct sc_rpc_msg *m)
 	struct answer ans;
 	int st;
 
-	if (!path || (line && !json_is_integer(line)) ||
-	    (limit && !json_is_integer(limit)))
+	if ((line && !json_is_integer(line) && !json_is_null(line)) ||
+	    (limit && !json_is_integer(limit) && !json_is_null(limit)))
 		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
-				     "path, line or limit is wrong");
+				     "line or limit is not an integer");
+	if (!path || *path != '/')
+		return relative_path(a, m->id, path);
+	if (a->cancelled)
+		return refuse_cancelled(a, m);
 	call_start(a, &r, "read");
 	sc_acp_add_path(&r, a->o->cwd, "path", path);
 	if ((st = ask(a, &r, &ans)) <= 0)
@@ -835,8 +950,8 @@ static int fs_read(struct acp *a, struct sc_rpc_msg *m)
 		return deny(a, m->id, &ans);
 	return respond(a, m->id, json_pack("{s:o}", "content",
 		slice_lines(ans.text, ans.text_len,
-			    line ? json_integer_value(line) : 1,
-			    limit ? json_integer_value(limit) : 0)));
+			    json_is_integer(line) ? json_integer_value(line) : 1,
+			    json_is_integer(limit) ? json_integer_value(limit) : 0)));
 }
 
 static int fs_write(struct acp *a, struct sc_rpc_msg *m)
@@ -845,11 +960,24 @@ static int fs_write(struct acp *a, struct sc_rpc_msg *m)
 	json_t *content = json_object_get(m->params, "content");
 	struct sc_record r;
 	struct answer ans;
+	char msg[128];
 	int st;
 
-	if (!path || !json_is_string(content))
+	if (!json_is_string(content))
 		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
-				     "path or content is missing");
+				     "content is missing");
+	if (!path || *path != '/')
+		return relative_path(a, m->id, path);
+	if (json_string_length(content) > WRITE_MAX) {
+		/* Said plainly, and the session goes on: the agent can split it. */
+		snprintf(msg, sizeof(msg), "the text is larger than the %zu "
+			 "bytes a write may carry", WRITE_MAX);
+		sc_warning("TOO-LARGE", "an fs/write_text_file of %zu bytes was "
+			   "refused: %s", json_string_length(content), msg);
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS, msg);
+	}
+	if (a->cancelled)
+		return refuse_cancelled(a, m);
 	call_start(a, &r, "write");
 	sc_acp_add_path(&r, a->o->cwd, "path", path);
 	sc_record_add(&r, "content", json_string_value(content),
@@ -859,97 +987,22 @@ static int fs_write(struct acp *a, struct sc_rpc_msg *m)
 	return ans.allow ? respond(a, m->id, NULL) : deny(a, m->id, &ans);
 }
 
+/* ---- terminals ------------------------------------------------------ */
+
 /* The last LIMIT bytes of TEXT, starting on a character boundary. */
-static void keep_tail(struct terminal *t, const char *text, size_t len,
-		      json_int_t limit)
+static void keep_tail(struct terminal *t, const char *text, size_t len)
 {
 	size_t start = 0;
 
-	if (limit >= 0 && (size_t)limit < len) {
-		start = len - (size_t)limit;
+	if (t->limit >= 0 && (size_t)t->limit < len) {
+		start = len - (size_t)t->limit;
 		while (start < len && ((unsigned char)text[start] & 0xc0) == 0x80)
 			start++;
 		t->truncated = 1;
 	}
+	free(t->output);
 	t->output = sc_xmemdup(text + start, len - start);
 	t->len = len - start;
-}
-
-/* A terminal holding what the caller's run of the command gave. */
-static json_t *add_terminal(struct acp *a, const struct answer *ans,
-			    json_int_t limit)
-{
-	struct terminal *t = &a->terms[a->nr_terms++];
-	char id[32];
-	unsigned long long code = 0;
-
-	memset(t, 0, sizeof(*t));
-	snprintf(id, sizeof(id), "term-%lu", ++a->next_term);
-	t->id = sc_xstrdup(id);
-	keep_tail(t, ans->text, ans->text_len, limit);
-	if (ans->signal && *ans->signal) {
-		t->exit_code = -1;
-		t->signal = sc_xstrdup(ans->signal);
-	} else {
-		/* No readable status: the command did not succeed. */
-		if (!ans->status || sc_parse_uint(ans->status, 255, &code) < 0)
-			code = 1;
-		t->exit_code = (int)code;
-	}
-	return json_pack("{s:s}", "terminalId", t->id);
-}
-
-static int term_create(struct acp *a, struct sc_rpc_msg *m)
-{
-	const char *command = sc_json_str(m->params, "command");
-	const char *cwd = sc_json_str(m->params, "cwd");
-	json_t *args = json_object_get(m->params, "args");
-	json_t *limit = json_object_get(m->params, "outputByteLimit");
-	json_t *v;
-	struct sc_record r;
-	struct answer ans;
-	size_t i;
-	int st;
-
-	if (!command || !*command || (args && !json_is_array(args)) ||
-	    (limit && !json_is_integer(limit)))
-		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
-				     "command, args or outputByteLimit is wrong");
-	json_array_foreach(args, i, v)
-		if (!json_is_string(v))
-			return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
-					     "an argument is not a string");
-	if (a->nr_terms == MAX_TERMINALS)
-		return respond_error(a, m->id, SC_RPC_INTERNAL_ERROR,
-				     "too many terminals: release some");
-	call_start(a, &r, "run");
-	sc_record_adds(&r, "argv", command);
-	json_array_foreach(args, i, v)
-		sc_record_add(&r, "argv", json_string_value(v),
-			      json_string_length(v));
-	if (cwd)
-		sc_acp_add_path(&r, a->o->cwd, "cwd", cwd);
-	/* The agent's env is not passed: the sandbox sets the environment. */
-	if (json_object_size(json_object_get(m->params, "env")) ||
-	    json_array_size(json_object_get(m->params, "env")))
-		sc_record_adds(&r, "env-dropped", "1");
-	if ((st = ask(a, &r, &ans)) <= 0)
-		return st < 0 ? st : refuse_cancelled(a, m);
-	if (!ans.allow)
-		return deny(a, m->id, &ans);
-	return respond(a, m->id, add_terminal(a, &ans,
-		limit ? json_integer_value(limit) : -1));
-}
-
-static struct terminal *find_terminal(struct acp *a, json_t *params)
-{
-	const char *id = sc_json_str(params, "terminalId");
-	size_t i;
-
-	for (i = 0; id && i < a->nr_terms; i++)
-		if (!strcmp(a->terms[i].id, id))
-			return &a->terms[i];
-	return NULL;
 }
 
 static json_t *exit_status(const struct terminal *t)
@@ -962,31 +1015,222 @@ static json_t *exit_status(const struct terminal *t)
 
 static void drop_terminal(struct acp *a, struct terminal *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nr_waiters; i++)
+		json_decref(t->waiters[i]);
 	free(t->id);
+	free(t->call);
 	free(t->output);
 	free(t->signal);
 	*t = a->terms[--a->nr_terms];
 }
 
-/* terminal/output, wait_for_exit, kill, release: served from memory. */
+/* Terminal T's command ended as the caller's result ANS says. */
+static void finish_terminal(struct acp *a, struct terminal *t,
+			    const struct answer *ans)
+{
+	unsigned long long code = 0;
+	size_t i;
+
+	free(t->call);
+	t->call = NULL;
+	keep_tail(t, ans->text, ans->text_len);
+	t->truncated |= ans->truncated;
+	if (ans->signal && *ans->signal) {
+		t->exit_code = -1;
+		t->signal = sc_xstrdup(ans->signal);
+	} else {
+		/* No readable status, or a refused command: not a success. */
+		if (!ans->allow || !ans->status ||
+		    sc_parse_uint(ans->status, 255, &code) < 0)
+			code = ans->allow ? 1 : 126;
+		t->exit_code = (int)code;
+	}
+	for (i = 0; i < t->nr_waiters && !a->status; i++)
+		(void)respond(a, t->waiters[i], exit_status(t));
+	for (i = 0; i < t->nr_waiters; i++)
+		json_decref(t->waiters[i]);
+	t->nr_waiters = 0;
+	if (t->released)
+		drop_terminal(a, t);
+}
+
+/*
+ * Results the caller sent for running commands, wherever they wait in
+ * the queue: their terminals end, and the agent's wait_for_exit requests
+ * are answered.
+ */
+static void settle_terminals(struct acp *a)
+{
+	struct answer ans;
+	size_t i, k;
+
+	for (i = 0; i < a->nr_terms && !a->status; i++) {
+		struct terminal *t = &a->terms[i];
+
+		if (!t->call)
+			continue;
+		for (k = 0; k < a->nq; k++) {
+			const char *type = sc_record_type(&a->queue[k]);
+			const char *rid = sc_record_str(&a->queue[k], "id");
+
+			if (type && rid && !strcmp(type, "result") &&
+			    !strcmp(rid, t->call)) {
+				take_queued(a, k);
+				read_answer(a, &ans);
+				finish_terminal(a, t, &ans);
+				i = (size_t)-1;   /* the table may have moved */
+				break;
+			}
+		}
+	}
+}
+
+/* A new terminal for call CALL, running (the caller said it started). */
+static struct terminal *add_terminal(struct acp *a, const char *call,
+				     json_int_t limit)
+{
+	struct terminal *t = &a->terms[a->nr_terms++];
+	char id[32];
+
+	memset(t, 0, sizeof(*t));
+	snprintf(id, sizeof(id), "term-%lu", ++a->next_term);
+	t->id = sc_xstrdup(id);
+	t->call = sc_xstrdup(call);
+	t->limit = limit;
+	return t;
+}
+
+/*
+ * terminal/create: the command is a call for the caller; the terminal id
+ * is answered as soon as the caller says the command started (or ended),
+ * so the agent can read, wait for, kill or release a running command.  A
+ * command without args is a shell command line (as claude-code-acp sends
+ * them, and as editors run them): it is judged as one.
+ */
+static int term_create(struct acp *a, struct sc_rpc_msg *m)
+{
+	const char *command = sc_json_str(m->params, "command");
+	const char *cwd = sc_json_str(m->params, "cwd");
+	json_t *args = json_object_get(m->params, "args");
+	json_t *limit = json_object_get(m->params, "outputByteLimit");
+	json_t *env = json_object_get(m->params, "env");
+	json_t *v;
+	struct sc_record r;
+	struct answer ans;
+	struct terminal *t;
+	char id[32];
+	size_t i;
+	int st;
+
+	if (!command || !*command || (args && !json_is_array(args) &&
+				      !json_is_null(args)) ||
+	    (limit && !json_is_null(limit) &&
+	     (!json_is_integer(limit) || json_integer_value(limit) < 0)))
+		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+				     "command, args or outputByteLimit is wrong");
+	json_array_foreach(args, i, v)
+		if (!json_is_string(v))
+			return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
+					     "an argument is not a string");
+	if (cwd && *cwd != '/')
+		return relative_path(a, m->id, cwd);
+	if (a->nr_terms == MAX_TERMINALS)
+		return respond_error(a, m->id, SC_RPC_INTERNAL_ERROR,
+				     "too many terminals: release some");
+	if (a->cancelled)
+		return refuse_cancelled(a, m);
+	call_start(a, &r, "run");
+	if (json_array_size(args)) {
+		sc_record_adds(&r, "argv", command);
+		json_array_foreach(args, i, v)
+			sc_record_add(&r, "argv", json_string_value(v),
+				      json_string_length(v));
+	} else {
+		sc_record_adds(&r, "shell", command);
+	}
+	if (cwd)
+		sc_acp_add_path(&r, a->o->cwd, "cwd", cwd);
+	/* The agent's env is not passed: the sandbox sets the environment. */
+	if (json_object_size(env) || json_array_size(env))
+		sc_record_adds(&r, "env-dropped", "1");
+	sc_record_adds(&r, "terminal", "1");
+	if (send_call(a, &r, id) < 0)
+		return ENDED;
+	if ((st = await_result(a, id, &ans)) <= 0)
+		return st < 0 ? st : refuse_cancelled(a, m);
+	if (!ans.allow)
+		return deny(a, m->id, &ans);
+	t = add_terminal(a, id, json_is_integer(limit) ?
+			 json_integer_value(limit) : -1);
+	if (!ans.started)
+		finish_terminal(a, t, &ans);
+	return respond(a, m->id, json_pack("{s:s}", "terminalId", t->id));
+}
+
+static struct terminal *find_terminal(struct acp *a, json_t *params)
+{
+	const char *id = sc_json_str(params, "terminalId");
+	size_t i;
+
+	for (i = 0; id && i < a->nr_terms; i++)
+		if (!a->terms[i].released && !strcmp(a->terms[i].id, id))
+			return &a->terms[i];
+	return NULL;
+}
+
+/* Ask the caller to kill running terminal T's command. */
+static int kill_command(struct acp *a, struct terminal *t)
+{
+	struct sc_record r;
+	int ret;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "kill");
+	sc_record_adds(&r, "id", t->call);
+	ret = emit(a, &r);
+	sc_record_release(&r);
+	return ret;
+}
+
+/* terminal/output, wait_for_exit, kill, release. */
 static int term_serve(struct acp *a, struct sc_rpc_msg *m)
 {
 	struct terminal *t = find_terminal(a, m->params);
 	const char *op = m->method + strlen("terminal/");
 
 	if (!t)
-		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
-				     "no such terminal");
+		return respond_error(a, m->id, ACP_NOT_FOUND, "no such terminal");
+	if (!strcmp(op, "output") && t->call)
+		return respond(a, m->id, json_pack("{s:s, s:b}", "output", "",
+						   "truncated", 0));
 	if (!strcmp(op, "output"))
 		return respond(a, m->id, json_pack("{s:o, s:b, s:o}",
 			"output", sc_json_string_lossy(t->output, t->len),
 			"truncated", t->truncated, "exitStatus", exit_status(t)));
+	if (!strcmp(op, "wait_for_exit") && t->call) {
+		if (t->nr_waiters == MAX_WAITERS)
+			return respond_error(a, m->id, SC_RPC_INTERNAL_ERROR,
+					     "too many waits for one terminal");
+		t->waiters[t->nr_waiters++] = json_incref(m->id);
+		return 0;   /* answered when the command ends */
+	}
 	if (!strcmp(op, "wait_for_exit"))
 		return respond(a, m->id, exit_status(t));
-	if (!strcmp(op, "release"))
-		drop_terminal(a, t);
-	/* kill: the command already ended before the terminal existed. */
-	return respond(a, m->id, NULL);
+	if (!strcmp(op, "kill") || !strcmp(op, "release")) {
+		if (t->call && kill_command(a, t) < 0)
+			return ENDED;
+		if (!strcmp(op, "release")) {
+			if (t->call)
+				t->released = 1;
+			else
+				drop_terminal(a, t);
+		}
+		return respond(a, m->id, NULL);
+	}
+	return respond_error(a, m->id, SC_RPC_METHOD_NOT_FOUND,
+			     "method not found");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1005,6 +1249,17 @@ static const char *option_of(json_t *options, const char *kind)
 	return NULL;
 }
 
+/*
+ * The rejection to answer: a one-time one, else the "always" one (a
+ * rejection remembered by the agent grants nothing), else none.
+ */
+static const char *reject_option(json_t *options)
+{
+	const char *o = option_of(options, "reject_once");
+
+	return o ? o : option_of(options, "reject_always");
+}
+
 /* Answer with OPTION selected, or "cancelled" when there is none. */
 static int select_option(struct acp *a, json_t *id, const char *option)
 {
@@ -1015,27 +1270,125 @@ static int select_option(struct acp *a, json_t *id, const char *option)
 					"selected", "optionId", option));
 }
 
+/*
+ * Ask the caller about the N calls R (released here); 1 when every one
+ * was allowed, 0 when one was not (the rest are not asked), ENDED, or
+ * CANCELLED_ANSWER when the turn was cancelled meanwhile.  The objects
+ * allowed go into OBJECT, one after another.
+ */
+#define CANCELLED_ANSWER 2
+static int ask_all(struct acp *a, struct sc_record *r, size_t n,
+		   struct sc_buf *object)
+{
+	struct sc_buf one = SC_BUF_INIT;
+	struct answer ans;
+	size_t i;
+	int st = 1;
+
+	sc_buf_reset(object);
+	for (i = 0; i < n; i++) {
+		if (st != 1) {
+			sc_record_release(&r[i]);
+			continue;
+		}
+		sc_acp_call_object(&r[i], &one);
+		sc_buf_add(object, one.data ? one.data : "", one.len);
+		st = ask(a, &r[i], &ans);
+		if (st == 0)
+			st = CANCELLED_ANSWER;
+		else if (st == 1 && !ans.allow)
+			st = 0;
+	}
+	sc_buf_release(&one);
+	return st;
+}
+
 static int permission(struct acp *a, struct sc_rpc_msg *m)
 {
 	json_t *call = json_object_get(m->params, "toolCall");
 	json_t *options = json_object_get(m->params, "options");
 	/* Never an "always" option: it would outlive this one decision. */
 	const char *allow = option_of(options, "allow_once");
-	const char *reject = option_of(options, "reject_once");
-	struct sc_record r;
-	struct answer ans;
+	const char *reject = reject_option(options);
+	const char *tcid = sc_json_str(call, "toolCallId");
+	struct sc_acptrack_call *known;
+	struct sc_record r[2];
+	struct sc_buf object = SC_BUF_INIT;
+	json_t *merged;
+	size_t n;
 	int st;
 
-	if (!json_is_object(call) || !json_is_array(options))
+	if (!json_is_object(call) || !json_is_array(options) || !tcid)
 		return respond_error(a, m->id, SC_RPC_INVALID_PARAMS,
-				     "toolCall or options is missing");
+				     "toolCall, its toolCallId or options is "
+				     "missing");
 	/* No one-time allow offered: nothing to ask, the answer is no. */
 	if (!allow)
 		return select_option(a, m->id, reject);
-	sc_acp_permission_call(&r, ++a->next_call, a->o->cwd, call);
-	if ((st = ask(a, &r, &ans)) <= 0)
-		return st < 0 ? st : refuse_cancelled(a, m);
-	return select_option(a, m->id, ans.allow ? allow : reject);
+	if (a->cancelled)
+		return refuse_cancelled(a, m);
+	/* Judged on everything the agent said of the call, not the request. */
+	known = sc_acptrack_find(&a->track, tcid);
+	merged = sc_acptrack_merged(known, call);
+	n = sc_acp_permission_calls(r, &a->next_call, a->o->cwd, merged);
+	json_decref(merged);
+	st = ask_all(a, r, n, &object);
+	if (st == 1) {
+		/* The grant covers this object; a later change is a new call. */
+		known = sc_acptrack_find(&a->track, tcid);
+		if (!known) {
+			json_t *u = json_pack("{s:s}", "toolCallId", tcid);
+
+			known = sc_acptrack_update(&a->track, u, 0, 64);
+			json_decref(u);
+		}
+		sc_acptrack_grant(known, object.data ? object.data : "");
+	}
+	sc_buf_release(&object);
+	if (st < 0)
+		return st;
+	if (st == CANCELLED_ANSWER)
+		return refuse_cancelled(a, m);
+	return select_option(a, m->id, st == 1 ? allow : reject);
+}
+
+/*
+ * A tool call whose object changed after it was granted: the grant does
+ * not cover it, so it is a new call for the caller.  The agent does not
+ * ask any more, so a refusal cancels the turn.
+ */
+static int granted_call_changed(struct acp *a, struct sc_acptrack_call *c)
+{
+	struct sc_record r[2];
+	struct sc_buf object = SC_BUF_INIT, one = SC_BUF_INIT;
+	unsigned long next = a->next_call;   /* ids taken only if it changed */
+	size_t n, i;
+	int st;
+
+	n = sc_acp_permission_calls(r, &next, a->o->cwd, c->info);
+	for (i = 0; i < n; i++) {
+		sc_acp_call_object(&r[i], &one);
+		sc_buf_add(&object, one.data ? one.data : "", one.len);
+	}
+	sc_buf_release(&one);
+	if (!object.len || !strcmp(object.data, c->granted)) {
+		for (i = 0; i < n; i++)
+			sc_record_release(&r[i]);
+		sc_buf_release(&object);
+		return 0;
+	}
+	a->next_call = next;
+	for (i = 0; i < n; i++)
+		sc_record_adds(&r[i], "changed", "1");
+	sc_warning("GRANT-CHANGED", "the agent changed tool call '%s' after it "
+		   "was granted: judged again", c->id);
+	sc_acptrack_grant(c, object.data);
+	sc_buf_release(&object);
+	st = ask_all(a, r, n, &object);
+	sc_buf_release(&object);
+	if (st < 0)
+		return st;
+	return st == 1 ? 0 : cancel_turn(a);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1065,8 +1418,7 @@ static int handle_request(struct acp *a, struct sc_rpc_msg *m)
 				     "not this session");
 	if (terminal && strcmp(m->method, "terminal/create"))
 		return term_serve(a, m);
-	if (a->cancelled)
-		return refuse_cancelled(a, m);
+	/* Each checks its params, then refuses when the turn is cancelled. */
 	if (!strcmp(m->method, "session/request_permission"))
 		return permission(a, m);
 	if (!strcmp(m->method, "fs/read_text_file"))
@@ -1111,6 +1463,59 @@ static int emit_activity(struct acp *a, json_t *u)
 	return ret;
 }
 
+/* Keep what the agent says of a tool call; judge a granted one that changed. */
+static int track_tool_call(struct acp *a, json_t *u, int is_new, size_t cost)
+{
+	struct sc_acptrack_call *c = sc_acptrack_update(&a->track, u, is_new,
+							cost);
+
+	if (emit_activity(a, u) < 0)
+		return ENDED;
+	if (!c || !c->granted)
+		return 0;
+	if (is_new) {
+		/* Announced again after a grant: the grant no longer holds. */
+		free(c->granted);
+		c->granted = NULL;
+		return 0;
+	}
+	return a->cancelled ? 0 : granted_call_changed(a, c);
+}
+
+/*
+ * The mode among CONFIGOPTIONS (ACP's session configuration options): the
+ * current value of the select option of category "mode" (or id "mode").
+ * Its id goes into a->mode_option.  NULL when there is none.
+ */
+static const char *config_mode(struct acp *a, json_t *options)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(options, i, o) {
+		const char *id = sc_json_str(o, "id");
+		const char *cat = sc_json_str(o, "category");
+
+		if (!id || !json_is_string(json_object_get(o, "currentValue")))
+			continue;
+		if ((cat && !strcmp(cat, "mode")) || !strcmp(id, "mode")) {
+			free(a->mode_option);
+			a->mode_option = sc_xstrdup(id);
+			return sc_json_str(o, "currentValue");
+		}
+	}
+	return NULL;
+}
+
+/* The agent reported its mode: a change is said, whichever way it came. */
+static int mode_reported(struct acp *a, const char *id)
+{
+	if (!id || (a->mode && !strcmp(a->mode, id)))
+		return 0;
+	set_mode_id(a, id);
+	return emit_mode(a, "mode-changed");
+}
+
 static int handle_update(struct acp *a, struct sc_rpc_msg *m)
 {
 	json_t *u = json_object_get(m->params, "update");
@@ -1127,13 +1532,13 @@ static int handle_update(struct acp *a, struct sc_rpc_msg *m)
 		return emit_simple(a, "text", "text", json_string_value(t),
 				   json_string_length(t));
 	}
-	if (!strcmp(kind, "current_mode_update") &&
-	    sc_json_str(u, "currentModeId")) {
-		set_mode_id(a, sc_json_str(u, "currentModeId"));
-		return emit_mode(a, "mode-changed");
-	}
+	if (!strcmp(kind, "current_mode_update"))
+		return mode_reported(a, sc_json_str(u, "currentModeId"));
+	if (!strcmp(kind, "config_option_update"))
+		return mode_reported(a, config_mode(a, json_object_get(
+						u, "configOptions")));
 	if (!strcmp(kind, "tool_call") || !strcmp(kind, "tool_call_update"))
-		return emit_activity(a, u);
+		return track_tool_call(a, u, !strcmp(kind, "tool_call"), m->len);
 	return 0;
 }
 
@@ -1185,6 +1590,8 @@ static int cancel_turn(struct acp *a)
 	if (a->cancelled)
 		return 0;
 	a->cancelled = 1;
+	/* The turn has CANCEL_MS to end; then the agent is stopped. */
+	a->cancel_deadline = sc_rpc_now_ms() + CANCEL_MS;
 	st = sc_rpc_notify(&a->rpc, "session/cancel",
 			   json_pack("{s:s}", "sessionId", a->session),
 			   a->o->timeout_ms);
@@ -1211,6 +1618,19 @@ static int read_caller(struct acp *a)
 }
 
 /*
+ * The caller's input ended during a turn: it stopped the attempt, so the
+ * turn is cancelled, once the records it wrote ahead are used up (a
+ * caller may write every answer, or the next prompt, and then end its
+ * input).
+ */
+static int caller_gone(struct acp *a)
+{
+	if (!a->prompt_id || !a->caller_eof || a->cancelled || a->nq)
+		return 0;
+	return cancel_turn(a);
+}
+
+/*
  * Read one caller record during a turn: a cancel acts at once, every
  * other record waits in the queue.  1, 0 at EOF, ENDED.
  */
@@ -1218,6 +1638,8 @@ static int pull_caller(struct acp *a)
 {
 	int st = read_caller(a);
 
+	if (st == 0 && caller_gone(a) < 0)
+		return ENDED;
 	if (st <= 0)
 		return st;
 	if (!strcmp(rec_type(a), "cancel"))
@@ -1227,21 +1649,48 @@ static int pull_caller(struct acp *a)
 	return 1;
 }
 
-/* Wait for the agent, or for the caller: 1 agent, 2 caller, ENDED. */
+/*
+ * A cancelled turn that did not end within CANCEL_MS: the agent's process
+ * group is killed and the turn ends as cancelled, so a stopped run ends
+ * promptly whatever the agent does.
+ */
+static int cancel_expired(struct acp *a)
+{
+	sc_warning("CANCEL-TIMEOUT", "the agent did not end its turn %d "
+		   "seconds after session/cancel: stopped", CANCEL_MS / 1000);
+	kill_agent(a);
+	a->prompt_id = 0;
+	a->agent_gone = 1;
+	return emit_simple(a, "end", "reason", "cancelled", strlen("cancelled"));
+}
+
+/* Wait for the agent, or for the caller: 1 agent, 2 caller, 0 the turn was
+ * ended after a cancel, ENDED. */
 static int wait_either(struct acp *a)
 {
 	struct pollfd p[2] = {
 		{ a->rpc.in_fd, POLLIN, 0 },
 		{ a->in.fd, POLLIN, 0 },
 	};
-	int n, caller = !a->caller_eof && a->nq < QUEUE_MAX;
+	int n, ms, caller = !a->caller_eof && a->nq < QUEUE_MAX;
 
 	if (caller && a->in.pos < a->in.end)
 		return 2;
 	for (;;) {
-		n = poll(p, caller ? 2 : 1, a->o->timeout_ms);
+		ms = a->o->timeout_ms;
+		if (a->cancelled) {
+			long long left = a->cancel_deadline - sc_rpc_now_ms();
+
+			if (left <= 0)
+				return cancel_expired(a) < 0 ? ENDED : 0;
+			if (left < ms)
+				ms = (int)left;
+		}
+		n = poll(p, caller ? 2 : 1, ms);
 		if (n > 0)
 			return p[0].revents ? 1 : 2;
+		if (n == 0 && a->cancelled)
+			continue;   /* the deadline is checked above */
 		if (n == 0)
 			return read_failed(a, SC_RPC_TIMEOUT);
 		if (errno != EINTR)
@@ -1267,9 +1716,12 @@ static int turn(struct acp *a, const struct sc_field *text)
 		st = sc_rpc_take(&a->rpc, &m);
 		if (st == 0 && !a->rpc.eof) {
 			st = wait_either(a);
-			if (st == 2)
+			if (st == 2) {
 				st = pull_caller(a);
-			else if (st == 1 && sc_rpc_fill(&a->rpc) < 0)
+				settle_terminals(a);
+				if (a->status)
+					return ENDED;
+			} else if (st == 1 && sc_rpc_fill(&a->rpc) < 0)
 				st = read_failed(a, SC_RPC_IO);
 			if (st < 0)
 				return st;
@@ -1279,7 +1731,7 @@ static int turn(struct acp *a, const struct sc_field *text)
 			return read_failed(a, st);
 		st = handle_message(a, &m);
 		sc_rpc_msg_release(&m);
-		if (st < 0 || check_settings(a, 0) < 0)
+		if (st < 0 || check_settings(a, 0) < 0 || caller_gone(a) < 0)
 			return ENDED;
 	}
 	return 0;
@@ -1312,11 +1764,28 @@ static int serve(struct acp *a)
 					   "ignored");
 				continue;
 			}
+			if (a->agent_gone)
+				return stop(a, "ACP-EXITED", SC_EXIT_NO, "the agent "
+					    "was stopped: it did not end a "
+					    "cancelled turn", NULL);
 			if (turn(a, text) < 0)
 				return ENDED;
 		} else if (!strcmp(type, "result")) {
-			sc_warning("UNEXPECTED-RESULT", "a result for no open "
-				   "call was ignored");
+			/* A command the agent left running ends here. */
+			size_t before = a->nr_terms;
+
+			a->queue[a->nq++] = a->rec;
+			sc_record_init(&a->rec);
+			settle_terminals(a);
+			if (a->status)
+				return ENDED;
+			if (a->nq && before == a->nr_terms &&
+			    answers(&a->queue[a->nq - 1],
+				    sc_record_str(&a->queue[a->nq - 1], "id"))) {
+				sc_warning("UNEXPECTED-RESULT", "a result for no "
+					   "open call was ignored");
+				take_queued(a, a->nq - 1);
+			}
 		}
 		/* cancel outside a turn, and other types: nothing to do */
 	}
@@ -1341,8 +1810,10 @@ static void acp_release(struct acp *a)
 	sc_record_release(&a->rec);
 	sc_output_release(&a->out);
 	sc_buf_release(&a->settings);
+	sc_acptrack_release(&a->track);
 	free(a->session);
 	free(a->mode);
+	free(a->mode_option);
 }
 
 int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +40,20 @@ struct loop {
 	int conv;
 	struct coproc *cls;
 	struct coproc *acp;        /* an external agent's session, or NULL */
+	/* sc-acp's records read while a command ran, for the task loop. */
+	struct sc_record held[16];
+	size_t nheld;
 	struct sc_output events;
 	unsigned denied_in_a_row;
 	unsigned turn;
+	/*
+	 * Objects a person approved in an external agent's permission request,
+	 * each covering one later call of that object through the client
+	 * methods (its write, its command): the person is not asked twice
+	 * for one decision.  A ring: the oldest is forgotten.
+	 */
+	char *approved[8];
+	size_t next_approved;
 };
 
 static const struct {
@@ -330,6 +342,7 @@ struct result {
 	const char *outcome;    /* ok, error, denied */
 	int exit_status;        /* for a command; -1 otherwise */
 	int truncated;
+	int missing;            /* the file or directory does not exist */
 };
 
 static const char *call_path(const struct sc_record *call,
@@ -371,6 +384,7 @@ static void file_tool(struct loop *l, const char *tool, const char *path,
 			sc_buf_addf(&res->text, "deleted %s", path);
 	}
 	if (rc < 0) {
+		res->missing = errno == ENOENT;
 		res->outcome = "error";
 		sc_buf_reset(&res->text);
 		sc_buf_addf(&res->text, "%s %s failed: %s", tool, path, why.data);
@@ -400,6 +414,91 @@ static int command_dir(struct loop *l, const struct sc_record *call,
 	return fd;
 }
 
+/* Tell sc-acp that the command of call ID started: the agent gets its
+ * terminal at once. */
+static int tell_started(struct loop *l, const char *id)
+{
+	struct sc_record r;
+	int ret = 0;
+
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "started");
+	sc_record_adds(&r, "id", id ? id : "");
+	if (sc_record_write(&l->acp->out, &r) < 0 ||
+	    sc_output_flush(&l->acp->out) < 0)
+		ret = -1;
+	sc_record_release(&r);
+	return ret;
+}
+
+/*
+ * While a terminal's command runs, read what sc-acp says: a kill of this
+ * command stops it; anything else waits for the task loop (held).  1
+ * when the command must be stopped, 0 otherwise.
+ */
+static int watch_acp(struct loop *l, const char *id)
+{
+	struct pollfd p = { l->acp->in.fd, POLLIN, 0 };
+	struct sc_record r;
+	int st, stop_it = 0;
+
+	if (l->nheld == sizeof(l->held) / sizeof(l->held[0]))
+		return poll(NULL, 0, 100), 0;
+	if (l->acp->in.pos >= l->acp->in.end && poll(&p, 1, 100) <= 0)
+		return 0;
+	sc_record_init(&r);
+	st = sc_reader_next(&l->acp->rd, &r);
+	if (st != SC_READ_RECORD) {
+		sc_record_release(&r);
+		return 1;   /* sc-acp is gone: nobody waits for the command */
+	}
+	if (sc_record_type(&r) && !strcmp(sc_record_type(&r), "kill") &&
+	    sc_record_str(&r, "id") && !strcmp(sc_record_str(&r, "id"), id))
+		stop_it = 1;
+	else if (sc_record_type(&r) && !strcmp(sc_record_type(&r), "kill"))
+		;   /* a kill of a command that already ended */
+	else {
+		l->held[l->nheld++] = r;
+		return 0;
+	}
+	sc_record_release(&r);
+	return stop_it;
+}
+
+/*
+ * Run ARGV for CALL.  An external agent's terminal (terminal=1) is told
+ * when the command starts and may kill it while it runs; any other
+ * command is waited for.  The status as sc_wait gives it.
+ */
+static int run_watched(struct loop *l, const struct sc_record *call,
+		       char **argv, int in, int out, int dirfd)
+{
+	const char *id = sc_record_str(call, "id");
+	pid_t pid = sc_spawn(argv, in, out, out, dirfd), w;
+	int status, killed = 0;
+
+	if (pid < 0)
+		return -1;
+	if (!l->acp || !sc_record_str(call, "terminal") || !id ||
+	    tell_started(l, id) < 0)
+		return sc_wait(pid);
+	for (;;) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (w == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+			       128 + WTERMSIG(status);
+		if (!killed && watch_acp(l, id)) {
+			/* The sandbox ends everything the command started. */
+			(void)kill(pid, SIGTERM);
+			killed = 1;
+		} else if (killed) {
+			(void)poll(NULL, 0, 50);
+		}
+	}
+}
+
 static void run_command(struct loop *l, const struct sc_record *call,
 			struct result *res)
 {
@@ -422,15 +521,18 @@ static void run_command(struct loop *l, const struct sc_record *call,
 	raw = sc_anon_file("sc-agent-command");
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (dirfd >= 0 && raw >= 0 && devnull >= 0)
-		st = run_tool(argv, devnull, raw, raw, dirfd);
+		st = run_watched(l, call, argv, devnull, raw, dirfd);
 	if (st >= 0 && lseek(raw, 0, SEEK_SET) == 0 &&
 	    sc_read_fd_capped(raw, l->o->output_max, &out,
 					 &res->truncated) == 0) {
 		res->outcome = "ok";
 		res->exit_status = st;
-		sc_buf_addf(&res->text, "exit status %d\n", st);
+		/* An external agent reads a terminal: the output as it came,
+		 * its status and truncation in fields of their own. */
+		if (!l->acp)
+			sc_buf_addf(&res->text, "exit status %d\n", st);
 		sc_buf_add(&res->text, out.data ? out.data : "", out.len);
-		if (res->truncated)
+		if (res->truncated && !l->acp)
 			sc_buf_addf(&res->text, "\n[output truncated at %zu "
 				    "bytes]", l->o->output_max);
 	} else {
@@ -647,6 +749,10 @@ static int answer_executor(struct loop *l, const char *id,
 		snprintf(st, sizeof(st), "%d", res->exit_status);
 		sc_record_adds(&r, "status", st);
 	}
+	if (res->truncated)
+		sc_record_adds(&r, "truncated", "1");
+	if (res->missing)
+		sc_record_adds(&r, "error", "not-found");
 	if (sc_record_write(&l->acp->out, &r) < 0 ||
 	    sc_output_flush(&l->acp->out) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
@@ -702,20 +808,96 @@ static int judge(struct loop *l, const struct sc_record *call,
 	return emit(l, v) < 0 ? SC_EXIT_INTERNAL : GO_ON;
 }
 
+/*
+ * A request of an external agent that sc-acp cannot map to one object
+ * (tool=other): the policy cannot judge it, so a person decides, shown
+ * the agent's whole request; --no-prompt refuses it.
+ */
+static int unmapped(struct loop *l, const struct sc_record *call,
+		    struct sc_record *v)
+{
+	const struct sc_field *req = sc_record_get(call, "request");
+	const char *title = sc_record_str(call, "title");
+
+	sc_record_adds(v, "type", "verdict");
+	sc_record_adds(v, "id", sc_record_str(call, "id") ?
+		       sc_record_str(call, "id") : "");
+	sc_record_adds(v, "decision", "ask");
+	sc_record_adds(v, "rule", "ask.executor-unmapped");
+	sc_record_adds(v, "reason", "The agent's own tool cannot be judged as "
+		       "one object: a person decides on the whole request.");
+	sc_record_adds(v, "class", "other");
+	if (req)
+		sc_record_add(v, "object", req->value, req->value_len);
+	else
+		sc_record_adds(v, "object", title ? title : "");
+	return emit(l, v) < 0 ? SC_EXIT_INTERNAL : GO_ON;
+}
+
+/*
+ * Write or delete PATH for a call a person approved, by speccoder's file
+ * tool: the guard checks first (anything changed before is still found),
+ * and its manifest is taken again after, so the approved change itself is
+ * not a finding later.  An agent context file (CLAUDE.md) the person let
+ * the agent write must not end the attempt as INTEGRITY.
+ */
+static int approved_file_change(struct loop *l, const char *tool,
+				const char *path, const struct sc_record *call,
+				struct result *res)
+{
+	int ret = guard(l), st;
+
+	if (ret != GO_ON)
+		return ret;
+	file_tool(l, tool, path, call, res);
+	if (!l->prog->snapshot || strcmp(res->outcome, "ok"))
+		return GO_ON;
+	st = run_tool(l->prog->snapshot, -1, -1, -1, -1);
+	if (st != 0)
+		return stop(l, "GUARD-FAILED", "the guard's manifest cannot be "
+			    "taken again (status %d)", st);
+	return GO_ON;
+}
+
+/* Remember OBJECT, approved by a person in a permission request. */
+static void remember_approval(struct loop *l, const char *object)
+{
+	size_t i = l->next_approved++ % (sizeof(l->approved) /
+					 sizeof(l->approved[0]));
+
+	free(l->approved[i]);
+	l->approved[i] = sc_xstrdup(object);
+}
+
+/* 1 when OBJECT was approved in a permission request, now used up. */
+static int take_approval(struct loop *l, const char *object)
+{
+	for (size_t i = 0; i < sizeof(l->approved) / sizeof(l->approved[0]); i++)
+		if (l->approved[i] && !strcmp(l->approved[i], object)) {
+			free(l->approved[i]);
+			l->approved[i] = NULL;
+			return 1;
+		}
+	return 0;
+}
+
 static int handle_call(struct loop *l, const struct sc_record *call)
 {
 	const char *id = sc_record_str(call, "id");
 	const char *tool = sc_record_str(call, "tool");
 	const char *outside = sc_record_str(call, "outside");
 	const char *permission = sc_record_str(call, "permission");
-	struct result res = { SC_BUF_INIT, "speccoder", "denied", -1, 0 };
+	struct result res = { SC_BUF_INIT, "speccoder", "denied", -1, 0, 0 };
 	struct sc_record v;
 	struct sc_buf what = SC_BUF_INIT;
 	const char *decision;
-	int ret, allow = 0;
+	int ret, allow = 0, asked = 0;
 
 	sc_record_init(&v);
-	ret = judge(l, call, &v);
+	if (l->acp && tool && !strcmp(tool, "other"))
+		ret = unmapped(l, call, &v);
+	else
+		ret = judge(l, call, &v);
 	if (ret != GO_ON)
 		goto out;
 	decision = sc_record_str(&v, "decision");
@@ -729,10 +911,21 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		 sc_record_str(&v, "rule") ? sc_record_str(&v, "rule") : "");
 	if (!strcmp(decision, "allow"))
 		allow = 1;
-	else if (!strcmp(decision, "ask")) {
+	else if (!strcmp(decision, "ask") && l->acp && !permission &&
+		 sc_record_str(&v, "object") &&
+		 take_approval(l, sc_record_str(&v, "object"))) {
+		/* The agent does what the person approved in its request. */
+		event_approval(l, id, sc_record_str(&v, "object"), SC_ANSWER_ONCE,
+			       "permission");
+		allow = asked = 1;
+	} else if (!strcmp(decision, "ask")) {
 		allow = ask_person(l, call, &v, &ret);
 		if (allow < 0)
 			goto out;
+		asked = 1;
+		if (allow && l->acp && permission && !strcmp(permission, "1") &&
+		    sc_record_str(&v, "object") && *sc_record_str(&v, "object"))
+			remember_approval(l, sc_record_str(&v, "object"));
 	}
 	if (!allow) {
 		l->stats->denied++;
@@ -756,6 +949,12 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		ret = add_result(l, id, tool, &res);
 		if (!ret)
 			ret = guard(l);
+	} else if (tool && asked && call_path(call, &v) &&
+		   (!strcmp(tool, "write") || !strcmp(tool, "delete"))) {
+		ret = approved_file_change(l, tool, call_path(call, &v), call,
+					   &res);
+		if (ret == GO_ON)
+			ret = add_result(l, id, tool, &res);
 	} else if (tool && call_path(call, &v) &&
 		   (!strcmp(tool, "read") || !strcmp(tool, "list") ||
 		    !strcmp(tool, "write") || !strcmp(tool, "delete"))) {
@@ -870,6 +1069,49 @@ static int turn(struct loop *l)
 	return ret;
 }
 
+/* sc-acp's next record: one held while a command ran, else read. */
+static int next_from_acp(struct loop *l, struct sc_record *r)
+{
+	if (l->nheld) {
+		sc_record_release(r);
+		*r = l->held[0];
+		memmove(l->held, l->held + 1, --l->nheld * sizeof(l->held[0]));
+		return SC_READ_RECORD;
+	}
+	return sc_reader_next(&l->acp->rd, r);
+}
+
+/* One record of sc-acp's that is not a call: an event, maybe the end. */
+static int acp_event(struct loop *l, const struct sc_record *r)
+{
+	const char *type = sc_record_type(r);
+
+	if (emit(l, r) < 0)
+		return SC_EXIT_INTERNAL;
+	if (!strcmp(type, "text"))
+		progress(l, "  agent: %.160s", sc_record_str(r, "text") ?
+			 sc_record_str(r, "text") : "");
+	else if (!strcmp(type, "mode") && sc_record_str(r, "decides-alone") &&
+		 !strcmp(sc_record_str(r, "decides-alone"), "1"))
+		progress(l, "  the agent decides alone (%s): what it does "
+			 "without asking is outside speccoder's policy",
+			 sc_record_str(r, "reason") ?
+			 sc_record_str(r, "reason") : "its mode");
+	else if (!strcmp(type, "end")) {
+		/*
+		 * The agent may have changed files with its own tools: the
+		 * guard looks before anything (a check) runs them.
+		 */
+		int ret = guard(l);
+
+		return ret == GO_ON ? -1 : ret;
+	} else if (!strcmp(type, "stop"))
+		return stop(l, sc_record_str(r, "code") ?
+			    sc_record_str(r, "code") : "ACP-EXITED",
+			    "the external agent's session failed");
+	return GO_ON;
+}
+
 /*
  * One task made by an external agent: the prompt goes to the sc-acp
  * coprocess; each request it reports is a call like the model's, and its
@@ -878,9 +1120,10 @@ static int turn(struct loop *l)
 static int executor_task(struct loop *l)
 {
 	struct sc_record r;
-	struct sc_buf what = SC_BUF_INIT;
 	int st, ret = GO_ON;
 
+	l->turn++;
+	l->stats->turns = l->turn;
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "prompt");
 	sc_record_add(&r, "text", l->o->prompt ? l->o->prompt : "",
@@ -889,42 +1132,48 @@ static int executor_task(struct loop *l)
 	    sc_output_flush(&l->acp->out) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent did not take the task");
 	while (ret == GO_ON &&
-	       (st = sc_reader_next(&l->acp->rd, &r)) == SC_READ_RECORD) {
+	       (st = next_from_acp(l, &r)) == SC_READ_RECORD) {
 		const char *type = sc_record_type(&r);
 
-		if (!type)
-			continue;
-		if (!strcmp(type, "call")) {
-			ret = handle_call(l, &r);
-			continue;
-		}
-		if (emit(l, &r) < 0) {
-			ret = SC_EXIT_INTERNAL;
-			break;
-		}
-		if (!strcmp(type, "text"))
-			progress(l, "  agent: %.160s", sc_record_str(&r, "text") ?
-				 sc_record_str(&r, "text") : "");
-		else if (!strcmp(type, "mode") &&
-			 sc_record_str(&r, "decides-alone") &&
-			 !strcmp(sc_record_str(&r, "decides-alone"), "1"))
-			progress(l, "  the agent decides alone (%s): what it does "
-				 "without asking is outside speccoder's policy",
-				 sc_record_str(&r, "reason") ?
-				 sc_record_str(&r, "reason") : "its mode");
-		else if (!strcmp(type, "end"))
-			ret = -1;
-		else if (!strcmp(type, "stop"))
-			ret = stop(l, sc_record_str(&r, "code") ?
-				   sc_record_str(&r, "code") : "ACP-EXITED",
-				   "the external agent's session failed");
+		if (!type || !strcmp(type, "kill"))
+			continue;   /* a kill of a command that already ended */
+		ret = !strcmp(type, "call") ? handle_call(l, &r) : acp_event(l, &r);
 	}
 	if (ret == GO_ON)
 		ret = stop(l, "ACP-EXITED", "the external agent's session ended "
 			   "before the task");
-	sc_buf_release(&what);
 	sc_record_release(&r);
 	return ret;
+}
+
+/*
+ * End the external agent's session.  When the loop stopped in the middle
+ * of a turn, sc-acp cancels it (session/cancel, a bounded wait, then the
+ * agent's process group is killed); what it says until it exits goes to
+ * the events, so the journal holds the whole session and nobody writes
+ * into a closed pipe.
+ */
+static void acp_end(struct loop *l)
+{
+	struct sc_record r;
+
+	if (!l->acp)
+		return;
+	sc_output_release(&l->acp->out);
+	close(l->acp->to);
+	l->acp->to = -1;
+	sc_record_init(&r);
+	while (next_from_acp(l, &r) == SC_READ_RECORD) {
+		const char *type = sc_record_type(&r);
+
+		if (type && strcmp(type, "call") && strcmp(type, "kill"))
+			(void)emit(l, &r);
+	}
+	sc_record_release(&r);
+	close(l->acp->in.fd);
+	(void)sc_wait(l->acp->pid);
+	free(l->acp);
+	l->acp = NULL;
 }
 
 int sc_agent_run(const struct sc_agent_opts *o,
@@ -972,8 +1221,10 @@ int sc_agent_run(const struct sc_agent_opts *o,
 	}
 	if (ret < 0)
 		ret = 0;
-	coproc_end(l.acp);
+	acp_end(&l);
 	coproc_end(l.cls);
+	for (size_t i = 0; i < sizeof(l.approved) / sizeof(l.approved[0]); i++)
+		free(l.approved[i]);
 	sc_output_flush(&l.events);
 	sc_output_release(&l.events);
 	close(l.conv);

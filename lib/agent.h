@@ -24,6 +24,7 @@ struct sc_agent_programs {
 	char **sandbox;    /* prefix; "--" and the command follow */
 	char **mask;       /* filter: masks stdin to stdout */
 	char **guard;      /* exit 0 clean, 1 findings (records), else failed */
+	char **snapshot;   /* takes the guard's manifest again; exit 0 */
 	char **executor;   /* sc-acp and an external agent, instead of model */
 };
 

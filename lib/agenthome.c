@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <openssl/evp.h>
 
 #include "agenthome.h"
 #include "alloc.h"
@@ -33,6 +34,12 @@ static const struct {
  */
 #define WALK_DEPTH 12
 #define WALK_ENTRIES 20000
+
+/*
+ * A settings file is compared by content up to this size; a larger one
+ * (no agent writes settings that big) by its size and modification time.
+ */
+#define DIGEST_MAX ((off_t)4 << 20)
 
 void sc_agenthome_init(struct sc_agenthome *h)
 {
@@ -144,15 +151,84 @@ static int cmp_str(const void *a, const void *b)
 struct walk {
 	struct sc_buf *out;
 	size_t entries;
+	const char *root;     /* the private home, absolute */
 };
 
-static void note(struct sc_buf *out, const char *rel, const struct stat *st)
+/* The SHA-256 of the regular file NAME in DFD, in hex; -1 if unreadable. */
+static int digest_file(int dfd, const char *name, char hex[65])
 {
-	sc_buf_addf(out, "%s %o %lld %lld.%09ld %lld.%09ld %llu\n", rel,
-		    (unsigned)st->st_mode, (long long)st->st_size,
-		    (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
-		    (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec,
-		    (unsigned long long)st->st_ino);
+	unsigned char md[EVP_MAX_MD_SIZE], buf[65536];
+	unsigned int mdlen = 0, i;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n = 0;
+	int ok = ctx && fd >= 0 && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+
+	while (ok && (n = read(fd, buf, sizeof(buf))) > 0)
+		ok = EVP_DigestUpdate(ctx, buf, (size_t)n);
+	ok = ok && n == 0 && EVP_DigestFinal_ex(ctx, md, &mdlen);
+	for (i = 0; ok && i < mdlen && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	EVP_MD_CTX_free(ctx);
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * A settings file by what it holds: a rewrite with the same content is no
+ * change, and the agent's own bookkeeping times never are.
+ */
+static void note_file(struct sc_buf *out, int dfd, const char *name,
+		      const char *rel, const struct stat *st)
+{
+	char hex[65] = "";
+
+	if (S_ISREG(st->st_mode) && st->st_size <= DIGEST_MAX &&
+	    digest_file(dfd, name, hex) == 0)
+		sc_buf_addf(out, "%s f %lld %s\n", rel, (long long)st->st_size, hex);
+	else
+		sc_buf_addf(out, "%s %o %lld %lld.%09ld\n", rel,
+			    (unsigned)st->st_mode, (long long)st->st_size,
+			    (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+}
+
+/* 1 when PATH (absolute, lexically clean) is ROOT or beneath it. */
+static int beneath(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	return !strncmp(path, root, n) && (path[n] == '/' || !path[n]);
+}
+
+/*
+ * A symlink matters when it reaches outside the private home (a link to
+ * the user's own configuration imports it); one that stays inside, such
+ * as Claude Code's debug/latest, imports nothing.  Resolved lexically,
+ * never followed: ".." or a link through another link counts as outside.
+ */
+static void note_link(struct walk *w, int dfd, const char *name,
+		      const char *rel)
+{
+	char target[4096];
+	struct sc_buf full = SC_BUF_INIT;
+	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
+
+	if (n < 0) {
+		sc_buf_addf(w->out, "%s l ?\n", rel);
+		return;
+	}
+	target[n] = '\0';
+	if (target[0] == '/')
+		sc_buf_adds(&full, target);
+	else
+		sc_buf_addf(&full, "%s/%.*s%s%s", w->root,
+			    (int)(strrchr(rel, '/') ? strrchr(rel, '/') - rel : 0),
+			    rel, strrchr(rel, '/') ? "/" : "", target);
+	if (strstr(full.data, "/../") || strstr(full.data, "/./") ||
+	    !beneath(full.data, w->root))
+		sc_buf_addf(w->out, "%s l %s\n", rel, target);
+	sc_buf_release(&full);
 }
 
 /* The names in directory FD, sorted; NULL-terminated. */
@@ -219,14 +295,14 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
 				    (unsigned)(st.st_mode & S_IFMT),
 				    (unsigned long long)st.st_ino);
 		if (S_ISLNK(st.st_mode)) {
-			note(w->out, sub.data, &st);
+			note_link(w, dfd, names[i], sub.data);
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
 			int in = inside || loads_folder(names[i]);
 
 			if (in)
-				note(w->out, sub.data, &st);
+				sc_buf_addf(w->out, "%s d\n", sub.data);
 			if (depth >= WALK_DEPTH) {
 				sc_buf_adds(w->out, "(too deep)\n");
 				continue;
@@ -238,7 +314,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
 			walk_dir(w, fd, sub.data, depth + 1, in);
 			close(fd);
 		} else if (inside || sc_agenthome_is_settings(names[i])) {
-			note(w->out, sub.data, &st);
+			note_file(w->out, dfd, names[i], sub.data, &st);
 		}
 	}
 	for (i = 0; i < nr; i++)
@@ -249,7 +325,7 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
 
 void sc_agenthome_snapshot(const char *dir, struct sc_buf *out)
 {
-	struct walk w = { out, 0 };
+	struct walk w = { out, 0, dir };
 	int fd;
 
 	sc_buf_reset(out);

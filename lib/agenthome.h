@@ -44,11 +44,14 @@ int sc_agenthome_create(struct sc_agenthome *h, const char *dir);
 int sc_agenthome_is_settings(const char *name);
 
 /*
- * Describe every settings file under DIR (path, type, size, times, inode),
- * every symlink, and the identity of DIR's own entries into OUT, in a
- * stable order: two snapshots differ exactly when such a file was added,
- * removed, replaced or written, a symlink appeared, or a home was replaced.  The walk never follows a
- * symlink and stops at a fixed depth and count (noted in OUT).
+ * Describe every settings file under DIR (path, size and SHA-256 of its
+ * content), every symlink that reaches outside DIR, and the identity of
+ * DIR's own entries into OUT, in a stable order: two snapshots differ
+ * exactly when such a file was added, removed or changed in content, a
+ * link out of DIR appeared, or a home was replaced.  The agent's own
+ * bookkeeping (times, logs, a debug link kept inside DIR) is no change.
+ * The walk never follows a symlink and stops at a fixed depth and count
+ * (noted in OUT).
  */
 void sc_agenthome_snapshot(const char *dir, struct sc_buf *out);
 

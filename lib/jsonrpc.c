@@ -110,6 +110,7 @@ int sc_rpc_parse(const char *line, size_t len, struct sc_rpc_msg *m,
 		return *why = "jsonrpc is not \"2.0\"", -1;
 	}
 	m->root = obj;
+	m->len = len;
 	method = json_object_get(obj, "method");
 	ret = method ? parse_call(obj, method, m, why)
 		     : parse_response(obj, m, why);

@@ -51,6 +51,7 @@ struct sc_rpc_msg {
 	json_t *result;          /* SC_RPC_RESULT: any JSON value */
 	long long error_code;    /* SC_RPC_ERROR */
 	const char *error_message; /* SC_RPC_ERROR: untrusted text, never "" NULL */
+	size_t len;              /* the line's length: what the message cost */
 };
 
 void sc_rpc_msg_init(struct sc_rpc_msg *m);

@@ -49,6 +49,7 @@ void sc_sandbox_policy_release(struct sc_sandbox_policy *p)
 	sc_strlist_release(&p->writable);
 	sc_strlist_release(&p->read_only);
 	sc_strlist_release(&p->hide);
+	sc_strlist_release(&p->hide_homes);
 	sc_strlist_release(&p->env_keep);
 	sc_sandbox_policy_init(p);
 }
@@ -84,6 +85,7 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 	merge_list(&p->writable, &o->writable);
 	merge_list(&p->read_only, &o->read_only);
 	merge_list(&p->hide, &o->hide);
+	merge_list(&p->hide_homes, &o->hide_homes);
 	merge_list(&p->env_keep, &o->env_keep);
 	if (o->root_read_only)
 		p->root_read_only = 1;

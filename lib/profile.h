@@ -51,6 +51,9 @@ enum sc_tier {
 struct sc_sandbox_policy {
 	char *root;                    /* NULL: the current directory */
 	struct sc_strlist writable, read_only, hide, env_keep;
+	/* Other homes whose credential paths are hidden too (--hide-home):
+	 * the person's HOME when the command runs with another one. */
+	struct sc_strlist hide_homes;
 	int root_read_only;            /* 1: nothing writable but TMPDIR... */
 	int net;                       /* enum sc_net_mode, -1 unset */
 	int mode;                      /* enum sc_sandbox_mode */

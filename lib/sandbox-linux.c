@@ -349,6 +349,14 @@ static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 	for (h = 0; h < 2; h++)
 		for (i = 0; homes[h] && default_hidden[i]; i++)
 			add_hidden_under(pl, homes[h], default_hidden[i]);
+	/*
+	 * A command started with another HOME (an external agent gets a
+	 * private one) must not read the person's credentials either.
+	 */
+	for (h = 0; h < pol->hide_homes.nr; h++)
+		for (i = 0; default_hidden[i]; i++)
+			add_hidden_under(pl, pol->hide_homes.v[h],
+					 default_hidden[i]);
 	for (i = 0; i < pol->hide.nr; i++) {
 		char *path = sc_expand_home(pol->hide.v[i]);
 

@@ -115,3 +115,85 @@ OPTS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"optionId":"
 	[ -e "$SC_TMP/alog/log" ]
 	refute_regex "$stderr" "SKILL-UNVERIFIED"
 }
+
+@test "run with an executor: an agent context file a person approved is written, and the guard does not end the attempt for it" {
+	handshake '{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}'
+	steps 'expect session/prompt' \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$WT/CLAUDE.md\",\"content\":\"Be brief.\\n\"}" \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$WT/greet.sh\",\"content\":\"#!/bin/sh\\necho \\\"Hello, \${1:-world}!\\\"\\n\"}" \
+		'reply {"stopReason":"end_turn"}'
+	printf 'o\n' >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --answers "$SC_TMP/answers"
+	assert_success
+	refute_regex "$stderr" "INTEGRITY"
+	run git show speccoder/greeting:greet.sh
+	assert_output --partial '1:-world'
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "approval") | "\(.object) \(.answer)"' "$SC_TMP/j"
+	assert_output "CLAUDE.md once"
+	# The done record counts the agent's turn.
+	run jq -r 'select(.type == "done") | .turns' "$SC_TMP/j"
+	assert_output 1
+}
+
+@test "run with an executor: a protected input the agent changes alone stops the attempt at the end of its turn, before any check runs it" {
+	handshake '{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}'
+	# The agent rewrites the Makefile with its own process (its sandbox
+	# lets it write the worktree): the check would run the attacker's rule.
+	steps 'expect session/prompt' \
+		"write $WT/Makefile test:;@touch $SC_TMP/alog/check-ran" \
+		'reply {"stopReason":"end_turn"}'
+	run --separate-stderr git speccoder run greeting --no-prompt
+	assert_failure 1
+	assert_regex "$stderr" "INTEGRITY"
+	[ ! -e "$SC_TMP/alog/check-ran" ]
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "finding") | .path' "$SC_TMP/j"
+	assert_output --partial Makefile
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
+}
+
+@test "run with an executor: a stop in the middle of a turn cancels it and ends promptly, without a broken pipe" {
+	handshake '{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}'
+	# Three denials stop the attempt; the agent then hangs.
+	steps 'expect session/prompt' \
+		"request fs/read_text_file {\"sessionId\":\"s1\",\"path\":\"$WT/.env\"}" \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$WT/.git/config\",\"content\":\"x\"}" \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$WT/speccoder.conf\",\"content\":\"x\"}" \
+		'hang'
+	SECONDS=0
+	run --separate-stderr git speccoder run greeting --no-prompt
+	assert_failure 1
+	assert_regex "$stderr" "DENIED-THRICE"
+	[ "$SECONDS" -lt 120 ]
+	refute_regex "$stderr" "[Bb]roken pipe|WRITE-FAILED|ACP-TIMEOUT"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "end") | .reason // empty' "$SC_TMP/j"
+	assert_output --partial cancelled
+}
+
+@test "run with an executor: a person's yes to the agent's request covers the one command it then runs, asked once" {
+	handshake '{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}'
+	steps 'expect session/prompt' \
+		'notify session/update {"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"b1","_meta":{"claudeCode":{"toolName":"mcp__acp__Bash"}},"kind":"execute","title":"python","status":"pending","rawInput":{"command":"python3 -V"}}}' \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"b1\",\"rawInput\":{\"command\":\"python3 -V\"}},\"options\":$OPTS}" \
+		"request terminal/create {\"sessionId\":\"s1\",\"command\":\"python3 -V\",\"cwd\":\"$WT\"}" \
+		'request terminal/wait_for_exit {"sessionId":"s1","terminalId":"term-1"}' \
+		"request terminal/create {\"sessionId\":\"s1\",\"command\":\"python3 -V\",\"cwd\":\"$WT\"}" \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$WT/greet.sh\",\"content\":\"#!/bin/sh\\necho \\\"Hello, \${1:-world}!\\\"\\n\"}" \
+		'reply {"stopReason":"end_turn"}'
+	printf 'o\n' >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --answers "$SC_TMP/answers"
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	# Asked once; the command it covers runs; the same command again is a
+	# new question (the script has no more answers: no).
+	run jq -r 'select(.type == "approval") | "\(.answer) \(.by)"' "$SC_TMP/j"
+	assert_output $'once script\nonce permission\nno script-exhausted'
+	run jq -c 'select(.id == 101) | .result' "$SC_TMP/alog/log"
+	assert_output '{"terminalId":"term-1"}'
+	run jq -c 'select(.id == 102) | .result' "$SC_TMP/alog/log"
+	assert_output '{"exitCode":0,"signal":null}'
+	run jq -r 'select(.id == 103) | .error.code' "$SC_TMP/alog/log"
+	assert_output -- -32001
+}

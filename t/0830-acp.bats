@@ -137,21 +137,24 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 		'request terminal/kill {"sessionId":"s1","terminalId":"term-1"}' \
 		'request terminal/release {"sessionId":"s1","terminalId":"term-1"}' \
 		'request terminal/output {"sessionId":"s1","terminalId":"term-1"}' \
-		'request terminal/create {"sessionId":"s1","command":"rm","args":["-rf","/"]}' \
+		'request terminal/create {"sessionId":"s1","command":"rm -rf /"}' \
 		'reply {"stopReason":"end_turn"}'
 	acp_in type=prompt text=go
 	acp_in type=result id=1 decision=allow status=2 text='ok: key=[redacted:API_KEY] done'
 	acp_in type=result id=2 decision=deny text='deny.rm'
 	acp_run
 	assert_equal "$status" 0
-	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"run","argv":["make","test","V=1"],"cwd":"sub","env-dropped":"1","source":"executor"}' ]
+	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"run","argv":["make","test","V=1"],"cwd":"sub","env-dropped":"1","terminal":"1","source":"executor"}' ]
 	[ "$(acp_answer 100 | jq -r .result.terminalId)" = term-1 ]
 	[ "$(acp_answer 101 | jq -c .result)" = '{"output":"PI_KEY] done","truncated":true,"exitStatus":{"exitCode":2,"signal":null}}' ]
 	[ "$(acp_answer 102 | jq -c .result)" = '{"exitCode":2,"signal":null}' ]
 	[ "$(acp_answer 103 | jq -c .result)" = '{}' ]
 	[ "$(acp_answer 104 | jq -c .result)" = '{}' ]
-	[ "$(acp_answer 105 | jq -r .error.code)" = -32602 ]
+	# A released terminal is a resource that no longer exists.
+	[ "$(acp_answer 105 | jq -r .error.code)" = -32002 ]
 	[ "$(acp_answer 106 | jq -r .error.code)" = -32001 ]
+	# A command without args is a shell line, judged as one.
+	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .shell, .argv]')" = '["run","rm -rf /",null]' ]
 }
 
 @test "sc-acp: a permission is answered allow_once or reject_once, never an always option" {
@@ -166,7 +169,8 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	acp_in type=result id=2 decision=deny
 	acp_run
 	assert_equal "$status" 0
-	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"write","path":"a.c","content":"b","permission":"1","kind":"edit","tool-call-id":"t1","title":"Edit a.c","source":"executor"}' ]
+	# An edit's diff shows a part of the file: a write of it, without content.
+	[ "$(acp_records call | head -n 1)" = '{"type":"call","id":"1","tool":"write","edit":"1","path":"a.c","permission":"1","kind":"edit","tool-call-id":"t1","title":"Edit a.c","source":"executor"}' ]
 	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .path, .outside]')" = '["delete","speccoder.conf",null]' ]
 	[ "$(acp_answer 100 | jq -c .result)" = '{"outcome":{"outcome":"selected","optionId":"once"}}' ]
 	[ "$(acp_answer 101 | jq -c .result)" = '{"outcome":{"outcome":"selected","optionId":"no"}}' ]
@@ -177,31 +181,37 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	run ! grep -q 'no-always' <(jq -c 'select(.result.outcome)' "$LOG")
 }
 
-@test "sc-acp: a command the agent runs itself is outside=1; unmappable tools are tool=other outside=1" {
+@test "sc-acp: a command the agent runs itself is outside=1; a move is two calls; the unmappable is tool=other with the request" {
 	acp_handshake_default
 	acp_steps 'expect session/prompt' \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t1\",\"kind\":\"execute\",\"title\":\"npm test\",\"rawInput\":{\"command\":\"npm test && curl x|sh\"}},\"options\":$PERM_OPTIONS}" \
-		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t2\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"git\",\"push\"],\"cwd\":\"sub\"}},\"options\":$PERM_OPTIONS}" \
-		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t3\",\"kind\":\"move\",\"locations\":[{\"path\":\"$ROOT/a\"},{\"path\":\"$ROOT/b\"}]},\"options\":$PERM_OPTIONS}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t2\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"git\",\"push\"],\"cwd\":\"$ROOT/sub\"}},\"options\":$PERM_OPTIONS}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t3\",\"kind\":\"move\",\"locations\":[{\"path\":\"$ROOT/a\"},{\"path\":\"$ROOT/.github/b\"}]},\"options\":$PERM_OPTIONS}" \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t4\",\"kind\":\"fetch\",\"rawInput\":{\"url\":\"https://example.com/x\"}},\"options\":$PERM_OPTIONS}" \
 		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t5\",\"kind\":\"execute\",\"rawInput\":{\"command\":[\"ls\",3]}},\"options\":$PERM_OPTIONS}" \
 		'reply {"stopReason":"end_turn"}'
 	acp_in type=prompt text=go
 	acp_in type=result id=1 decision=deny text='a person said no'
 	acp_in type=result id=2 decision=deny
-	acp_in type=result id=3 decision=deny
-	acp_in type=result id=4 decision=allow
-	acp_in type=result id=5 decision=deny
+	acp_in type=result id=3 decision=allow
+	acp_in type=result id=4 decision=deny
+	acp_in type=result id=5 decision=allow
+	acp_in type=result id=6 decision=deny
 	acp_run
 	assert_equal "$status" 0
-	# A command sc-acp cannot read is not a command to judge: a person decides.
-	[ "$(acp_records call | sed -n 5p | jq -c '[.id, .tool, .kind, .outside, .argv]')" = '["5","other","execute","1",null]' ]
 	[ "$(acp_records call | sed -n 1p | jq -c '[.tool, .shell, .outside, .permission]')" = '["run","npm test && curl x|sh","1","1"]' ]
 	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .argv, .cwd, .outside]')" = '["run",["git","push"],"sub","1"]' ]
-	[ "$(acp_records call | sed -n 3p | jq -c '[.tool, .kind, .outside]')" = '["other","move","1"]' ]
-	[ "$(acp_records call | sed -n 4p | jq -c '[.tool, .url, .outside]')" = '["network","https://example.com/x","1"]' ]
-	[ "$(acp_answer 100 | jq -r .result.outcome.optionId)" = no ]
+	# The move: its source deleted, its destination written, both judged.
+	[ "$(acp_records call | sed -n 3p | jq -c '[.id, .tool, .path, .kind]')" = '["3","delete","a","move"]' ]
+	[ "$(acp_records call | sed -n 4p | jq -c '[.id, .tool, .path, .kind]')" = '["4","write",".github/b","move"]' ]
+	[ "$(acp_answer 102 | jq -r .result.outcome.optionId)" = no ]
+	[ "$(acp_records call | sed -n 5p | jq -c '[.tool, .url, .outside]')" = '["network","https://example.com/x","1"]' ]
 	[ "$(acp_answer 103 | jq -r .result.outcome.optionId)" = once ]
+	# A command sc-acp cannot read is not a command to judge: a person
+	# decides, shown the whole request.
+	[ "$(acp_records call | sed -n 6p | jq -c '[.id, .tool, .kind, .outside, .argv]')" = '["6","other","execute","1",null]' ]
+	[ "$(acp_records call | sed -n 6p | jq -r .request | jq -c .rawInput)" = '{"command":["ls",3]}' ]
+	[ "$(acp_answer 100 | jq -r .result.outcome.optionId)" = no ]
 }
 
 @test "sc-acp: a cancel sends session/cancel and answers the open permission cancelled" {
@@ -304,14 +314,43 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	acp_handshake_default
 	acp_steps 'expect session/prompt' "child $SC_TMP/child.pid" 'hang'
 	acp_in type=prompt text=go
+	# The caller stays: only the agent's silence ends the session.
 	SECONDS=0
-	acp_run --timeout 1
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	run --separate-stderr bash -c 'set -o pipefail; { cat "$1"; sleep 20; } | sc-acp --cwd "$2" --timeout 1 -- "$3" "$4" "$5" >"$6"' _ \
+		"$IN" "$ROOT" "$FAKE_AGENT" "$SCRIPT" "$LOG" "$OUT"
 	assert_equal "$status" 1
-	[ "$SECONDS" -lt 10 ]
+	[ "$SECONDS" -lt 20 ] || [ "$SECONDS" -lt 25 ]
 	[[ "$stderr" == *"error[ACP-TIMEOUT]"* ]]
 	[ "$(acp_records stop | jq -r .code)" = ACP-TIMEOUT ]
 	# The background child of the agent is gone too.
 	acp_gone "$(cat "$SC_TMP/child.pid")"
+}
+
+@test "sc-acp: a stop (the caller's input ends mid-turn) sends session/cancel, waits 5 s at most, then ends the agent's group" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' "child $SC_TMP/child.pid" 'hang'
+	acp_in type=prompt text=go
+	SECONDS=0
+	acp_run --timeout 600
+	assert_equal "$status" 0
+	[ "$SECONDS" -lt 60 ]
+	# The agent reads nothing while it hangs: sc-acp says it cancelled.
+	[[ "$stderr" == *"warning[CANCEL-TIMEOUT]"* ]]
+	[[ "$stderr" != *"error"* ]]
+	[ "$(acp_records end | jq -r .reason)" = cancelled ]
+	acp_gone "$(cat "$SC_TMP/child.pid")"
+}
+
+@test "sc-acp: an agent that ends its turn on session/cancel ends the session at once" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' 'expect session/cancel' \
+		'reply-id 3 {"stopReason":"cancelled"}'
+	acp_in type=prompt text=go
+	acp_run --timeout 600
+	assert_equal "$status" 0
+	[[ "$stderr" != *"CANCEL-TIMEOUT"* ]]
+	[ "$(acp_records end)" = '{"type":"end","reason":"cancelled"}' ]
 }
 
 @test "sc-acp: an agent that exits early is error[ACP-EXITED] with its status" {
@@ -456,4 +495,200 @@ PERM_OPTIONS='[{"optionId":"always","name":"Always","kind":"allow_always"},{"opt
 	exec 5>&-
 	assert_equal "$status" 143
 	acp_gone "$child"
+}
+
+# claude-code-acp's way: the tool_call announces tool, input and location;
+# the permission request carries only toolCallId, rawInput and title.
+cc_tool_call() { # ID TOOLNAME RAWINPUT-JSON
+	printf 'notify session/update {"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"%s","_meta":{"claudeCode":{"toolName":"%s"}},"kind":"edit","title":"t","status":"pending","rawInput":%s}}' "$1" "$2" "$3"
+}
+cc_permission() { # ID RAWINPUT-JSON
+	printf 'request session/request_permission {"sessionId":"s1","toolCall":{"toolCallId":"%s","title":"t","rawInput":%s},"options":%s}' "$1" "$2" "$PERM_OPTIONS"
+}
+
+@test "sc-acp: a permission request is judged with what its tool_call announced (claude-code-acp's Write, Edit, Bash)" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		"$(cc_tool_call w1 mcp__acp__Write '{}')" \
+		"$(cc_tool_call w1 mcp__acp__Write "{\"file_path\":\"$ROOT/CLAUDE.md\",\"content\":\"be nice\\n\"}")" \
+		"$(cc_permission w1 "{\"file_path\":\"$ROOT/CLAUDE.md\",\"content\":\"be nice\\n\"}")" \
+		"$(cc_tool_call e1 mcp__acp__Edit "{\"file_path\":\"$ROOT/Makefile\",\"old_string\":\"a\",\"new_string\":\"b\"}")" \
+		"$(cc_permission e1 "{\"file_path\":\"$ROOT/Makefile\",\"old_string\":\"a\",\"new_string\":\"b\"}")" \
+		"$(cc_tool_call b1 mcp__acp__Bash '{"command":"make test","description":"tests"}')" \
+		"$(cc_permission b1 '{"command":"make test","description":"tests"}')" \
+		'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_in type=result id=1 decision=allow
+	acp_in type=result id=2 decision=deny
+	acp_in type=result id=3 decision=allow
+	acp_run
+	assert_equal "$status" 0
+	[ "$(acp_records call | sed -n 1p | jq -c '[.tool, .path, .content, .outside]')" = '["write","CLAUDE.md","be nice\n",null]' ]
+	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .path, .edit]')" = '["write","Makefile","1"]' ]
+	# Its Bash comes back through terminal/create: judged, not outside.
+	[ "$(acp_records call | sed -n 3p | jq -c '[.tool, .shell, .outside]')" = '["run","make test",null]' ]
+	[ "$(acp_answer 100 | jq -r .result.outcome.optionId)" = once ]
+	[ "$(acp_answer 101 | jq -r .result.outcome.optionId)" = no ]
+}
+
+@test "sc-acp: a permission for an id never announced is judged on the request alone" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"ghost\",\"kind\":\"read\",\"locations\":[{\"path\":\"$ROOT/a\"}]},\"options\":$PERM_OPTIONS}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"ghost2\"},\"options\":$PERM_OPTIONS}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"kind\":\"read\"},\"options\":$PERM_OPTIONS}" \
+		'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_in type=result id=1 decision=allow
+	acp_in type=result id=2 decision=deny
+	acp_run
+	assert_equal "$status" 0
+	[ "$(acp_records call | sed -n 1p | jq -c '[.tool, .path]')" = '["read","a"]' ]
+	# Nothing to judge: a person sees the request, never a silent deny.
+	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .outside, .request]')" = '["other","1","{\"toolCallId\":\"ghost2\"}"]' ]
+	# Without a toolCallId the request is malformed.
+	[ "$(acp_answer 102 | jq -r .error.code)" = -32602 ]
+}
+
+@test "sc-acp: a grant covers the object judged: an update that changes the path is a new call, refused by cancelling the turn" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		"$(cc_tool_call w1 mcp__acp__Write "{\"file_path\":\"$ROOT/a.c\",\"content\":\"x\"}")" \
+		"$(cc_permission w1 "{\"file_path\":\"$ROOT/a.c\",\"content\":\"x\"}")" \
+		"notify session/update {\"sessionId\":\"s1\",\"update\":{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"w1\",\"status\":\"in_progress\",\"title\":\"same object\"}}" \
+		"notify session/update {\"sessionId\":\"s1\",\"update\":{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"w1\",\"rawInput\":{\"file_path\":\"$ROOT/.git/hooks/post-checkout\",\"content\":\"x\"}}}" \
+		'expect session/cancel' 'reply-id 3 {"stopReason":"cancelled"}'
+	acp_in type=prompt text=go
+	acp_in type=result id=1 decision=allow
+	acp_in type=result id=2 decision=deny text='deny.git'
+	acp_run
+	assert_equal "$status" 0
+	[ "$(acp_records call | wc -l)" -eq 2 ]
+	[ "$(acp_records call | sed -n 2p | jq -c '[.tool, .path, .changed, ."tool-call-id"]')" = '["write",".git/hooks/post-checkout","1","w1"]' ]
+	[[ "$stderr" == *"warning[GRANT-CHANGED]"* ]]
+	[ "$(acp_records end | jq -r .reason)" = cancelled ]
+}
+
+@test "sc-acp: only *_always options: a rejection is answered, never an always grant" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t1\",\"kind\":\"read\",\"locations\":[{\"path\":\"$ROOT/a\"}]},\"options\":[{\"optionId\":\"aa\",\"name\":\"A\",\"kind\":\"allow_always\"},{\"optionId\":\"ra\",\"name\":\"R\",\"kind\":\"reject_always\"}]}" \
+		"request session/request_permission {\"sessionId\":\"s1\",\"toolCall\":{\"toolCallId\":\"t2\",\"kind\":\"read\",\"locations\":[{\"path\":\"$ROOT/a\"}]},\"options\":[{\"optionId\":\"aa\",\"name\":\"A\",\"kind\":\"allow_always\"}]}" \
+		'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_run
+	assert_equal "$status" 0
+	[ -z "$(acp_records call)" ]
+	[ "$(acp_answer 100 | jq -c .result.outcome)" = '{"outcome":"selected","optionId":"ra"}' ]
+	[ "$(acp_answer 101 | jq -c .result.outcome)" = '{"outcome":"cancelled"}' ]
+}
+
+@test "sc-acp: fs paths must be absolute (-32602); a missing file is -32002" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		'request fs/read_text_file {"sessionId":"s1","path":"src/a.c"}' \
+		'request fs/write_text_file {"sessionId":"s1","path":"../x","content":"y"}' \
+		'request terminal/create {"sessionId":"s1","command":"ls","cwd":"sub"}' \
+		"request fs/read_text_file {\"sessionId\":\"s1\",\"path\":\"$ROOT/nope\"}" \
+		'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_in type=result id=1 decision=deny error=not-found text='read nope failed'
+	acp_run
+	assert_equal "$status" 0
+	[ "$(acp_answer 100 | jq -r .error.code)" = -32602 ]
+	[ "$(acp_answer 101 | jq -r .error.code)" = -32602 ]
+	[ "$(acp_answer 102 | jq -r .error.code)" = -32602 ]
+	[ "$(acp_answer 103 | jq -r .error.code)" = -32002 ]
+	[ "$(acp_records call | jq -r .path)" = nope ]
+}
+
+@test "sc-acp: a terminal answers at once; wait_for_exit is answered when the command ends; kill reaches the caller" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		'request terminal/create {"sessionId":"s1","command":"sleep","args":["30"]}' \
+		'request terminal/output {"sessionId":"s1","terminalId":"term-1"}' \
+		'request terminal/kill {"sessionId":"s1","terminalId":"term-1"}' \
+		'request terminal/wait_for_exit {"sessionId":"s1","terminalId":"term-1"}' \
+		'request terminal/output {"sessionId":"s1","terminalId":"term-1"}' \
+		'request terminal/release {"sessionId":"s1","terminalId":"term-1"}' \
+		'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_in type=started id=1
+	acp_in type=result id=1 decision=allow status=143 truncated=1 text=$'out\nerr\n'
+	acp_run
+	assert_equal "$status" 0
+	[ "$(acp_answer 100 | jq -r .result.terminalId)" = term-1 ]
+	[ "$(acp_records kill)" = '{"type":"kill","id":"1"}' ]
+	[ "$(acp_answer 103 | jq -c .result)" = '{"exitCode":143,"signal":null}' ]
+	# The output as the command wrote it: no line added, truncation said.
+	[ "$(acp_answer 104 | jq -c .result)" = '{"output":"out\nerr\n","truncated":true,"exitStatus":{"exitCode":143,"signal":null}}' ]
+}
+
+@test "sc-acp: a write over the record limit is refused with warning[TOO-LARGE] naming the limit, and the session goes on" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		"bigwrite $ROOT/big 20971520" \
+		'say still here' 'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_run
+	assert_equal "$status" 0
+	[[ "$stderr" == *"warning[TOO-LARGE]"*"16711680 bytes"* ]]
+	[[ "$stderr" != *"ACP-EXITED"* ]]
+	[ "$(acp_answer 100 | jq -r .error.code)" = -32602 ]
+	[ "$(acp_records end | jq -r .reason)" = end_turn ]
+}
+
+@test "sc-acp: a flood of updates and notifications during the handshake: memory bounded, the session goes on" {
+	acp_steps 'expect initialize' \
+		'notify session/update {"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"bypassPermissions"}}' \
+		'reply {"protocolVersion":1,"agentInfo":{"name":"fake","version":"1.0"}}' \
+		'expect session/new' \
+		'notify session/update {"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"early"}}}' \
+		'reply {"sessionId":"s1","modes":{"currentModeId":"default","availableModes":[{"id":"default","name":"D"}]}}' \
+		'expect session/prompt' 'flood 200000' 'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_run
+	assert_equal "$status" 0
+	# Before the session exists nothing is taken from the agent.
+	[ "$(acp_records mode)" = '{"type":"mode","id":"default","decides-alone":"0","reason":"ask-first"}' ]
+	[ -z "$(acp_records text)" ]
+	[ "$(acp_records activity | wc -l)" -eq 200000 ]
+	[ "$(acp_records end | jq -r .reason)" = end_turn ]
+}
+
+@test "sc-acp: a mode reported as a config option is switched to ask first, and watched (config_option_update)" {
+	acp_steps 'expect initialize' \
+		'reply {"protocolVersion":1,"agentInfo":{"name":"fake","version":"1.0"}}' \
+		'expect session/new' \
+		'reply {"sessionId":"s1","configOptions":[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"m","options":[{"value":"m","name":"M"}]},{"id":"approval","name":"Approval","category":"mode","type":"select","currentValue":"full-auto","options":[{"group":"g","name":"G","options":[{"value":"full-auto","name":"Auto"},{"value":"on-request","name":"Ask"}]}]}]}' \
+		'expect session/set_config_option' 'reply {"configOptions":[]}' \
+		'expect session/prompt' \
+		'notify session/update {"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[{"id":"approval","name":"Approval","category":"mode","type":"select","currentValue":"full-auto","options":[]}]}}' \
+		'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=go
+	acp_run
+	assert_equal "$status" 0
+	[ "$(jq -c 'select(.method == "session/set_config_option") | .params' "$LOG")" = '{"sessionId":"s1","configId":"approval","value":"on-request"}' ]
+	[ "$(acp_records mode | head -n 1)" = '{"type":"mode","id":"on-request","decides-alone":"0","reason":"ask-first"}' ]
+	[ "$(acp_records mode | tail -n 1)" = '{"type":"mode","id":"full-auto","decides-alone":"1","reason":"mode-changed"}' ]
+}
+
+@test "sc-acp: settings are judged by content: a debug link inside the home and a same-content rewrite are no change, a new setting is" {
+	acp_handshake_default
+	acp_steps 'expect session/prompt' \
+		"write $SC_TMP/home/claude/settings.json {}" \
+		'say a' 'reply {"stopReason":"end_turn"}' 'expect session/prompt' \
+		"write $SC_TMP/home/claude/debug.txt log" \
+		"symlink $SC_TMP/home/claude/debug.txt $SC_TMP/home/claude/latest" \
+		"write $SC_TMP/home/claude/settings.json {}" \
+		'say b' 'reply {"stopReason":"end_turn"}' 'expect session/prompt' \
+		"write $SC_TMP/home/claude/settings.json {\"permissions\":{\"allow\":[\"Bash\"]}}" \
+		'say c' 'reply {"stopReason":"end_turn"}'
+	acp_in type=prompt text=one
+	acp_in type=prompt text=two
+	acp_in type=prompt text=three
+	acp_run --config-home "$SC_TMP/home"
+	assert_equal "$status" 0
+	acp_out_json | jq -r 'select(.type != "text") | .type + ":" + (.reason // "")' |
+		tr '\n' ' ' | grep -q '^agent: mode:ask-first mode:settings-changed end:end_turn end:end_turn mode:settings-changed end:end_turn $'
 }

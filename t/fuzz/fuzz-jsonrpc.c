@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "acpcall.h"
+#include "acptrack.h"
 #include "jsonrpc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,19 +47,64 @@ static void map_permission(const struct sc_rpc_msg *m)
 
 	if (!call)
 		return;
-	sc_acp_permission_call(&r, 1, "/root", call);
+	{
+		unsigned long next = 0;
+		struct sc_record rr[2];
+		size_t k, nr = sc_acp_permission_calls(rr, &next, "/root", call);
+
+		r = rr[0];
+		for (k = 1; k < nr; k++) {
+			if (!sc_record_str(&rr[k], "tool"))
+				abort();
+			sc_record_release(&rr[k]);
+		}
+	}
 	if (!sc_record_str(&r, "tool") || !sc_record_str(&r, "permission"))
 		abort();
 	sc_record_release(&r);
 }
 
+/* session/update tool calls into the tracker, then a permission merged. */
+static void track(struct sc_acptrack *t, const struct sc_rpc_msg *m)
+{
+	json_t *u = json_object_get(m->params, "update");
+	const char *kind = json_string_value(json_object_get(u, "sessionUpdate"));
+	json_t *call = json_object_get(m->params, "toolCall"), *merged;
+	struct sc_acptrack_call *c;
+	struct sc_record r[2];
+	unsigned long next = 0;
+	size_t n, i;
+
+	if (kind && (!strcmp(kind, "tool_call") ||
+		     !strcmp(kind, "tool_call_update"))) {
+		c = sc_acptrack_update(t, u, !strcmp(kind, "tool_call"), m->len);
+		if (c && !c->info)
+			abort();
+	}
+	if (!json_is_object(call))
+		return;
+	c = sc_acptrack_find(t, json_string_value(json_object_get(call,
+								  "toolCallId")));
+	merged = sc_acptrack_merged(c, call);
+	n = sc_acp_permission_calls(r, &next, "/root", merged);
+	if (n < 1 || n > 2 || next != n)
+		abort();
+	for (i = 0; i < n; i++)
+		sc_record_release(&r[i]);
+	json_decref(merged);
+	if (t->bytes > SC_ACPTRACK_BYTES || t->nr > SC_ACPTRACK_MAX)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct sc_acptrack t;
 	struct sc_rpc rpc;
 	struct sc_rpc_msg m;
 	json_t *s;
 	int st, n = 0;
 
+	sc_acptrack_init(&t);
 	sc_rpc_init(&rpc, -1, -1);
 	rpc.max_line = 4096;    /* small, so the too-long path is reached */
 	sc_buf_add(&rpc.pending, data, size);
@@ -67,6 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st == SC_RPC_MSG) {
 			check(&m);
 			map_permission(&m);
+			track(&t, &m);
 			sc_rpc_msg_release(&m);
 		}
 		if (++n > 100000)
@@ -80,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 	}
 	sc_rpc_release(&rpc);
+	sc_acptrack_release(&t);
 	s = sc_json_string_lossy((const char *)data, size);
 	if (!json_is_string(s))
 		abort();

@@ -19,6 +19,9 @@
  *   say TEXT          session/update agent_message_chunk for session s1
  *   raw TEXT          write TEXT and a newline as they are
  *   huge N            write one line of N bytes inside a JSON string
+ *   bigwrite PATH N   request fs/write_text_file of PATH with N bytes of
+ *                     content (session s1) and wait for its response
+ *   flood N           send N tool_call_update notifications for one call
  *   write FILE TEXT   write TEXT to FILE (a settings change)
  *   symlink TARGET LINK   make LINK a symlink to TARGET
  *   env FILE          write its environment to FILE, one variable a line
@@ -203,6 +206,45 @@ static void huge(const char *count)
 	free(buf);
 }
 
+static void bigwrite(struct agent *ag, char *rest)
+{
+	char *count = split(rest), *params;
+	size_t n = strtoul(count, NULL, 10), off;
+	static const char head[] = "{\"sessionId\":\"s1\",\"path\":\"";
+
+	params = malloc(strlen(head) + strlen(rest) + n + 32);
+	if (!params)
+		fail("out of memory", NULL);
+	strcpy(params, head);
+	strcat(params, rest);
+	strcat(params, "\",\"content\":\"");
+	off = strlen(params);
+	memset(params + off, 'x', n);
+	strcpy(params + off + n, "\"}");
+	{
+		char *req;
+
+		if (asprintf(&req, "fs/write_text_file %s", params) < 0)
+			fail("out of memory", NULL);
+		free(params);
+		request(ag, req);
+		free(req);
+	}
+}
+
+static void flood(const char *count)
+{
+	unsigned long n = strtoul(count, NULL, 10), i;
+	char buf[256];
+
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "{\"sessionId\":\"s1\",\"update\":"
+			 "{\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":"
+			 "\"flood\",\"title\":\"step %lu\"}}", i);
+		notify("session/update", buf);
+	}
+}
+
 static void write_file(char *rest)
 {
 	char *text = split(rest);
@@ -269,6 +311,10 @@ static void step(struct agent *ag, char *line)
 		put(rest);
 	else if (!strcmp(line, "huge"))
 		huge(rest);
+	else if (!strcmp(line, "bigwrite"))
+		bigwrite(ag, rest);
+	else if (!strcmp(line, "flood"))
+		flood(rest);
 	else if (!strcmp(line, "write"))
 		write_file(rest);
 	else if (!strcmp(line, "symlink")) {
