@@ -614,8 +614,10 @@ cc_permission() { # ID RAWINPUT-JSON
 		'reply {"stopReason":"end_turn"}'
 	acp_in type=prompt text=go
 	acp_in type=started id=1
-	acp_in type=result id=1 decision=allow status=143 truncated=1 text=$'out\nerr\n'
-	acp_run
+	# The command ends when the caller has been asked to kill it.
+	sc-rec type=result id=1 decision=allow status=143 truncated=1 \
+		text=$'out\nerr\n' >"$SC_TMP/later"
+	acp_run_after kill "$SC_TMP/later"
 	assert_equal "$status" 0
 	[ "$(acp_answer 100 | jq -r .result.terminalId)" = term-1 ]
 	[ "$(acp_records kill)" = '{"type":"kill","id":"1"}' ]

@@ -72,6 +72,27 @@ acp_run() {
 		"$FAKE_AGENT" "$SCRIPT" "$LOG"
 }
 
+# Like acp_run, but the caller's records in $IN are followed by LATER (a
+# file of records) only once sc-acp has written a record of TYPE: a caller
+# answers when it is asked, and a test of the order must not race the
+# agent.  acp_run_after TYPE LATER [SC-ACP-OPTIONS...]
+acp_run_after() {
+	local type="$1" later="$2" fifo="$SC_TMP/in.fifo"
+	shift 2
+	mkfifo "$fifo"
+	(
+		cat "$IN"
+		for _ in $(seq 300); do
+			grep -qa "type=$type" "$OUT" 2>/dev/null && break
+			sleep 0.1
+		done
+		cat "$later"
+	) >"$fifo" &
+	sc_run_io "$fifo" "$OUT" sc-acp --cwd "$ROOT" "$@" -- \
+		"$FAKE_AGENT" "$SCRIPT" "$LOG"
+	wait
+}
+
 # sc-acp's records as JSON Lines, for jq.
 acp_out_json() {
 	sc-rec --to-json <"$OUT"
