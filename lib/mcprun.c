@@ -319,6 +319,13 @@ static int handle_call(struct session *s, const struct sc_record *call)
 		memcpy(digest, t->digest, sizeof(digest));
 		st = sc_mcp_call(&s->m, t->name, args, s->o->max_output, &text,
 				 &truncated, &is_error);
+		/* A change announced during the call is known before its
+		 * answer: the caller learns of it before its next call. */
+		if (!st && s->m.list_changed && relist(s) < 0 &&
+		    s->status == SC_EXIT_INTERNAL) {
+			sc_buf_wipe(&text);
+			return -1;
+		}
 		if (st) {
 			sc_buf_reset(&text);
 			sc_buf_addf(&text, "the MCP server '%s' failed: %s",
@@ -404,7 +411,7 @@ static int serve(struct session *s, int in)
 {
 	struct sc_reader rd;
 	struct sc_record r;
-	int st;
+	int st = SC_READ_EOF;
 
 	s->in = sc_xmalloc(sizeof(*s->in));
 	sc_input_init_fd(s->in, in);

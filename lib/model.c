@@ -137,16 +137,43 @@ static int add_system(struct sc_conversation *c, const struct sc_record *rec,
 	return 0;
 }
 
+/*
+ * A tool named again replaces its earlier definition, and withdrawn=1
+ * removes it: an MCP server's tools are offered anew at each start and
+ * withdrawn when their definition changes (sc-mcp(1)).
+ */
+static void drop_tool(struct sc_conversation *c, const char *name)
+{
+	for (size_t i = 0; i < c->tools_nr; i++) {
+		if (strcmp(c->tools[i].name, name))
+			continue;
+		free(c->tools[i].name);
+		free(c->tools[i].description);
+		json_decref(c->tools[i].schema);
+		memmove(c->tools + i, c->tools + i + 1,
+			(c->tools_nr - i - 1) * sizeof(*c->tools));
+		c->tools_nr--;
+		return;
+	}
+}
+
 static int add_tool(struct sc_conversation *c, const struct sc_record *rec,
 		    unsigned long nr)
 {
 	const char *name = need(rec, "name", "tool", nr);
-	const char *schema = need(rec, "schema", "tool", nr);
+	const char *withdrawn = sc_record_str(rec, "withdrawn");
+	const char *schema;
 	const char *desc = sc_record_str(rec, "description");
 	struct sc_tooldef *t;
 	json_t *js;
 
-	if (!name || !schema)
+	if (!name)
+		return -1;
+	drop_tool(c, name);
+	if (withdrawn && !strcmp(withdrawn, "1"))
+		return 0;
+	schema = need(rec, "schema", "tool", nr);
+	if (!schema)
 		return -1;
 	js = json_loads(schema, JSON_REJECT_DUPLICATES, NULL);
 	if (!json_is_object(js)) {
