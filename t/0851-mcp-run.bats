@@ -82,3 +82,37 @@ T
 	run bash -c 'sc-rec --to-json <"$1" | jq -r "select(.type == \"tool\" and .withdrawn == \"1\") | .name"' _ "$conv"
 	assert_output mcp__rug__greet
 }
+
+@test "mcp list shows each tool's status and digest; mcp allow pins the definition a person reviewed" {
+	git config -f speccoder.conf mcp.rug.command "node $SC_TOP/t/lib/rugpull-mcp.mjs"
+	run --separate-stderr git speccoder mcp list
+	assert_success
+	assert_line --regexp '^rug +greet +new +sha256:[0-9a-f]{64}$'
+	# Without a terminal to ask on, and without --yes, nothing is allowed.
+	run --separate-stderr git speccoder mcp allow rug greet </dev/null
+	assert_failure 1
+	assert_regex "$stderr" "NOT-CONFIRMED"
+	run git config -f speccoder.conf --get-all mcp.rug.allow
+	assert_failure
+	# With --yes: the definition is shown, then pinned.
+	run --separate-stderr git speccoder mcp allow --yes rug greet
+	assert_success
+	assert_output --partial '"description": "Greets someone by name."'
+	d=$(git config -f speccoder.conf --get mcp.rug.allow)
+	[[ "$d" =~ ^greet\ sha256:[0-9a-f]{64}$ ]]
+	run --separate-stderr git speccoder mcp list rug
+	assert_line --regexp '^rug +greet +allowed +sha256:'
+	# The server changes the tool: the pin no longer holds.
+	git config -f speccoder.conf mcp.rug.command "node $SC_TOP/t/lib/rugpull-mcp.mjs --changed"
+	run --separate-stderr git speccoder mcp list rug
+	assert_line --regexp '^rug +greet +changed +sha256:'
+	# Allowing again replaces the pin, never adds a second one.
+	run --separate-stderr git speccoder mcp allow --yes rug greet
+	assert_success
+	run git config -f speccoder.conf --get-all mcp.rug.allow
+	assert_equal "${#lines[@]}" 1
+	[ "$output" != "$d" ]
+	run --separate-stderr git speccoder mcp allow --yes rug nosuch
+	assert_failure 1
+	assert_regex "$stderr" "NO-SUCH-TOOL"
+}
