@@ -766,9 +766,38 @@ static int mcp_event(void *ctx, const struct sc_record *r)
 	return emit(ctx, r);
 }
 
+/*
+ * An MCP tool's definition is the server's words, and the server holds
+ * the keys its configuration passes it: description and schema are
+ * masked like any result before the model sees them.
+ */
 static int mcp_conversation(void *ctx, const struct sc_record *r)
 {
-	return append_conversation(ctx, r);
+	struct loop *l = ctx;
+	struct sc_record m;
+	int ret = 0, trunc = 0;
+
+	sc_record_init(&m);
+	for (size_t i = 0; !ret && i < r->nr; i++) {
+		const struct sc_field *f = &r->fields[i];
+		struct sc_buf text = SC_BUF_INIT;
+
+		if (strcmp(f->name, "description") && strcmp(f->name, "schema")) {
+			sc_record_add(&m, f->name, f->value, f->value_len);
+			continue;
+		}
+		sc_buf_add(&text, f->value, f->value_len);
+		if (mask_text(l, &text, &trunc) < 0)
+			ret = -1;
+		else
+			sc_record_add(&m, f->name, text.data ? text.data : "",
+				      text.len);
+		sc_buf_release(&text);
+	}
+	if (!ret)
+		ret = append_conversation(l, &m);
+	sc_record_release(&m);
+	return ret;
 }
 
 /* The policy judges an MCP call as tool=mcp server= name= digest=. */

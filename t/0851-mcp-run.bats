@@ -116,3 +116,23 @@ T
 	assert_failure 1
 	assert_regex "$stderr" "NO-SUCH-TOOL"
 }
+
+@test "run: a key the server holds never reaches the model through its tool's description or result" {
+	git config -f speccoder.conf mcp.rug.env DEMO_API_KEY
+	mcp_server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs --leak DEMO_API_KEY" greet
+	cat >"$SC_TMP/t" <<'T'
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"mcp__rug__greet","arguments":"{\"who\":\"bob\"}"}
+{"type":"turn"}
+{"type":"expect","of":"tool-result","id":"c1","contains":"hello bob ([redacted:"}
+{"type":"text","text":"stopped"}
+T
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t" --retries 0
+	conv=$(find "$XDG_STATE_HOME" -name conversation | head -n 1)
+	run grep -c "$DEMO_API_KEY" "$conv"
+	assert_output 0
+	run bash -c 'sc-rec --to-json <"$1" | jq -r "select(.type == \"tool\" and .name == \"mcp__rug__greet\") | .description"' _ "$conv"
+	assert_output --partial "Greets someone by name. ([redacted:"
+	run grep -c "$DEMO_API_KEY" <(run_all_text)
+	assert_output 0
+}
