@@ -18,6 +18,7 @@
 #include "intoto.h"
 #include "mcp.h"
 #include "model.h"
+#include "process.h"
 #include "record.h"
 
 /* Pages of tools/list followed: a server cycling cursors is cut off. */
@@ -401,35 +402,6 @@ fail:
 	_exit(127);
 }
 
-/*
- * The server's process group, for the signal handler below: the only
- * process-wide state here, because a handler has no other way to know it
- * (one server a process, as sc-mcp runs it).
- */
-static volatile sig_atomic_t server_group;
-
-/* Killed by its caller, the client takes the server's group along. */
-static void on_fatal_signal(int sig)
-{
-	if (server_group > 0)
-		(void)kill(-(pid_t)server_group, SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_fatal_signals(pid_t group)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal_signal;
-	sigemptyset(&sa.sa_mask);
-	server_group = group;
-	(void)sigaction(SIGTERM, &sa, NULL);
-	(void)sigaction(SIGINT, &sa, NULL);
-	(void)sigaction(SIGHUP, &sa, NULL);
-}
-
 int sc_mcp_start(struct sc_mcp *m, char *const argv[], int stderr_fd)
 {
 	int to[2], from[2], rep[2], e = 0, err = stderr_fd;
@@ -462,7 +434,7 @@ int sc_mcp_start(struct sc_mcp *m, char *const argv[], int stderr_fd)
 		close(rep[0]);
 		return m->why = "cannot fork", SC_MCP_START;
 	}
-	catch_fatal_signals(m->pid);
+	sc_kill_group_on_fatal_signal(m->pid);
 	do
 		n = read(rep[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
@@ -515,7 +487,7 @@ void sc_mcp_stop(struct sc_mcp *m)
 		while (waitpid(m->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		m->pid = -1;
-		server_group = 0;
+		sc_kill_group_on_fatal_signal(0);
 	}
 	if (m->rpc.in_fd >= 0) {
 		close(m->rpc.in_fd);
