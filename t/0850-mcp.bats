@@ -22,7 +22,12 @@ setup() {
 	FILESYSTEM="node $NPM/@modelcontextprotocol/server-filesystem/dist/index.js"
 }
 
-teardown() { sb_teardown; }
+teardown() {
+	if [ -n "${WEB_PID:-}" ]; then
+		kill "$WEB_PID" 2>/dev/null || true
+	fi
+	sb_teardown
+}
 
 server() { # NAME COMMAND
 	git config -f "$CONF" "mcp.$1.command" "$2"
@@ -264,4 +269,36 @@ digest_of() { # NAME TOOL
 	[[ "$stderr" == *"error[MCP-UNKNOWN-SERVER]"* ]]
 	run --separate-stderr sc-mcp --config "$CONF" --server 'a__b' -- sc-sandbox-exec --root "$ROOT"
 	[ "$status" -eq 2 ]
+}
+
+@test "a server cannot reach a service on the host's loopback: network none, and loopback is its own" {
+	sb_require_full
+	command -v python3 >/dev/null || skip "python3 is needed for the host's service"
+	mkdir -p "$SC_TMP/www" && echo "host page" >"$SC_TMP/www/page"
+	python3 -m http.server 0 --bind 127.0.0.1 --directory "$SC_TMP/www" >"$SC_TMP/http.log" 2>&1 &
+	WEB_PID=$!
+	local port=''
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$SC_TMP/http.log" | head -n 1)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ]
+	server ev "$EVERYTHING"
+	allow ev gzip-file-as-resource
+	calls type=call id=1 tool=mcp__ev__gzip-file-as-resource \
+		"arguments={\"name\":\"p.gz\",\"data\":\"http://127.0.0.1:$port/page\"}"
+	# The attack works without the sandbox: the fetch succeeds.
+	printf '#!/bin/sh\nwhile [ "$1" != -- ]; do shift; done; shift; exec "$@"\n' >"$SC_TMP/nosandbox"
+	chmod +x "$SC_TMP/nosandbox"
+	sc_run_io "$SC_TMP/in.rec" "$SC_TMP/out.rec" sc-mcp --config "$CONF" --server ev -- "$SC_TMP/nosandbox"
+	[ "$(result 1 outcome)" = ok ]
+	for net in none loopback; do
+		git config -f "$CONF" mcp.ev.network "$net"
+		sc_run_io "$SC_TMP/in.rec" "$SC_TMP/out.rec" sc-mcp --config "$CONF" --server ev \
+			-- sc-sandbox-exec --root "$ROOT" --mode required
+		echo "$net: $(result 1 text)"
+		[ "$status" -eq 0 ]
+		[ "$(result 1 outcome)" = error ]
+	done
 }
