@@ -572,6 +572,8 @@ static int request(struct sc_mcp *m, const char *method, json_t *params,
 		else if (msg.kind == SC_RPC_NOTIFICATION) {
 			if (!strcmp(msg.method, "notifications/tools/list_changed"))
 				m->list_changed = 1;
+			else if (!strcmp(msg.method, "notifications/progress"))
+				m->progress++;   /* counted, never shown */
 		} else if (!json_is_integer(msg.id) ||
 			   json_integer_value(msg.id) != id) {
 			m->why = "a response to a request never made";
@@ -675,12 +677,17 @@ int sc_mcp_list_tools(struct sc_mcp *m, struct sc_mcp_tools *t)
 int sc_mcp_call(struct sc_mcp *m, const char *name, json_t *args, size_t max,
 		struct sc_buf *out, int *truncated, int *is_error)
 {
-	json_t *params = json_pack("{s:s, s:o}", "name", name, "arguments",
-				   args), *result = NULL;
+	/* The token is the id the request gets: progress is allowed, and
+	 * counted, but never extends the deadline (a server could send it
+	 * forever). */
+	json_t *params = json_pack("{s:s, s:o, s:{s:I}}", "name", name,
+				   "arguments", args, "_meta", "progressToken",
+				   (json_int_t)m->rpc.next_id), *result = NULL;
 	struct sc_buf err = SC_BUF_INIT;
 	int st;
 
 	*is_error = 0;
+	m->progress = 0;
 	st = request(m, "tools/call", params, &result, &err);
 	if (!st && !result) {
 		*is_error = 1;

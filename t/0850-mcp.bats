@@ -108,6 +108,8 @@ digest_of() { # NAME TOOL
 	[ "$(result 1 label) $(result 1 source) $(result 1 outcome)" = "untrusted mcp:ev ok" ]
 	[ "$(result 2 text)" = "The sum of 2 and 40 is 42." ]
 	[[ "$(result 3 text)" == "Long running operation completed."* ]]
+	# Its progress came (one notification a step) and was only counted.
+	[ "$(result 3 progress)" = 3 ]
 	[[ "$(result 4 text)" == *"[resource demo://resource/dynamic/text/3]"* ]]
 	# Fields typed by the schema: numbers stay numbers.
 	[ "$(result 5 text)" = "The sum of 1 and 2 is 3." ]
