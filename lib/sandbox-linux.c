@@ -35,6 +35,7 @@
 #include "landlock.h"
 #include "mountinfo.h"
 #include "record.h"
+#include "rootguard.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
 
@@ -190,49 +191,20 @@ static void add_implicit_read_only(struct plan *pl, const char *path)
 }
 
 /*
- * The path in the first line of FILE after PREFIX, relative paths taken
- * from FILE's directory; NULL when FILE does not hold one.
- */
-static char *read_pointer(const char *file, const char *prefix)
-{
-	char line[PATH_MAX + 16];
-	struct sc_buf path = SC_BUF_INIT;
-	size_t plen = strlen(prefix);
-	FILE *fp = fopen(file, "re");
-	const char *slash;
-	int ok;
-
-	if (!fp)
-		return NULL;
-	ok = fgets(line, sizeof(line), fp) != NULL;
-	fclose(fp);
-	line[ok ? strcspn(line, "\r\n") : 0] = '\0';
-	if (!ok || strncmp(line, prefix, plen) || !line[plen])
-		return NULL;
-	if (line[plen] != '/') {
-		slash = strrchr(file, '/');
-		sc_buf_add(&path, file, slash ? (size_t)(slash - file) : 0);
-		sc_buf_addch(&path, '/');
-	}
-	sc_buf_adds(&path, line + plen);
-	return sc_buf_detach(&path, NULL);
-}
-
-/*
  * A linked worktree's ".git" is a file naming its git directory
  * ("gitdir: PATH"), whose "commondir" names the main repository's: both
  * decide what git does (hooks, config, refs), so both stay read-only too.
  */
 static void add_gitdirs(struct plan *pl, const char *dotgit)
 {
-	char *gitdir = read_pointer(dotgit, "gitdir: "), *common;
+	char *gitdir = sc_read_pointer(dotgit, "gitdir: "), *common;
 	struct sc_buf file = SC_BUF_INIT;
 
 	if (!gitdir)
 		return;
 	add_implicit_read_only(pl, gitdir);
 	sc_buf_addf(&file, "%s/commondir", gitdir);
-	common = read_pointer(file.data, "");
+	common = sc_read_pointer(file.data, "");
 	if (common)
 		add_implicit_read_only(pl, common);
 	free(common);
@@ -421,6 +393,45 @@ static void resolve_sockets(struct plan *pl)
 	fclose(fp);
 }
 
+/*
+ * The root's read-only defaults (rootguard.h), unless a --writable path
+ * lifts one: that is said on stderr, as is a --writable path inside one.
+ */
+static int guard_root(struct plan *pl, const char *root)
+{
+	struct sc_strlist guard = { 0 };
+	size_t i, j;
+	int lifted;
+
+	if (sc_rootguard_paths(root, &guard) < 0) {
+		sc_strlist_release(&guard);
+		return -1;
+	}
+	for (i = 0; i < guard.nr; i++) {
+		const char *p = guard.v[i];
+
+		lifted = 0;
+		for (j = 0; j < pl->writable.nr; j++) {
+			const char *w = pl->writable.v[j];
+
+			if (!strcmp(w, root) || !is_beneath(w, p))
+				continue;
+			if (!strcmp(w, p)) {
+				lifted = 1;
+				sc_warning("PROTECTION-LIFTED", "'%s' is writable: "
+					   "--writable lifts its default protection", p);
+			} else {
+				sc_warning("PROTECTION-LIFTED", "'%s' is writable "
+					   "inside '%s', read-only by default", w, p);
+			}
+		}
+		if (!lifted)
+			add_implicit_read_only(pl, p);
+	}
+	sc_strlist_release(&guard);
+	return 0;
+}
+
 static int bind_cmp(const void *a, const void *b)
 {
 	const struct bind *x = a, *y = b;
@@ -466,7 +477,8 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	if (!pl->cwd)
 		return sc_error_errno("BAD-CWD", "cannot find the current "
 				      "directory");
-	if (resolve_dir(pol->root ? pol->root : ".", "BAD-ROOT", &root) < 0) {
+	if (sc_rootguard_check_root(pol->root ? pol->root : ".") < 0 ||
+	    resolve_dir(pol->root ? pol->root : ".", "BAD-ROOT", &root) < 0) {
 		free(root);
 		return -1;
 	}
@@ -478,9 +490,12 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 		sc_strlist_add(&pl->writable, root);
 		add_bind(pl, root, 1);
 	}
-	free(root);
-	if (resolve_writable(pl, pol) < 0 || resolve_read_only(pl, pol) < 0)
+	if (resolve_writable(pl, pol) < 0 || resolve_read_only(pl, pol) < 0 ||
+	    (!pol->root_read_only && guard_root(pl, root) < 0)) {
+		free(root);
 		return -1;
+	}
+	free(root);
 	resolve_hidden(pl, pol);
 	if (make_tmpdir(pl) < 0)
 		return -1;
@@ -555,6 +570,17 @@ static int hidden_outside_writable(const struct plan *pl)
 	return 1;
 }
 
+/* Does some path stay read-only inside a writable one (only mounts can)? */
+static int read_only_needed(const struct plan *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nbinds; i++)
+		if (!pl->binds[i].writable)
+			return 1;
+	return 0;
+}
+
 struct protection {
 	const char *name;
 	int needed;        /* does this policy ask for it */
@@ -581,7 +607,7 @@ static int proc_children_available(void)
  * grants everything and cannot take reading back.
  */
 static void protections(const struct sc_sandbox_policy *pol, int abi, int userns,
-			int hide_ok, struct protection p[P_COUNT])
+			int hide_ok, int ro_needed, struct protection p[P_COUNT])
 {
 	int ll = abi >= LANDLOCK_MIN_ABI, sec = sc_seccomp_available();
 	int own_net = pol->net != SC_NET_FULL;
@@ -590,7 +616,7 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 	p[P_SYSCALLS] = (struct protection){ "syscall-filter", 1, sec, sec };
 	p[P_FS_WRITE] = (struct protection){ "write-confinement", 1, userns || ll, ll };
 	p[P_READ_ONLY] = (struct protection){ "read-only-paths",
-		pol->read_only.nr > 0, userns, 0 };
+		ro_needed, userns, 0 };
 	/* The landlock tier leaves them out of its read rules (see there). */
 	p[P_HIDDEN] = (struct protection){ "hidden-credentials", 1, userns,
 		ll && hide_ok };
@@ -1385,7 +1411,7 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 	}
 	if (pol->tier != SC_TIER_LANDLOCK) {
 		resolve_sockets(&pl);
-		protections(pol, pl.abi, 1, 1, p);
+		protections(pol, pl.abi, 1, 1, read_only_needed(&pl), p);
 		ret = run_tier(&pl, TIER_FULL, p);
 		if (ret != -2) {
 			plan_release(&pl);
@@ -1399,7 +1425,8 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		sc_warning("NO-USER-NAMESPACES", "the kernel refused user "
 			   "namespaces: trying the landlock tier");
 	}
-	protections(pol, pl.abi, 0, hidden_outside_writable(&pl), p);
+	protections(pol, pl.abi, 0, hidden_outside_writable(&pl),
+		    read_only_needed(&pl), p);
 	ret = run_tier(&pl, TIER_LANDLOCK, p);
 	plan_release(&pl);
 	return ret;
@@ -1432,8 +1459,8 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 	struct sc_record rec;
 	char num[16];
 
-	protections(pol, abi, userns, 1, p[0]);
-	protections(pol, abi, 0, 1, p[1]);
+	protections(pol, abi, userns, 1, pol->read_only.nr > 0, p[0]);
+	protections(pol, abi, 0, 1, pol->read_only.nr > 0, p[1]);
 	sc_output_init(&out, fd);
 	sc_record_init(&rec);
 	snprintf(num, sizeof(num), "%d", abi);
