@@ -90,7 +90,9 @@ struct plan {
 	struct bind *binds;
 	size_t nbinds, abinds;
 	struct sc_strlist hide_dirs, hide_files, sockets;
+	int tmpdir_in_ns;               /* TMPDIR exists only in the namespace */
 	char **env;
+	char *const *envp;              /* the caller's environment */
 	char *const *argv;
 	int report;                     /* write end of the report pipe */
 	sigset_t sigmask;               /* the caller's, for the command */
@@ -497,11 +499,40 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	}
 	free(root);
 	resolve_hidden(pl, pol);
-	if (make_tmpdir(pl) < 0)
-		return -1;
-	sc_strlist_add(&pl->writable, pl->tmpdir);
 	qsort(pl->binds, pl->nbinds, sizeof(*pl->binds), bind_cmp);
-	pl->env = sc_env_build(envp, (enum sc_env_mode)pol->env,
+	pl->envp = envp;
+	return 0;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The private TMPDIR, writable, and the command's environment naming it.
+ * The full tier mounts a tmpfs of its own on a directory of its private
+ * /dev/shm: nothing is made on disk, so nothing is left behind however the
+ * launcher ends (a SIGKILL to its process group included), and no disk
+ * inode is made and freed per command.  The other tiers have no mount
+ * namespace: they make one on disk and remove it at the end.
+ */
+static int plan_tmpdir(struct plan *pl, enum tier tier)
+{
+	const struct sc_sandbox_policy *pol = pl->pol;
+	char name[64];
+
+	if (tier == TIER_FULL && is_dir("/dev/shm")) {
+		snprintf(name, sizeof(name), "/dev/shm/sc-sandbox.%d", (int)getpid());
+		pl->tmpdir = sc_xstrdup(name);
+		pl->tmpdir_in_ns = 1;
+	} else if (make_tmpdir(pl) < 0) {
+		return -1;
+	}
+	sc_strlist_add(&pl->writable, pl->tmpdir);
+	pl->env = sc_env_build(pl->envp, (enum sc_env_mode)pol->env,
 			       pol->env_keep.v, pol->env_keep.nr, pl->tmpdir);
 	return 0;
 }
@@ -534,15 +565,28 @@ static void remove_tree_at(int at, const char *name, int depth)
 	unlinkat(at, name, AT_REMOVEDIR);
 }
 
+/* Undo plan_tmpdir: the directory on disk, its writable entry (the last). */
+static void plan_tmpdir_release(struct plan *pl)
+{
+	if (pl->tmpdir) {
+		if (!pl->tmpdir_in_ns && rmdir(pl->tmpdir) < 0 && errno != ENOENT)
+			remove_tree_at(AT_FDCWD, pl->tmpdir, 0);
+		free(pl->tmpdir);
+		pl->tmpdir = NULL;
+		pl->tmpdir_in_ns = 0;
+		free(pl->writable.v[--pl->writable.nr]);
+		pl->writable.v[pl->writable.nr] = NULL;
+	}
+	if (pl->env)
+		sc_env_free(pl->env);
+	pl->env = NULL;
+}
+
 static void plan_release(struct plan *pl)
 {
 	size_t i;
 
-	if (pl->tmpdir) {
-		if (rmdir(pl->tmpdir) < 0 && errno != ENOENT)
-			remove_tree_at(AT_FDCWD, pl->tmpdir, 0);
-		free(pl->tmpdir);
-	}
+	plan_tmpdir_release(pl);
 	for (i = 0; i < pl->nbinds; i++)
 		free(pl->binds[i].path);
 	free(pl->binds);
@@ -551,7 +595,6 @@ static void plan_release(struct plan *pl)
 	sc_strlist_release(&pl->hide_dirs);
 	sc_strlist_release(&pl->hide_files);
 	sc_strlist_release(&pl->sockets);
-	sc_env_free(pl->env);
 }
 
 /* ---- protections: what each tier enforces ------------------------- */
@@ -750,6 +793,14 @@ static int mask_sockets(const struct plan *pl)
 	return 0;
 }
 
+static int mount_tmpdir(const struct plan *pl)
+{
+	if (mount("tmpfs", pl->tmpdir, "tmpfs", MS_NOSUID | MS_NODEV,
+		  "mode=0700") < 0)
+		return mount_error("mount a tmpfs on", pl->tmpdir);
+	return 0;
+}
+
 static int setup_mounts(const struct plan *pl)
 {
 	struct mount_attr ro = { 0 };
@@ -762,10 +813,10 @@ static int setup_mounts(const struct plan *pl)
 	ro.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID;
 	if (mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof(ro)) < 0)
 		return mount_error("make read-only", "/");
-	/* A private, empty, writable TMPDIR that dies with the namespace. */
-	if (mount("tmpfs", pl->tmpdir, "tmpfs", MS_NOSUID | MS_NODEV,
-		  "mode=0700") < 0)
-		return mount_error("mount a tmpfs on", pl->tmpdir);
+	/* A private, empty, writable TMPDIR that dies with the namespace
+	 * (on a directory of the private /dev/shm below, when there is one). */
+	if (!pl->tmpdir_in_ns && mount_tmpdir(pl) < 0)
+		return -1;
 	for (i = 0; i < pl->nbinds; i++)
 		if (rebind(&pl->binds[i]) < 0)
 			return -1;
@@ -776,6 +827,10 @@ static int setup_mounts(const struct plan *pl)
 	    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  "mode=1777") < 0)
 		return mount_error("mount a tmpfs on", "/dev/shm");
+	/* TMPDIR may hold programs a test builds: a tmpfs without noexec. */
+	if (pl->tmpdir_in_ns && (mkdir(pl->tmpdir, 0700) < 0 ||
+				 mount_tmpdir(pl) < 0))
+		return mount_error("make", pl->tmpdir);
 	/* A /proc of the new PID namespace: host processes are invisible. */
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0)
@@ -816,10 +871,15 @@ static int drop_capabilities(void)
 	int cap;
 
 	memset(data, 0, sizeof(data));
+	/*
+	 * Capabilities are numbered without holes: the first EINVAL is the
+	 * kernel's last capability plus one, and every number above it is
+	 * refused too (so the loop makes CAP_LAST_CAP + 2 calls, not 64).
+	 * EPERM: we hold no CAP_SETPCAP, so no capability to drop.
+	 */
 	for (cap = 0; cap < 64; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL) {
-			/* EPERM: we hold no CAP_SETPCAP, so no capability. */
-			if (errno != EPERM)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) {
+			if (errno != EINVAL && errno != EPERM)
 				return sc_error_errno("CAPS-FAILED", "cannot drop "
 						      "capability %d", cap);
 			break;
@@ -961,6 +1021,36 @@ static _Noreturn void run_command(const struct plan *pl)
 	_exit(SC_SANDBOX_CANNOT_EXEC);
 }
 
+static int command_main(void *arg)
+{
+	run_command(arg);
+}
+
+/* Enough for confine_self and execvp's PATH search (PATH_MAX buffers). */
+#define COMMAND_STACK (256 * 1024)
+
+/*
+ * Start the command from the namespace's init the way posix_spawn does:
+ * the child shares our memory and we wait until it has executed (or
+ * died), so no page tables are copied and neither of us takes
+ * copy-on-write faults afterwards.  The child sets environ before
+ * executing: ours is restored once it has.  Only the init does this: a
+ * supervisor blocked in here could not enforce the deadline, while a
+ * blocked init is killed with its namespace.
+ */
+static pid_t spawn_command(const struct plan *pl)
+{
+	extern char **environ;
+	char **saved = environ, *stack = sc_xmalloc(COMMAND_STACK);
+	pid_t pid;
+
+	pid = (pid_t)clone(command_main, stack + COMMAND_STACK,
+			   CLONE_VM | CLONE_VFORK | SIGCHLD, (void *)pl);
+	environ = saved;
+	free(stack);
+	return pid;
+}
+
 /*
  * The init of the new namespaces: map ids, build the mounts, bring up
  * loopback, start the command and reap every orphan until the command
@@ -979,14 +1069,12 @@ static _Noreturn void namespace_init(const struct plan *pl)
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
-	child = fork();
+	child = spawn_command(pl);
 	if (child < 0) {
-		sc_error_errno("SETUP-FAILED", "cannot fork");
+		sc_error_errno("SETUP-FAILED", "cannot start the command");
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
-	if (!child)
-		run_command(pl);
 	/* Our copies of the output pipes must not keep them open. */
 	if (pl->out[0] >= 0) {
 		close(pl->out[0]);
@@ -1405,14 +1493,16 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		sc_warning("SANDBOX-OFF", "--mode off: the command runs "
 			   "unconfined");
 		pl.tier = TIER_OFF;
-		ret = launch(&pl);
+		ret = plan_tmpdir(&pl, TIER_OFF) < 0 ? SC_SANDBOX_FAILED :
+		      launch(&pl);
 		plan_release(&pl);
 		return ret;
 	}
 	if (pol->tier != SC_TIER_LANDLOCK) {
 		resolve_sockets(&pl);
 		protections(pol, pl.abi, 1, 1, read_only_needed(&pl), p);
-		ret = run_tier(&pl, TIER_FULL, p);
+		ret = plan_tmpdir(&pl, TIER_FULL) < 0 ? SC_SANDBOX_FAILED :
+		      run_tier(&pl, TIER_FULL, p);
 		if (ret != -2) {
 			plan_release(&pl);
 			return ret;
@@ -1424,10 +1514,12 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		}
 		sc_warning("NO-USER-NAMESPACES", "the kernel refused user "
 			   "namespaces: trying the landlock tier");
+		plan_tmpdir_release(&pl);
 	}
 	protections(pol, pl.abi, 0, hidden_outside_writable(&pl),
 		    read_only_needed(&pl), p);
-	ret = run_tier(&pl, TIER_LANDLOCK, p);
+	ret = plan_tmpdir(&pl, TIER_LANDLOCK) < 0 ? SC_SANDBOX_FAILED :
+	      run_tier(&pl, TIER_LANDLOCK, p);
 	plan_release(&pl);
 	return ret;
 }
