@@ -91,6 +91,8 @@ struct plan {
 	size_t nbinds, abinds;
 	struct sc_strlist hide_dirs, hide_files, sockets;
 	int tmpdir_in_ns;               /* TMPDIR exists only in the namespace */
+	pid_t janitor;                  /* removes an on-disk TMPDIR if we die */
+	int janitor_fd;                 /* its pipe: EOF when we are gone */
 	char **env;
 	char *const *envp;              /* the caller's environment */
 	char *const *argv;
@@ -473,7 +475,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	pl->argv = argv;
 	pl->uid = getuid();
 	pl->gid = getgid();
-	pl->report = pl->out[0] = pl->out[1] = -1;
+	pl->report = pl->out[0] = pl->out[1] = pl->janitor_fd = -1;
 	pl->abi = sc_landlock_abi();
 	pl->cwd = getcwd(NULL, 0);
 	if (!pl->cwd)
@@ -504,6 +506,8 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	return 0;
 }
 
+static int start_janitor(struct plan *pl);
+
 static int is_dir(const char *path)
 {
 	struct stat st;
@@ -528,8 +532,15 @@ static int plan_tmpdir(struct plan *pl, enum tier tier)
 		snprintf(name, sizeof(name), "/dev/shm/sc-sandbox.%d", (int)getpid());
 		pl->tmpdir = sc_xstrdup(name);
 		pl->tmpdir_in_ns = 1;
-	} else if (make_tmpdir(pl) < 0) {
-		return -1;
+	} else {
+		if (make_tmpdir(pl) < 0)
+			return -1;
+		if (start_janitor(pl) < 0) {
+			rmdir(pl->tmpdir);
+			free(pl->tmpdir);
+			pl->tmpdir = NULL;
+			return -1;
+		}
 	}
 	sc_strlist_add(&pl->writable, pl->tmpdir);
 	pl->env = sc_env_build(pl->envp, (enum sc_env_mode)pol->env,
@@ -565,12 +576,68 @@ static void remove_tree_at(int at, const char *name, int depth)
 	unlinkat(at, name, AT_REMOVEDIR);
 }
 
+/*
+ * The janitor's life: in a session of its own, so that a signal to our
+ * process group (an executor killing its agent with SIGKILL) leaves it
+ * alone, holding nothing of the caller's (a shell reading our output
+ * would wait for it), it waits for the end of the pipe, which comes when
+ * we end however we end, and removes TMPDIR.
+ */
+static _Noreturn void janitor_main(const char *tmpdir, int fd)
+{
+	sigset_t none;
+	char c;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (setsid() < 0 || null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+	    dup2(null, 2) < 0 || dup2(fd, 3) < 0)
+		_exit(1);
+	close_range(4, ~0U, 0);
+	while (read(3, &c, 1) < 0 && errno == EINTR)
+		;
+	if (rmdir(tmpdir) < 0 && errno != ENOENT)
+		remove_tree_at(AT_FDCWD, tmpdir, 0);
+	_exit(0);
+}
+
+/*
+ * The tiers without a mount namespace keep TMPDIR on disk, which only a
+ * process that outlives us can remove after a SIGKILL: one small process
+ * per command, started before the command.
+ */
+static int start_janitor(struct plan *pl)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return sc_error_errno("TMPDIR-FAILED", "cannot make a pipe");
+	pl->janitor = fork();
+	if (pl->janitor < 0) {
+		close(p[0]);
+		close(p[1]);
+		return sc_error_errno("TMPDIR-FAILED", "cannot start the process "
+				      "that removes TMPDIR");
+	}
+	if (!pl->janitor)
+		janitor_main(pl->tmpdir, p[0]);
+	close(p[0]);
+	pl->janitor_fd = p[1];
+	return 0;
+}
+
 /* Undo plan_tmpdir: the directory on disk, its writable entry (the last). */
 static void plan_tmpdir_release(struct plan *pl)
 {
 	if (pl->tmpdir) {
 		if (!pl->tmpdir_in_ns && rmdir(pl->tmpdir) < 0 && errno != ENOENT)
 			remove_tree_at(AT_FDCWD, pl->tmpdir, 0);
+		/* The janitor finds it gone, and ends. */
+		if (pl->janitor_fd >= 0)
+			close(pl->janitor_fd);
+		pl->janitor_fd = -1;
+		pl->janitor = 0;
 		free(pl->tmpdir);
 		pl->tmpdir = NULL;
 		pl->tmpdir_in_ns = 0;
@@ -1106,6 +1173,7 @@ struct stream {
 
 struct supervisor {
 	pid_t child;
+	pid_t janitor;      /* not ours to kill: it outlives us on purpose */
 	enum tier tier;
 	int report, sigfd;
 	struct stream s[2];
@@ -1204,7 +1272,8 @@ static void kill_all(struct supervisor *sv)
 
 			if (end == p)
 				break;
-			if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+			if (pid > 0 && pid != sv->janitor &&
+			    kill((pid_t)pid, SIGKILL) == 0)
 				any = 1;
 		}
 		if (reap(sv))
@@ -1388,6 +1457,7 @@ static int launch(struct plan *pl)
 
 	memset(&sv, 0, sizeof(sv));
 	sv.tier = pl->tier;
+	sv.janitor = pl->janitor;
 	sv.max_output = pl->pol->max_output;
 	sv.sigfd = -1;
 	if (make_pipes(pl, &sv, report) < 0)
