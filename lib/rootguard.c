@@ -204,6 +204,46 @@ int sc_rootguard_paths(const char *root, struct sc_strlist *out)
 	return 0;
 }
 
+const char *const *sc_rootguard_startup_files(void)
+{
+	return startup_files;
+}
+
+int sc_rootguard_resolve(const char *root, const struct sc_strlist *writable,
+			 struct sc_strlist *keep, struct sc_strlist *lifted)
+{
+	struct sc_strlist guard = { 0 };
+	size_t i, j;
+	int lift;
+
+	if (sc_rootguard_paths(root, &guard) < 0) {
+		sc_strlist_release(&guard);
+		return -1;
+	}
+	for (i = 0; i < guard.nr; i++) {
+		const char *p = guard.v[i];
+
+		lift = 0;
+		for (j = 0; j < writable->nr; j++) {
+			const char *w = writable->v[j];
+
+			if (!strcmp(w, root) || !is_beneath(w, p))
+				continue;
+			if (!strcmp(w, p)) {
+				lift = 1;
+				sc_warning("PROTECTION-LIFTED", "'%s' is writable: "
+					   "--writable lifts its default protection", p);
+			} else {
+				sc_warning("PROTECTION-LIFTED", "'%s' is writable "
+					   "inside '%s', read-only by default", w, p);
+			}
+		}
+		sc_strlist_add(lift ? lifted : keep, p);
+	}
+	sc_strlist_release(&guard);
+	return 0;
+}
+
 int sc_rootguard_check_root(const char *arg)
 {
 	char *path = sc_xstrdup(arg);

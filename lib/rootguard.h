@@ -33,6 +33,18 @@
 int sc_rootguard_paths(const char *root, struct sc_strlist *out);
 
 /*
+ * The paths of sc_rootguard_paths split by WRITABLE (real paths; ROOT
+ * itself among them is skipped): a path some writable one names exactly
+ * goes to LIFTED, every other to KEEP.  Each lifted path, and each
+ * writable path inside a kept one, is named in warning[PROTECTION-LIFTED].
+ */
+int sc_rootguard_resolve(const char *root, const struct sc_strlist *writable,
+			 struct sc_strlist *keep, struct sc_strlist *lifted);
+
+/* The shell startup file names kept read-only (folded), NULL-terminated. */
+const char *const *sc_rootguard_startup_files(void);
+
+/*
  * 0 when ARG names a usable root: not "/", not a symlink, a directory the
  * user can read and enter.  -1 with error[BAD-ROOT] otherwise.
  */

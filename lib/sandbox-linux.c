@@ -403,37 +403,15 @@ static void resolve_sockets(struct plan *pl)
  */
 static int guard_root(struct plan *pl, const char *root)
 {
-	struct sc_strlist guard = { 0 };
-	size_t i, j;
-	int lifted;
+	struct sc_strlist keep = { 0 }, lifted = { 0 };
+	size_t i;
+	int ret = sc_rootguard_resolve(root, &pl->writable, &keep, &lifted);
 
-	if (sc_rootguard_paths(root, &guard) < 0) {
-		sc_strlist_release(&guard);
-		return -1;
-	}
-	for (i = 0; i < guard.nr; i++) {
-		const char *p = guard.v[i];
-
-		lifted = 0;
-		for (j = 0; j < pl->writable.nr; j++) {
-			const char *w = pl->writable.v[j];
-
-			if (!strcmp(w, root) || !is_beneath(w, p))
-				continue;
-			if (!strcmp(w, p)) {
-				lifted = 1;
-				sc_warning("PROTECTION-LIFTED", "'%s' is writable: "
-					   "--writable lifts its default protection", p);
-			} else {
-				sc_warning("PROTECTION-LIFTED", "'%s' is writable "
-					   "inside '%s', read-only by default", w, p);
-			}
-		}
-		if (!lifted)
-			add_implicit_read_only(pl, p);
-	}
-	sc_strlist_release(&guard);
-	return 0;
+	for (i = 0; !ret && i < keep.nr; i++)
+		add_implicit_read_only(pl, keep.v[i]);
+	sc_strlist_release(&keep);
+	sc_strlist_release(&lifted);
+	return ret;
 }
 
 static int bind_cmp(const void *a, const void *b)
