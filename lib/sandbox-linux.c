@@ -259,9 +259,17 @@ static int resolve_read_only(struct plan *pl, const struct sc_sandbox_policy *po
 
 static void add_hidden(struct plan *pl, const char *path)
 {
-	char *real = realpath(path, NULL);
+	char *real;
 	struct stat st;
 
+	/*
+	 * Most credential paths do not exist: one lstat says so, where
+	 * realpath would read every component as a link first (measured: the
+	 * largest user of the launcher's time after the kernel's own work).
+	 */
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return;
+	real = realpath(path, NULL);
 	/* Follow a symlinked ~/.ssh to what it names: hide that. */
 	if (!real || stat(real, &st) < 0) {
 		free(real);
@@ -722,18 +730,27 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 		proc_children_available() };
 }
 
-/* Append the unenforced protections of TIER to OUT; their number. */
-static int unenforced(const struct protection p[P_COUNT], enum tier tier,
-		      struct sc_buf *out)
+/*
+ * Append the unenforced protections of TIER to OUT, or to ACCEPTED when
+ * POL accepts going without them (--accept-gaps); how many went to OUT.
+ */
+static int unenforced(const struct sc_sandbox_policy *pol,
+		      const struct protection p[P_COUNT], enum tier tier,
+		      struct sc_buf *out, struct sc_buf *accepted)
 {
 	int i, n = 0;
 
 	for (i = 0; i < P_COUNT; i++) {
 		int ok = tier == TIER_FULL ? p[i].full : p[i].landlock;
+		struct sc_buf *to = out;
 
 		if (!p[i].needed || ok)
 			continue;
-		sc_buf_addf(out, "%s%s", n++ ? ", " : "", p[i].name);
+		if (sc_sandbox_gap_accepted(pol, p[i].name))
+			to = accepted;
+		else
+			n++;
+		sc_buf_addf(to, "%s%s", to->len ? ", " : "", p[i].name);
 	}
 	return n;
 }
@@ -1509,19 +1526,25 @@ static int refuse(const char *tier, const char *missing)
 static int run_tier(struct plan *pl, enum tier tier,
 		    const struct protection p[P_COUNT])
 {
-	struct sc_buf missing = SC_BUF_INIT;
+	struct sc_buf missing = SC_BUF_INIT, accepted = SC_BUF_INIT;
 	const char *name = tier == TIER_FULL ? "the full" : "the landlock";
 	int ret;
 
-	if (unenforced(p, tier, &missing)) {
+	if (unenforced(pl->pol, p, tier, &missing, &accepted)) {
 		if (pl->pol->mode == SC_MODE_REQUIRED) {
 			ret = refuse(name, missing.data);
 			sc_buf_release(&missing);
+			sc_buf_release(&accepted);
 			return ret;
 		}
 		sc_warning("SANDBOX-DEGRADED", "unenforced: %s", missing.data);
 	}
+	/* A gap a person accepted is still named, every time. */
+	if (accepted.len)
+		sc_warning("SANDBOX-GAPS-ACCEPTED", "unenforced, as --accept-gaps "
+			   "allows: %s", accepted.data);
 	sc_buf_release(&missing);
+	sc_buf_release(&accepted);
 	pl->tier = tier;
 	return launch(pl);
 }
@@ -1591,6 +1614,50 @@ static int probe_userns(void)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
+static const char *yes_no(const struct protection *p, int tier, int userns)
+{
+	if (!p->needed)
+		return "not-needed";
+	if (tier == TIER_FULL)
+		return userns && p->full ? "yes" : "no";
+	return p->landlock ? "yes" : "no";
+}
+
+/*
+ * What holds of the network in each tier under each --network mode, so a
+ * person on a host without user namespaces sees that --network none still
+ * refuses every inet socket there while loopback cannot be had: one
+ * type=network record per tier and mode.
+ */
+static void probe_network_modes(const struct sc_sandbox_policy *pol, int abi,
+				int userns, struct sc_output *out,
+				struct sc_record *rec)
+{
+	static const int modes[] = { SC_NET_NONE, SC_NET_LOOPBACK, SC_NET_FULL };
+	static const enum tier tiers[] = { TIER_FULL, TIER_LANDLOCK };
+	struct sc_sandbox_policy q = *pol;   /* read only: net changes */
+	struct protection p[P_COUNT];
+	size_t t, m;
+
+	for (t = 0; t < 2; t++)
+		for (m = 0; m < 3; m++) {
+			q.net = modes[m];
+			protections(&q, abi, tiers[t] == TIER_FULL ? userns : 0, 1,
+				    0, p);
+			sc_record_reset(rec);
+			sc_record_adds(rec, "type", "network");
+			sc_record_adds(rec, "tier", t ? "landlock" : "full");
+			sc_record_adds(rec, "mode", sc_net_name(modes[m]));
+			sc_record_adds(rec, "network",
+				       yes_no(&p[P_NETWORK], tiers[t], userns));
+			sc_record_adds(rec, "unix-sockets",
+				       yes_no(&p[P_UNIX_SOCKETS], tiers[t], userns));
+			sc_record_adds(rec, "abstract-sockets",
+				       yes_no(&p[P_ABSTRACT], tiers[t], userns));
+			sc_record_write(out, rec);
+		}
+}
+
 int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 {
 	struct protection p[2][P_COUNT];
@@ -1623,6 +1690,7 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 			sc_record_adds(&rec, "enforced", ok ? "yes" : "no");
 			sc_record_write(&out, &rec);
 		}
+	probe_network_modes(pol, abi, userns, &out, &rec);
 	ret = sc_output_flush(&out);
 	if (ret < 0)
 		sc_error_errno("WRITE-FAILED", "cannot write output");

@@ -53,9 +53,15 @@ jq -rs '
 	(map(.results[]) | group_by(.command) |
 		map({key: .[0].command, value: (map(.times[]) | median)}) |
 		from_entries) as $m |
-	"sandbox start-up, median of \(map(.results[0].times | length) | add) interleaved runs each:",
-	($m | to_entries[] | "  \(.key): \(.value | ms) ms"),
+	(map(.results[]) | group_by(.command) |
+		map({key: .[0].command,
+		     value: (map(.user + .system) | add / length)}) |
+		from_entries) as $cpu |
+	"sandbox start-up, median of \(map(.results[0].times | length) | add) interleaved runs each",
+	"(wall clock; then CPU, user + system of the whole process tree, which a loaded machine moves less):",
+	($m | to_entries[] | "  \(.key): \(.value | ms) ms   cpu \($cpu[.key] | ms) ms"),
 	"ratio sc-sandbox-exec --network none / bwrap: \($m["full-none"] / $m.bwrap | . * 100 | round / 100) (goal: at most 0.6)",
 	"overhead over two bare execs: \(($m["full-none"] - 2 * $m.bare) | ms) ms (goal: at most 3 ms)",
-	"ratio landlock tier / bwrap: \($m["landlock-none"] / $m.bwrap | . * 100 | round / 100)"
+	"ratio landlock tier / bwrap: \($m["landlock-none"] / $m.bwrap | . * 100 | round / 100)",
+	"cpu: ratio sc-sandbox-exec --network none / bwrap: \($cpu["full-none"] / $cpu.bwrap | . * 100 | round / 100); over two bare execs: \(($cpu["full-none"] - 2 * $cpu.bare) | ms) ms"
 ' "$root"/round*.json
