@@ -58,7 +58,8 @@ jq -rs '
 		     value: (map(.user + .system) | add / length)}) |
 		from_entries) as $cpu |
 	"sandbox start-up, median of \(map(.results[0].times | length) | add) interleaved runs each",
-	"(wall clock; then CPU, user + system of the whole process tree, which a loaded machine moves less):",
+	"(wall clock; then CPU, user + system of the processes waited for, which a loaded machine moves less;",
+	"the full tier leaves its namespace init, whose exit tears the namespaces down, to the kernel: not counted):",
 	($m | to_entries[] | "  \(.key): \(.value | ms) ms   cpu \($cpu[.key] | ms) ms"),
 	"ratio sc-sandbox-exec --network none / bwrap: \($m["full-none"] / $m.bwrap | . * 100 | round / 100) (goal: at most 0.6)",
 	"overhead over two bare execs: \(($m["full-none"] - 2 * $m.bare) | ms) ms (goal: at most 3 ms)",
