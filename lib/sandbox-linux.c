@@ -1711,6 +1711,8 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 			sc_record_adds(&rec, "tier", t ? "landlock" : "full");
 			sc_record_adds(&rec, "name", p[t][i].name);
 			sc_record_adds(&rec, "enforced", ok ? "yes" : "no");
+			if (!ok && sc_sandbox_gap_accepted(pol, p[t][i].name))
+				sc_record_adds(&rec, "accepted", "yes");
 			sc_record_write(&out, &rec);
 		}
 	probe_network_modes(pol, abi, userns, &out, &rec);

@@ -186,6 +186,14 @@ fine"
 		"$SC_TMP/probe" | grep -qx 'enforced=no'
 	# No full-tier network claim without user namespaces.
 	[ -z "$(awk -v RS= '/type=network/ && /tier=full/ && /network=yes/' "$SC_TMP/probe")" ]
+	# A gap the configuration accepts is marked so (git speccoder doctor).
+	sc_run_io /dev/null "$SC_TMP/probe.rec" sb_no_userns sc-sandbox-exec --probe \
+		--accept-gaps unix-sockets
+	assert_success
+	tr '\0' '\n' <"$SC_TMP/probe.rec" >"$SC_TMP/probe"
+	awk -v RS= '/type=protection/ && /tier=landlock/ && /name=unix-sockets/' \
+		"$SC_TMP/probe" | grep -qx 'accepted=yes'
+	[ -z "$(awk -v RS= '/name=network\n/ && /accepted=/' "$SC_TMP/probe")" ]
 }
 
 @test "--accept-gaps: required runs once every gap is accepted by name, and says so" {
