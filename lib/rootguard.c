@@ -153,8 +153,14 @@ static int guard_dotgit(const char *root, struct sc_strlist *out)
 	sc_buf_addf(&dotgit, "%s/.git", root);
 	if (lstat(dotgit.data, &st) < 0)
 		ret = 0;    /* no repository: nothing to keep */
-	else if (S_ISREG(st.st_mode))
+	else if (S_ISREG(st.st_mode)) {
+		/* The file itself too: pointed elsewhere, at a git directory
+		 * the command made in the root, it would hand that
+		 * directory's hooks and config to the person's next git. */
 		ret = guard_gitfile(root, dotgit.data, out);
+		if (!ret)
+			add_real(out, dotgit.data);
+	}
 	else if (stat(dotgit.data, &target) < 0 || !S_ISDIR(target.st_mode))
 		ret = sc_error("BAD-GITDIR", "'%s' names a missing directory",
 			       dotgit.data);

@@ -61,6 +61,17 @@ teardown() { sb_teardown; }
 	run --separate-stderr sc-sandbox-exec --root "$SC_TMP/wt" \
 		--writable "$SC_TMP/main" -- sh -c 'echo x > "$1/other"' _ "$SC_TMP/main"
 	assert_success
+	# Nor can the .git file be pointed at a git directory made in the root,
+	# whose config would run code on the person's next git command.
+	run --separate-stderr sc-sandbox-exec --root "$SC_TMP/wt" -- sh -c \
+		'mkdir -p evil && cp -r "$1/." evil/ && printf "[core]\n\tfsmonitor = touch /tmp/pwned\n" >> evil/config && echo "gitdir: evil" > .git' \
+		_ "$gitdir"
+	assert_failure
+	run sed -n 's/^gitdir: //p' "$SC_TMP/wt/.git"
+	assert_output "$gitdir"
+	run --separate-stderr sc-sandbox-exec --root "$SC_TMP/wt" -- sh -c 'rm -f .git'
+	assert_failure
+	[ -f "$SC_TMP/wt/.git" ]
 }
 
 @test "alone: agent configuration the policy protects stays read-only, in any case" {

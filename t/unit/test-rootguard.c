@@ -118,6 +118,7 @@ static void test_linked_worktree(void **state)
 	assert_int_equal(sc_rootguard_paths(text.data, &out), 0);
 	assert_true(has(&out, d, "main/.git/worktrees/wt"));
 	assert_true(has(&out, d, "main/.git"));
+	assert_true(has(&out, d, "wt/.git"));      /* the pointer itself */
 	sc_strlist_release(&out);
 	sc_buf_release(&text);
 	rm_rf(d);
