@@ -718,7 +718,9 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 		ll && hide_ok };
 	p[P_NETWORK] = (struct protection){ "network", own_net, userns,
 		pol->net == SC_NET_NONE && sec };
-	p[P_UNIX_SOCKETS] = (struct protection){ "unix-sockets", 1, userns, 0 };
+	/* Mount masks in the full tier; Landlock's socket rule from ABI 9. */
+	p[P_UNIX_SOCKETS] = (struct protection){ "unix-sockets", 1,
+		userns || abi >= 9, abi >= 9 };
 	p[P_ABSTRACT] = (struct protection){ "abstract-sockets", 1,
 		(userns && own_net) || abi >= 6, abi >= 6 };
 	p[P_PROCESSES] = (struct protection){ "process-isolation", 1, userns, 0 };
