@@ -573,16 +573,25 @@ static _Noreturn void janitor_main(const char *tmpdir, int fd)
 {
 	sigset_t none;
 	char c;
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int null;
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (setsid() < 0 || null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
-	    dup2(null, 2) < 0 || dup2(fd, 3) < 0)
+	/* Above 2 first: with a closed stdin the pipe may be descriptor 0,
+	 * which /dev/null is about to take. */
+	fd = fcntl(fd, F_DUPFD, 3);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || setsid() < 0 || null < 0 || dup2(null, 0) < 0 ||
+	    dup2(null, 1) < 0 || dup2(null, 2) < 0 || dup2(fd, 3) < 0)
 		_exit(1);
 	close_range(4, ~0U, 0);
-	while (read(3, &c, 1) < 0 && errno == EINTR)
-		;
+	/* Only the end of the pipe says we are gone; bytes mean nothing. */
+	for (;;) {
+		ssize_t n = read(3, &c, 1);
+
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
 	if (rmdir(tmpdir) < 0 && errno != ENOENT)
 		remove_tree_at(AT_FDCWD, tmpdir, 0);
 	_exit(0);
@@ -595,10 +604,26 @@ static _Noreturn void janitor_main(const char *tmpdir, int fd)
  */
 static int start_janitor(struct plan *pl)
 {
-	int p[2];
+	int p[2], i;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return sc_error_errno("TMPDIR-FAILED", "cannot make a pipe");
+	/* A caller that closed stdio would have the pipe take 0, 1 or 2,
+	 * and our diagnostics would go into it: keep both ends above. */
+	for (i = 0; i < 2; i++)
+		if (p[i] <= 2) {
+			int fd = fcntl(p[i], F_DUPFD_CLOEXEC, 3);
+
+			close(p[i]);
+			p[i] = fd;
+		}
+	if (p[0] < 0 || p[1] < 0) {
+		if (p[0] >= 0)
+			close(p[0]);
+		if (p[1] >= 0)
+			close(p[1]);
+		return sc_error_errno("TMPDIR-FAILED", "cannot make a pipe");
+	}
 	pl->janitor = fork();
 	if (pl->janitor < 0) {
 		close(p[0]);

@@ -160,3 +160,17 @@ nothing_left() {
 	wait "$PID" || true
 	[ -n "$(ls -A "$SC_TMP/tmpbase")" ]
 }
+
+@test "the private TMPDIR lasts as long as the command, whatever descriptors the caller closed" {
+	check() {
+		local st=0
+		sb_cmd
+		# Not through bats' run, which gives the command a stdin.
+		"${SB_CMD[@]}" -- sh -c \
+			'sleep 0.5 && echo ok > "$TMPDIR/f" && cat "$TMPDIR/f"' \
+			<&- 2>&- >"$SC_TMP/out" || st=$?
+		[ "$st" -eq 0 ]
+		[ "$(cat "$SC_TMP/out")" = ok ]
+	}
+	each_tier check
+}
