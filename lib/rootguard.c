@@ -59,10 +59,16 @@ char *sc_read_pointer(const char *file, const char *prefix)
 	char line[PATH_MAX + 16];
 	struct sc_buf path = SC_BUF_INIT;
 	size_t plen = strlen(prefix);
-	FILE *fp = fopen(file, "re");
+	/* A regular file only: a FIFO put there would block us forever. */
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	FILE *fp = NULL;
 	const char *slash;
+	struct stat st;
 	int ok;
 
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+			!(fp = fdopen(fd, "r"))))
+		close(fd);
 	if (!fp)
 		return NULL;
 	ok = fgets(line, sizeof(line), fp) != NULL;
@@ -161,6 +167,9 @@ static int guard_dotgit(const char *root, struct sc_strlist *out)
 		if (!ret)
 			add_real(out, dotgit.data);
 	}
+	else if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
+		ret = sc_error("BAD-GITDIR", "'%s' is neither a directory nor a "
+			       "file naming one", dotgit.data);
 	else if (stat(dotgit.data, &target) < 0 || !S_ISDIR(target.st_mode))
 		ret = sc_error("BAD-GITDIR", "'%s' names a missing directory",
 			       dotgit.data);
