@@ -137,6 +137,13 @@ refused() { # CODE ARGS...
 	rm "$SC_TMP/wt/.git"
 	ln -s "$SC_TMP/missing" "$SC_TMP/wt/.git"
 	refused BAD-GITDIR --root "$SC_TMP/wt"
+	# A FIFO would hang a reader: refused without being opened.
+	rm "$SC_TMP/wt/.git"
+	mkfifo "$SC_TMP/wt/.git"
+	run --separate-stderr timeout 10 sc-sandbox-exec --root "$SC_TMP/wt" -- touch "$SC_TMP/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[BAD-GITDIR]"* ]]
+	[ ! -e "$SC_TMP/ran" ]
 }
 
 @test "alone: --root on a symlink, on /, on a file or unreadable is refused" {
