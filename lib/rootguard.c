@@ -110,19 +110,26 @@ static int is_foreign_gitdir(const char *gitdir)
 	return strstr(gitdir, "/modules/") && file_exists(gitdir, "HEAD");
 }
 
-/* A linked worktree's git directory and the common one it names. */
-static void add_gitdir(struct sc_strlist *out, const char *gitdir)
+char *sc_read_commondir(const char *gitdir)
 {
 	struct sc_buf file = SC_BUF_INIT;
 	char *common;
 
-	sc_strlist_add(out, gitdir);
 	sc_buf_addf(&file, "%s/commondir", gitdir);
 	common = sc_read_pointer(file.data, "");
+	sc_buf_release(&file);
+	return common;
+}
+
+/* A linked worktree's git directory and the common one it names. */
+static void add_gitdir(struct sc_strlist *out, const char *gitdir)
+{
+	char *common = sc_read_commondir(gitdir);
+
+	sc_strlist_add(out, gitdir);
 	if (common)
 		add_real(out, common);
 	free(common);
-	sc_buf_release(&file);
 }
 
 /* ROOT/.git is a file: "gitdir: PATH" names the real git directory. */

@@ -56,4 +56,7 @@ int sc_rootguard_check_root(const char *arg);
  */
 char *sc_read_pointer(const char *file, const char *prefix);
 
+/* The common directory a linked worktree's GITDIR names, or NULL. */
+char *sc_read_commondir(const char *gitdir);
+
 #endif

@@ -202,18 +202,15 @@ static void add_implicit_read_only(struct plan *pl, const char *path)
 static void add_gitdirs(struct plan *pl, const char *dotgit)
 {
 	char *gitdir = sc_read_pointer(dotgit, "gitdir: "), *common;
-	struct sc_buf file = SC_BUF_INIT;
 
 	if (!gitdir)
 		return;
 	add_implicit_read_only(pl, gitdir);
-	sc_buf_addf(&file, "%s/commondir", gitdir);
-	common = sc_read_pointer(file.data, "");
+	common = sc_read_commondir(gitdir);
 	if (common)
 		add_implicit_read_only(pl, common);
 	free(common);
 	free(gitdir);
-	sc_buf_release(&file);
 }
 
 /*
