@@ -49,6 +49,7 @@
  X(IN_PLACE_GIT, "deny.in-place-git", SC_DENY, "In an in-place run, git commands that move the checkout are not allowed.") \
  X(SHELL_SYNTAX, "deny.shell-syntax", SC_DENY, "The shell line is malformed.") \
  X(SHELL_UNUSUAL, "deny.shell-unusual", SC_DENY, "The command holds control characters, or a command name holds non-ASCII characters.") \
+ X(WRITE_ROOT, "deny.write-root", SC_DENY, "The write would remove or replace the worktree itself.") \
  X(SHELL_DEPTH, "deny.shell-depth", SC_DENY, "The command nests shells too deeply to be judged.") \
  X(AGENT_CONTEXT, "ask.agent-context", SC_ASK, "The file is context every agent reads.") \
  X(MANIFEST, "ask.dependency-manifest", SC_ASK, "The file declares the project's dependencies.") \
@@ -395,7 +396,7 @@ static void judge_path(struct judge *j, const char *cwd, const char *path,
 	if (write && j->p->mode == SC_MODE_EXPLORE)
 		note(j, R_EXPLORE, show_rel(res.rel));
 	if (write && !*res.rel)
-		note(j, R_MALFORMED, ".");
+		note(j, R_WRITE_ROOT, ".");
 	if (ask != R_COUNT)
 		note(j, ask, show_rel(res.rel));
 	k = write ? (j->p->mode == SC_MODE_SPEC ? R_SPEC_ARTIFACT : R_WRITE)
@@ -680,6 +681,10 @@ static void judge_arg_path(struct judge *j, struct ctx *c,
 			   const struct sc_sw_word *w, int write,
 			   const char *object)
 {
+	size_t len = strnlen(w->s, w->len);   /* what the program sees */
+
+	if (!len)
+		return;   /* no file has an empty name */
 	if (!(w->flags & SC_SW_UNRESOLVED) && is_device(w->s))
 		return;
 	if (w->flags & SC_SW_TILDE) {
@@ -692,7 +697,7 @@ static void judge_arg_path(struct judge *j, struct ctx *c,
 	}
 	if (c->cwd_unknown && w->s[0] != '/')
 		note(j, R_OPAQUE, object);
-	judge_path(j, c->cwd.data ? c->cwd.data : "", w->s, w->len, write);
+	judge_path(j, c->cwd.data ? c->cwd.data : "", w->s, len, write);
 }
 
 static int is_option(const struct sc_sw_word *w, int after_dashdash)
@@ -800,32 +805,63 @@ static int argv_equal(const struct sc_sw_word *w, size_t n,
 	return 1;
 }
 
+/*
+ * An option that makes a program load a file or run code of its own
+ * choosing (make -f, --eval, -C DIR, -I DIR, perl -e, --rcfile, --config,
+ * npm --prefix, pytest -p): a prefix entry never covers one, in any
+ * spelling (-fFILE, --file=FILE), before or after "--".
+ */
+static int is_interpreter(const char *name);
+static int is_shell(const char *name);
+
+static int loads_code(const char *s, int interp)
+{
+	static const char *const longs[] = { "--file", "--makefile",
+		"--eval", "--directory", "--include-dir", "--rcfile",
+		"--init-file", "--config", "--prefix", "--require", "--import",
+		"--loader", "--load", "--plugin", "--plugins", "--rootdir",
+		"--confcutdir", "--exec", "--cwd", "--manifest-path",
+		"--config-file", "--settings", NULL };
+	size_t k;
+
+	if (s[0] != '-' || !s[1])
+		return 0;
+	if (s[1] != '-')
+		return strchr("fCIpc", s[1]) != NULL ||
+		       (interp && strchr("ecrmEx", s[1]));
+	for (k = 0; longs[k]; k++) {
+		size_t len = strlen(longs[k]);
+
+		if (!strncmp(s, longs[k], len) && (!s[len] || s[len] == '='))
+			return 1;
+	}
+	return 0;
+}
+
 static int argv_prefix(const struct sc_sw_word *w, size_t n,
 		       const struct sc_argv *a, size_t len)
 {
+	struct sc_buf prog = SC_BUF_INIT;
 	size_t i;
+	int interp;
 
 	if (len < 2 || n < len)
 		return 0;   /* a bare program is never a prefix */
 	for (i = 0; i < len; i++)
 		if (strlen(a->v[i]) != w[i].len || strcmp(a->v[i], w[i].s))
 			return 0;
+	cmd_name(&w[0], &prog);
+	interp = is_interpreter(prog.data) || is_shell(prog.data);
+	sc_buf_release(&prog);
+	for (; i < n; i++)
+		if (loads_code(w[i].s, interp))
+			return 0;   /* judged on its own, as unlisted */
 	return 1;
-}
-
-/* A check's prefix: the program and its subcommands up to an option. */
-static size_t check_prefix_len(const struct sc_argv *a)
-{
-	size_t k = 0;
-
-	while (k < a->n && a->v[k][0] != '-')
-		k++;
-	return k;
 }
 
 /*
  * 1 when W is an entry of LIST: word for word, or, with PREFIX, the entry
- * followed by anything.
+ * followed by anything but an option that loads code.
  */
 static int in_argv_list(const struct sc_sw_word *w, size_t n,
 			const struct sc_argv_list *list, int prefix)
@@ -848,13 +884,11 @@ static enum rule_id configured(const struct judge *j,
 
 	if (!n || word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
 		return R_COUNT;
-	for (i = 0; i < cfg->checks.nr; i++) {
-		const struct sc_argv *a = &cfg->checks.items[i];
-
-		if (argv_equal(w, n, a) ||
-		    argv_prefix(w, n, a, check_prefix_len(a)))
+	/* a check is exactly the argv the configuration names: make test
+	 * -f FILE, make test CC=./x or make test -C DIR runs something else */
+	for (i = 0; i < cfg->checks.nr; i++)
+		if (argv_equal(w, n, &cfg->checks.items[i]))
 			return R_CHECK;
-	}
 	if (in_argv_list(w, n, &cfg->allow, 0) ||
 	    in_argv_list(w, n, &cfg->allow_prefix, 1))
 		return R_COMMAND;
@@ -1730,41 +1764,86 @@ static int is_shell(const char *name)
 	return in_list(name, shells);
 }
 
-/* sh -c STRING, bash -lc STRING, a heredoc fed to a shell. */
+/* Shells whose -c SCRIPT is a POSIX shell line the lexer reads. */
+static int is_posix_shell(const char *name)
+{
+	static const char *const names[] = { "sh", "bash", "dash", "zsh",
+		"ksh", "mksh", "ash", "posh", "yash", "rbash", "oksh", "loksh",
+		NULL };
+
+	return in_list(name, names);
+}
+
+/*
+ * sh -c SCRIPT [NAME ARGS...], bash -lc SCRIPT, /bin/bash -c, a heredoc
+ * fed to a shell: SCRIPT is judged as a shell line of the same call, and
+ * the wrapper adds a question of its own only when it runs text the
+ * policy cannot see (a script file, --rcfile, a pipe), is interactive
+ * (-i, no operand) or is not a POSIX shell.  Returns with OWN set then.
+ */
 static void judge_shell_cmd(struct judge *j, struct ctx *c,
 			    const struct sc_sw_word *w, size_t n, size_t i,
-			    const char *heredoc, const char *object)
+			    const char *name, const char *heredoc,
+			    const char *object)
 {
+	static const char *const with_value[] = { "-o", "+o", "-O", "+O",
+		NULL };
+	static const char *const harmless_long[] = { "--login",
+		"--noprofile", "--norc", "--posix", "--noediting",
+		"--restricted", "--verbose", "--no-rcs", NULL };
 	size_t k;
-	int seen_c = 0;
+	int seen_c = 0, own = !is_posix_shell(name);
 
-	note(j, R_SHELL, object);
 	/* bash -c 'sh' <<EOF: the inner shell reads the heredoc */
 	if (heredoc)
 		judge_nested(j, heredoc, strlen(heredoc), c);
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (s[0] == '-' && s[1] != '-' && strchr(s, 'c')) {
-			seen_c = 1;
-			continue;
+		if (!strcmp(s, "--")) {
+			k++;
+			break;
 		}
-		if (in_list(s, (const char *const[]){ "-o", "+o", "-O", "+O",
-			"--rcfile", "--init-file", NULL })) {
+		if (in_list(s, with_value)) {
 			k++;
 			continue;
 		}
-		if (s[0] == '-' || s[0] == '+')
+		if (!strcmp(s, "--rcfile") || !strcmp(s, "--init-file")) {
+			own = 1;   /* a file of startup commands */
+			if (k + 1 < n)
+				judge_arg_path(j, c, &w[++k], 0, object);
 			continue;
-		if (seen_c) {
-			judge_nested(j, s, w[k].len, c);
-			return;
 		}
-		judge_arg_path(j, c, &w[k], 0, object);
-		break;
+		if (s[0] == '-' && s[1] == '-') {
+			if (!in_list(s, harmless_long))
+				own = 1;
+			continue;
+		}
+		if ((s[0] != '-' && s[0] != '+') || !s[1])
+			break;
+		if (s[0] == '-' && strchr(s, 'c'))
+			seen_c = 1;
+		if (strchr(s, 'i'))
+			own = 1;   /* interactive: reads ENV and the terminal */
+		if ((strchr(s, 'o') || strchr(s, 'O')) && k + 1 < n)
+			k++;       /* -eo pipefail */
 	}
-	if (seen_c)
-		note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
+	if (seen_c) {
+		if (k >= n) {
+			note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
+		} else {
+			if (w[k].flags & SC_SW_UNRESOLVED)
+				note(j, R_OPAQUE, object);
+			judge_nested(j, w[k].s, strnlen(w[k].s, w[k].len), c);
+		}
+	} else if (k < n) {
+		judge_arg_path(j, c, &w[k], 0, object);
+		own = 1;   /* a script file, whose text is not seen */
+	} else if (!heredoc) {
+		own = 1;   /* interactive, or commands from a pipe */
+	}
+	if (own)
+		note(j, R_SHELL, object);
 }
 
 static int is_network_tool(const char *name)
@@ -1912,8 +1991,11 @@ static size_t peel_launchers(struct judge *j, struct ctx *c,
 			note(j, R_PRIVILEGE, object);
 			*done = 1;
 		} else if (!strcmp(name.data, "env")) {
+			/* env CMD is judged as CMD; env alone prints the
+			 * environment, env -S splits a string */
 			i = skip_env(j, w, n, i, c, done);
-			note(j, R_LAUNCHER, object);
+			if (*done || i >= n)
+				note(j, R_LAUNCHER, object);
 		} else if (!strcmp(name.data, "xargs")) {
 			note(j, R_LAUNCHER, object);
 			i = skip_launcher(w, n, i, "adEIiLlnPs", xargs_long, 0);
@@ -1993,13 +2075,16 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	if (c->cwd_unknown)
 		note(j, R_OPAQUE, object.data);
 	i = peel_launchers(j, c, w, n, object.data, &done);
+	if (!done && i >= n)
+		note(j, R_READ_COMMAND, object.data);   /* timeout 5: runs nothing */
 	if (done || i >= n)
 		goto out;
 	if (i)
 		cmd_object(j, c, w, n, i, &object);
 	cmd_name(&w[i], &name);
-	if (w[i].flags & (SC_SW_NONASCII | SC_SW_CTRL))
-		note(j, R_SHELL_UNUSUAL, object.data);
+	if ((w[i].flags & (SC_SW_NONASCII | SC_SW_CTRL)) ||
+	    w[i].len != strcspn(w[i].s, "\t\n"))
+		note(j, R_SHELL_UNUSUAL, object.data);   /* a name never holds them */
 	if (w[i].flags & SC_SW_UNRESOLVED) {
 		/* sudo${IFS}id: what the word starts with is still known */
 		struct sc_sw_word lit = w[i];
@@ -2032,7 +2117,8 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	if (!strcmp(name.data, "git")) {
 		/* judged above */
 	} else if (is_shell(name.data)) {
-		judge_shell_cmd(j, c, w, n, i, heredoc, object.data);
+		judge_shell_cmd(j, c, w, n, i, name.data, heredoc,
+				object.data);
 	} else if (!strcmp(name.data, "eval") || !strcmp(name.data, "trap")) {
 		struct sc_buf s = SC_BUF_INIT;
 
@@ -2257,7 +2343,7 @@ static void word_flags(struct sc_sw_word *w)
 	for (i = 0; i < w->len; i++) {
 		unsigned char ch = (unsigned char)w->s[i];
 
-		if (ch < 0x20 || ch == 0x7f)
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7f)
 			w->flags |= SC_SW_CTRL;
 		else if (ch >= 0x80)
 			w->flags |= SC_SW_NONASCII;

@@ -41,3 +41,7 @@ load lib/policy
 @test "corpus: frozen tests under --no-prompt" {
 	policy_corpus "$SC_POLICY_DATA/frozen.tsv"
 }
+
+@test "corpus: holes and friction a peer's suite found" {
+	policy_corpus "$SC_POLICY_DATA/peers.tsv"
+}
