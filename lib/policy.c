@@ -17,11 +17,13 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "findargs.h"
 #include "io.h"
 #include "gitkeys.h"
 #include "policy.h"
 #include "protected.h"
 #include "shellwords.h"
+#include "walk.h"
 
 #define RULES \
  X(MALFORMED, "deny.malformed-call", SC_DENY, "The call is malformed or holds a value that cannot be judged.") \
@@ -66,6 +68,7 @@
  X(GIT_CONFIG, "ask.git-config", SC_ASK, "The command sets a git configuration value.") \
  X(ENV_PREFIX, "ask.env-prefix", SC_ASK, "An assignment changes what programs run or how.") \
  X(OPAQUE, "ask.shell-opaque", SC_ASK, "The shell line holds something whose value is only known when it runs.") \
+ X(NOT_UNDERSTOOD, "ask.not-understood", SC_ASK, "The command's arguments were not fully understood.") \
  X(UNLISTED, "ask.unlisted", SC_ASK, "The command is not on any allow list.") \
  X(MCP, "ask.mcp", SC_ASK, "The MCP tool is not allowed by the configuration.") \
  X(MCP_DIGEST, "ask.mcp-digest", SC_ASK, "The MCP tool's definition differs from the one allowed.") \
@@ -1294,48 +1297,299 @@ out:
 
 /* ---- programs with arguments that run programs ----------------------- */
 
-/* find: -exec & co. run commands, -delete and -fprint write. */
+/*
+ * find: each action that touches files (-exec, -execdir, -ok, -okdir,
+ * -delete) is judged on every file under the starting points that the
+ * name tests let through, with {} standing for that file.  Ordinary files
+ * (a regular file with one link or a directory, whose name no rule cares
+ * about) give the same answer as any other of their kind, so one of each
+ * kind is judged; every other file (protected names, symlinks, hard
+ * links, devices) is judged on its own.  A deny ends the walk: nothing
+ * after it can change the verdict.
+ */
+struct find_judge {
+	struct judge *j;
+	struct ctx *c;
+	const struct sc_sw_word *w;   /* the find's words, w[0] is find */
+	const char **argv;
+	struct sc_find f;
+	const char *object;
+	const char *start;            /* the starting point as written */
+	const char *start_rel;        /* and resolved, root-relative */
+	const struct sc_walk_entry *e;
+	struct sc_buf shown;
+	int plain;                    /* -1 not yet known */
+	struct sc_strset seen;        /* ordinary kinds already judged */
+};
+
+/* Add ITEM to sorted set S, keeping it sorted (one move, no sort). */
+static void strset_insert(struct sc_strset *s, const char *item, size_t len)
+{
+	size_t lo = 0, hi = s->nr;
+	char *copy;
+
+	sc_strset_add(s, item, len);
+	copy = s->items[--s->nr];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->items[mid], copy) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(s->items + lo + 1, s->items + lo,
+		(s->nr - lo) * sizeof(*s->items));
+	s->items[lo] = copy;
+	s->nr++;
+}
+
+/* An entry no rule singles out: one of its kind stands for all. */
+static int entry_plain(struct find_judge *fj)
+{
+	const struct sc_walk_entry *e = fj->e;
+	struct sc_buf f = SC_BUF_INIT;
+	int plain;
+
+	if (fj->plain >= 0)
+		return fj->plain;
+	plain = (S_ISREG(e->st.st_mode) && e->st.st_nlink == 1) ||
+		S_ISDIR(e->st.st_mode);
+	if (plain) {
+		sc_path_fold_rel(e->rel, &f);
+		plain = *e->rel && protected_rule(fj->j, f.data, 1) == R_COUNT &&
+			ask_rule(fj->j, f.data) == R_COUNT;
+	}
+	sc_buf_release(&f);
+	fj->plain = plain;
+	return plain;
+}
+
+/* Replace {} in WORD by PATH: every {} (-exec ;), or a lone {} (+). */
+static void subst_braces(const struct sc_sw_word *word, const char *path,
+			 int plus, struct sc_buf *out)
+{
+	const char *s = word->s, *hit;
+
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	if (plus) {
+		sc_buf_adds(out, strcmp(s, "{}") ? s : path);
+		return;
+	}
+	while ((hit = strstr(s, "{}"))) {
+		sc_buf_add(out, s, (size_t)(hit - s));
+		sc_buf_adds(out, path);
+		s = hit + 2;
+	}
+	sc_buf_adds(out, s);
+}
+
+/* 1 when every {} of the action is a whole word. */
+static int braces_whole(const struct find_judge *fj,
+			const struct sc_find_action *a)
+{
+	size_t k;
+
+	for (k = a->from; k < a->to; k++)
+		if (strstr(fj->w[k].s, "{}") && strcmp(fj->w[k].s, "{}"))
+			return a->plus;
+	return 1;
+}
+
+static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
+{
+	const struct sc_walk_entry *e = fj->e;
+	size_t k, nw = a->to - a->from;
+	struct sc_sw_word *words = sc_xcalloc(nw, sizeof(*words));
+	struct sc_buf *vals = sc_xcalloc(nw, sizeof(*vals));
+	struct sc_buf path = SC_BUF_INIT;
+	struct ctx inner;
+
+	memset(&inner, 0, sizeof(inner));
+	inner.cwd_unknown = fj->c->cwd_unknown;
+	inner.depth = fj->c->depth + 1;
+	if (a->kind == SC_FIND_EXECDIR) {
+		const char *slash = strrchr(e->rel, '/');
+
+		/* -execdir runs in the file's directory, on ./NAME */
+		sc_buf_add(&inner.cwd, e->rel, slash ? (size_t)(slash - e->rel) : 0);
+		sc_buf_adds(&path, "./");
+		sc_buf_adds(&path, *e->rel ? e->name : ".");
+	} else {
+		sc_buf_add(&inner.cwd, fj->c->cwd.data ? fj->c->cwd.data : "",
+			   fj->c->cwd.len);
+		sc_buf_add(&path, fj->shown.data, fj->shown.len);
+	}
+	sc_buf_adds(&inner.cwd, "");
+	for (k = 0; k < nw; k++) {
+		words[k] = fj->w[a->from + k];
+		if (!a->braces)
+			continue;
+		subst_braces(&fj->w[a->from + k], path.data, a->plus, &vals[k]);
+		words[k].s = vals[k].data;
+		words[k].len = vals[k].len;
+	}
+	judge_argv(fj->j, words, nw, &inner, NULL);
+	for (k = 0; k < nw; k++)
+		sc_buf_release(&vals[k]);
+	free(vals);
+	free(words);
+	sc_buf_release(&path);
+	sc_buf_release(&inner.cwd);
+}
+
+static void find_reach(size_t action, void *arg)
+{
+	struct find_judge *fj = arg;
+	const struct sc_find_action *a = &fj->f.actions[action];
+	const struct sc_walk_entry *e = fj->e;
+
+	if (a->kind == SC_FIND_EXEC && !a->braces)
+		return;   /* judged once, as it is */
+	if (entry_plain(fj) && (a->kind == SC_FIND_DELETE || braces_whole(fj, a))) {
+		struct sc_buf key = SC_BUF_INIT;
+		int seen;
+
+		/* one ordinary file or directory per action (and directory,
+		 * for -execdir) stands for the others */
+		sc_buf_addf(&key, "%zu %c ", action,
+			    S_ISDIR(e->st.st_mode) ? 'd' : 'f');
+		if (a->kind == SC_FIND_EXECDIR)
+			sc_buf_add(&key, e->rel, strrchr(e->rel, '/') ?
+				   (size_t)(strrchr(e->rel, '/') - e->rel) : 0);
+		seen = sc_strset_has(&fj->seen, key.data);
+		if (!seen)
+			strset_insert(&fj->seen, key.data, key.len);
+		sc_buf_release(&key);
+		if (seen)
+			return;
+	}
+	if (a->kind == SC_FIND_DELETE)
+		judge_path(fj->j, "", *e->rel ? e->rel : ".",
+			   *e->rel ? strlen(e->rel) : 1, 1);
+	else
+		find_exec(fj, a);
+}
+
+static int find_visit(const struct sc_walk_entry *e, void *arg)
+{
+	struct find_judge *fj = arg;
+	struct sc_find_file file;
+	size_t skip = strlen(fj->start_rel), k;
+	int pruned;
+
+	fj->e = e;
+	fj->plain = -1;
+	sc_buf_reset(&fj->shown);
+	sc_buf_adds(&fj->shown, fj->start);
+	if (e->depth) {
+		while (fj->shown.len > 1 && fj->shown.data[fj->shown.len - 1] == '/')
+			sc_buf_setlen(&fj->shown, fj->shown.len - 1);
+		if (fj->shown.data[fj->shown.len - 1] != '/')
+			sc_buf_addch(&fj->shown, '/');
+		sc_buf_adds(&fj->shown, e->rel + skip + (skip ? 1 : 0));
+	}
+	file.name = e->depth ? e->name : fj->start;
+	file.shown = fj->shown.data;
+	file.mode = e->st.st_mode;
+	file.depth = e->depth;
+	pruned = sc_find_eval(&fj->f, fj->argv, &file, find_reach, fj);
+	if (fj->f.follow && S_ISLNK(e->st.st_mode))
+		for (k = 0; k < fj->f.nr_actions; k++)
+			find_reach(k, fj);   /* what lies behind is not seen */
+	if (fj->j->have && fj->j->decision == SC_DENY)
+		return -1;
+	return pruned;
+}
+
+/* Walk one starting point. */
+static void find_start(struct find_judge *fj, const struct sc_sw_word *start,
+		       size_t *budget)
+{
+	struct sc_path res;
+	int st;
+
+	if (start->flags & SC_SW_UNRESOLVED)
+		return;   /* noted as opaque already */
+	sc_path_init(&res);
+	st = sc_path_resolve(&fj->j->p->root, fj->c->cwd.data ? fj->c->cwd.data
+			     : "", start->s, start->len, 0, &res);
+	if (st == SC_PATH_OK && res.exists) {
+		fj->start = start->s;
+		fj->start_rel = res.rel;
+		if (sc_walk(fj->j->p->root.path, res.rel, fj->f.maxdepth, budget,
+			    find_visit, fj) > 0)
+			note(fj->j, R_NOT_UNDERSTOOD, fj->object);
+	}
+	sc_path_release(&res);
+}
+
+static int find_needs_walk(const struct sc_find *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->nr_actions; k++)
+		if (f->actions[k].kind != SC_FIND_EXEC || f->actions[k].braces)
+			return 1;
+	return 0;
+}
+
 static void judge_find(struct judge *j, struct ctx *c,
 		       const struct sc_sw_word *w, size_t n, size_t i,
 		       const char *object)
 {
-	static const char *const execs[] = { "-exec", "-execdir", "-ok",
-		"-okdir", NULL };
-	static const char *const writes[] = { "-fprint", "-fprint0",
-		"-fprintf", "-fls", NULL };
-	size_t k, start = i + 1, end;
-	int deletes = 0;
+	struct find_judge fj;
+	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
+	size_t k, budget = SC_WALK_BUDGET;
 
-	for (end = start; end < n && w[end].s[0] != '-' &&
-	     strcmp(w[end].s, "(") && strcmp(w[end].s, "!"); end++)
-		;
-	for (k = end; k < n; k++) {
-		if (in_list(w[k].s, execs)) {
-			size_t from = ++k;
+	memset(&fj, 0, sizeof(fj));
+	fj.j = j;
+	fj.c = c;
+	fj.w = w + i;
+	fj.object = object;
+	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
+	for (k = i; k < n; k++)
+		fj.argv[k - i] = w[k].s;
+	sc_find_init(&fj.f);
+	if (sc_find_parse(&fj.f, fj.argv, n - i) < 0) {
+		note(j, R_NOT_UNDERSTOOD, object);
+		goto out;
+	}
+	for (k = fj.f.start_from; k < fj.f.start_to; k++)
+		judge_arg_path(j, c, &fj.w[k], 0, object);
+	for (k = 0; k < fj.f.nr_writes; k++)
+		judge_arg_path(j, c, &fj.w[fj.f.writes[k]], 1, object);
+	if (fj.f.files0_from >= 0)
+		judge_arg_path(j, c, &fj.w[fj.f.files0_from], 0, object);
+	for (k = 0; k < fj.f.nr_actions; k++) {
+		const struct sc_find_action *a = &fj.f.actions[k];
 
-			while (k < n && strcmp(w[k].s, ";") && strcmp(w[k].s, "+"))
-				k++;
-			if (k >= n || k == from)
-				note(j, R_EXEC_ARG, object);
-			if (k > from) {
-				struct ctx inner = *c;
+		if (a->kind == SC_FIND_DELETE)
+			note(j, R_RECURSIVE_RM, object);
+		else if (a->kind == SC_FIND_EXEC && !a->braces) {
+			struct ctx inner = *c;
 
-				inner.depth++;
-				judge_argv(j, w + from, k - from, &inner, NULL);
-			}
-		} else if (in_list(w[k].s, writes) && k + 1 < n) {
-			judge_arg_path(j, c, &w[++k], 1, object);
-		} else if (!strcmp(w[k].s, "-delete")) {
-			deletes = 1;
-		} else if (!strcmp(w[k].s, "-files0-from") && k + 1 < n) {
-			judge_arg_path(j, c, &w[++k], 0, object);
+			inner.depth++;
+			judge_argv(j, fj.w + a->from, a->to - a->from, &inner, NULL);
 		}
 	}
-	for (k = start; k < end; k++)
-		judge_arg_path(j, c, &w[k], deletes, object);
-	if (deletes)
-		note(j, R_RECURSIVE_RM, object);
+	if (find_needs_walk(&fj.f) && !(j->have && j->decision == SC_DENY)) {
+		sc_buf_init(&fj.shown);
+		if (fj.f.files0_from >= 0 || c->cwd_unknown)
+			note(j, R_NOT_UNDERSTOOD, object);   /* files unknown */
+		else if (fj.f.start_from == fj.f.start_to)
+			find_start(&fj, &dot, &budget);
+		for (k = fj.f.start_from; k < fj.f.start_to &&
+		     !(j->have && j->decision == SC_DENY); k++)
+			find_start(&fj, &fj.w[k], &budget);
+		sc_buf_release(&fj.shown);
+	}
 	note(j, R_READ_COMMAND, object);
+out:
+	sc_strset_release(&fj.seen);
+	sc_find_release(&fj.f);
+	free(fj.argv);
 }
 
 /*

@@ -8,7 +8,7 @@ SC_POLICY_DATA="$SC_TOP/t/data/policy"
 policy_fixture() {
 	local r="$1"
 	mkdir -p "$r" "$r.outside"
-	mkdir -p "$r/src" "$r/tests" "$r/.git" "$r/specs/001-login" \
+	mkdir -p "$r/src" "$r/tests" "$r/.git/hooks" "$r/specs/001-login" \
 		"$r/openspec/changes/add-x/specs/auth" "$r/build" "$r/docs" \
 		"$r/bare/objects" "$r/bare/refs" "$r/vendor/lib/.git" "$r/.github/workflows"
 	echo readme >"$r/README.md"
