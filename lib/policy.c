@@ -61,6 +61,7 @@
  X(LAUNCHER, "ask.launcher", SC_ASK, "The command runs other commands with arguments it builds itself.") \
  X(INLINE_CODE, "ask.inline-code", SC_ASK, "The command runs code given on its command line.") \
  X(EXEC_ARG, "ask.exec-arg", SC_ASK, "An argument makes the command run another program.") \
+ X(HOST_CHANGE, "ask.host-change", SC_ASK, "The command changes the host: its clock, name, network, mounts or kernel.") \
  X(NETWORK_TOOL, "ask.network-tool", SC_ASK, "The command is a network tool.") \
  X(RECURSIVE_RM, "ask.recursive-rm", SC_ASK, "The command deletes recursively.") \
  X(RECURSIVE_COPY, "ask.recursive-copy", SC_ASK, "The command copies or moves a whole directory, whose names cannot be judged one by one.") \
@@ -901,6 +902,143 @@ static enum rule_id configured(const struct judge *j,
 	return R_COUNT;
 }
 
+/* ---- arguments that run programs ----------------------------------- */
+
+/*
+ * Options that make a program run another program, in one table (listed
+ * in sc-classify(1) under "Arguments that run programs").  A prefix match:
+ * "--pre" covers --pre=X and --pre X; "-I" covers -Ixz.  find -exec, sed
+ * e, awk system(), git -c and env -S are judged by their own parsers.
+ */
+static const struct exec_opt {
+	const char *prog, *opt;
+} exec_opts[] = {
+	{ "rg", "--pre" }, { "rg", "--hostname-bin" },
+	{ "sort", "--compress-program" },
+	{ "tar", "--to-command" }, { "tar", "--use-compress-program" },
+	{ "tar", "-I" }, { "tar", "--checkpoint-action" },
+	{ "tar", "--info-script" }, { "tar", "--new-volume-script" },
+	{ "tar", "-F" }, { "tar", "--rsh-command" }, { "tar", "--rmt-command" },
+	{ "man", "-P" }, { "man", "--pager" }, { "man", "-H" },
+	{ "man", "--html" },
+	{ "rsync", "-e" }, { "rsync", "--rsh" }, { "rsync", "--rsync-path" },
+	{ "zip", "-TT" }, { "zip", "--unzip-command" },
+	{ "split", "--filter" }, { "sdiff", "--diff-program" },
+	{ "diff3", "--diff-program" }, { "flock", "-c" },
+	{ "flock", "--command" }, { "less", "--lesskey-src" },
+	{ "git", "-O" }, { "git", "--open-files-in-pager" },
+	{ "git", "--ext-diff" }, { "git", "--exec" }, { "git", "--upload-pack" },
+	{ "git", "--receive-pack" }, { "git", "--extcmd" }, { "git", "--tool" },
+	{ "git", "--textconv" }, { "git", "--filters" },
+};
+
+/* 1 when word S of program PROG makes it run another program. */
+static int exec_option(const char *prog, const char *s)
+{
+	size_t k, len;
+
+	for (k = 0; k < sizeof(exec_opts) / sizeof(*exec_opts); k++) {
+		if (strcmp(prog, exec_opts[k].prog))
+			continue;
+		len = strlen(exec_opts[k].opt);
+		if (strncmp(s, exec_opts[k].opt, len))
+			continue;
+		/* --pre-glob is another option; -Ixz is -I with a value */
+		if (!s[len] || s[len] == '=' || exec_opts[k].opt[1] != '-')
+			return 1;
+	}
+	return 0;
+}
+
+/* Note every option of W[I+1..N) that runs a program. */
+static void judge_exec_options(struct judge *j, const char *prog,
+			       const struct sc_sw_word *w, size_t n, size_t i,
+			       const char *object)
+{
+	size_t k;
+
+	for (k = i + 1; k < n && strcmp(w[k].s, "--"); k++)
+		if (exec_option(prog, w[k].s))
+			note(j, R_EXEC_ARG, object);
+}
+
+/*
+ * Programs that change the host for every process on it (the clock, the
+ * name, the network, mounts, swap, kernel modules), asked even when the
+ * sandbox would stop them: a person should know an agent tried.
+ */
+static int host_change(const char *name, const struct sc_sw_word *w,
+		       size_t n, size_t i)
+{
+	static const char *const always[] = { "hwclock", "mount", "umount",
+		"swapon", "swapoff", "modprobe", "insmod", "rmmod", "reboot",
+		"shutdown", "poweroff", "halt", "kexec", "iptables",
+		"ip6tables", "nft", "ufw", "losetup", "mkswap", "wipefs",
+		"rtcwake", "ntpdate", "setcap", "sysctl", "timedatectl",
+		"hostnamectl", "ifconfig", "route", "systemctl", "service",
+		"ip", NULL };
+	static const char *const ip_changes[] = { "add", "del", "delete",
+		"set", "change", "replace", "flush", "append", "prepend",
+		"restore", "exec", "attach", "detach", "up", "down", NULL };
+	static const char *const date_values[] = { "-d", "--date", "-f",
+		"--file", "-r", "--reference", NULL };
+	size_t k;
+
+	if (!strcmp(name, "date")) {
+		for (k = i + 1; k < n; k++) {
+			const char *s = w[k].s;
+
+			if (in_list(s, date_values)) {
+				k++;
+			} else if (!strncmp(s, "--set", 5) ||
+				   (s[0] == '-' && s[1] != '-' && strchr(s, 's'))) {
+				return 1;
+			} else if (s[0] != '-' && s[0] != '+') {
+				return 1;   /* date MMDDhhmm sets the clock */
+			}
+		}
+		return 0;
+	}
+	if (!strcmp(name, "hostname")) {
+		for (k = i + 1; k < n; k++)
+			if (w[k].s[0] != '-' || in_list(w[k].s,
+			    (const char *const[]){ "-F", "--file", "-b",
+				    "--boot", NULL }))
+				return 1;
+		return 0;
+	}
+	if (!in_list(name, always))
+		return 0;
+	/* the forms that only show: mount, sysctl -a, ip addr, ... */
+	if (i + 1 >= n)
+		return strcmp(name, "mount") && strcmp(name, "swapon") &&
+		       strcmp(name, "ip") && strcmp(name, "sysctl") &&
+		       strcmp(name, "timedatectl") && strcmp(name, "hostnamectl") &&
+		       strcmp(name, "ifconfig") && strcmp(name, "route");
+	if (!strcmp(name, "ip")) {
+		for (k = i + 1; k < n; k++)
+			if (in_list(w[k].s, ip_changes))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(name, "sysctl")) {
+		for (k = i + 1; k < n; k++)
+			if (strchr(w[k].s, '=') || !strcmp(w[k].s, "-w") ||
+			    !strncmp(w[k].s, "--write", 7) ||
+			    !strcmp(w[k].s, "-p") || !strncmp(w[k].s, "--load", 6) ||
+			    !strcmp(w[k].s, "--system"))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(name, "timedatectl") || !strcmp(name, "hostnamectl") ||
+	    !strcmp(name, "systemctl"))
+		return !in_list(w[i + 1].s, (const char *const[]){ "status",
+			"show", "list-timezones", "timesync-status",
+			"show-timesync", "list-units", "is-active", "is-enabled",
+			"cat", "--version", NULL });
+	return 1;
+}
+
 /* ---- git ----------------------------------------------------------- */
 
 /* git configuration keys that make git run a program (gitkeys.h). */
@@ -1104,14 +1242,7 @@ static void judge_git_outputs(struct judge *j, struct ctx *c,
 			judge_arg_path(j, c, &t, 1, object);
 		} else if (!strcmp(w[i].s, "--output") && i + 1 < n) {
 			judge_arg_path(j, c, &w[++i], 1, object);
-		} else if (!strncmp(w[i].s, "-O", 2) ||
-			   !strncmp(w[i].s, "--open-files-in-pager", 21) ||
-			   !strncmp(w[i].s, "--ext-diff", 10) ||
-			   !strncmp(w[i].s, "--exec", 6) ||
-			   !strncmp(w[i].s, "--upload-pack", 13) ||
-			   !strncmp(w[i].s, "--receive-pack", 14) ||
-			   !strncmp(w[i].s, "--extcmd", 8) ||
-			   !strncmp(w[i].s, "--tool", 6)) {
+		} else if (exec_option("git", w[i].s)) {
 			note(j, R_EXEC_ARG, object);
 		}
 	}
@@ -1183,22 +1314,126 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 	return i;
 }
 
+/* Options whose value is free text (a message, a pattern), not a path. */
+static int git_text_option(const char *sub, const char *opt, size_t len)
+{
+	static const char *const text[] = { "-m", "--message", "-S", "-G",
+		"--grep", "--author", "--committer", "--format", "--pretty",
+		"--since", "--until", "--after", "--before", "--date", "-n",
+		"--max-count", "--skip", "-U", "--unified", "-L", "--regexp",
+		"-b", "-B", "--branch", "--orphan", "-c", "-C", "--abbrev",
+		"--word-diff-regex", "--color-words", "--diff-filter",
+		"--encoding", "--trailer", "--reuse-message", "--reedit-message",
+		"--fixup", "--squash", "--decorate-refs",
+		"--decorate-refs-exclude", "--sort", "--points-at", "--contains",
+		"--no-contains", "--merged", "--no-merged", "--source", "-s",
+		"--conflict", "--strategy", "-X", "--strategy-option",
+		"--onto", "--reason", NULL };
+	char name[64];
+
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, opt, len);
+	name[len] = '\0';
+	if (!strcmp(name, "-e"))
+		return !strcmp(sub, "grep");
+	if (!strcmp(name, "-s"))
+		return !strcmp(sub, "restore") || !strcmp(sub, "checkout");
+	return in_list(name, text);
+}
+
+/* Short options that take the next word as a value, per subcommand. */
+static int git_takes_value(const char *sub, const char *opt)
+{
+	if (!strcmp(sub, "log") || !strcmp(sub, "show") ||
+	    !strcmp(sub, "whatchanged") || !strcmp(sub, "shortlog"))
+		if (in_list(opt, (const char *const[]){ "-n", "-S", "-G", "-L",
+			NULL }))
+			return 1;
+	if (!strcmp(sub, "grep") &&
+	    in_list(opt, (const char *const[]){ "-e", "-f", "-m", "-A",
+		    "-B", "-C", NULL }))
+		return 1;
+	if ((!strcmp(sub, "commit") || !strcmp(sub, "tag") ||
+	     !strcmp(sub, "merge") || !strcmp(sub, "stash") ||
+	     !strcmp(sub, "notes")) &&
+	    in_list(opt, (const char *const[]){ "-m", "-F", "-t", "-C", "-c",
+		    "-u", NULL }))
+		return 1;
+	if ((!strcmp(sub, "checkout") || !strcmp(sub, "switch") ||
+	     !strcmp(sub, "worktree")) &&
+	    in_list(opt, (const char *const[]){ "-b", "-B", "-c", "-C",
+		    "--orphan", NULL }))
+		return 1;
+	if ((!strcmp(sub, "restore") || !strcmp(sub, "reset")) &&
+	    in_list(opt, (const char *const[]){ "-s", "--source", NULL }))
+		return 1;
+	if ((!strcmp(sub, "format-patch") || !strcmp(sub, "archive")) &&
+	    in_list(opt, (const char *const[]){ "-o", "--output-directory",
+		    "--prefix", "--format", NULL }))
+		return 1;
+	return in_list(opt, (const char *const[]){ "--author", "--committer",
+		"--grep", "--format", "--pretty", "--since", "--until",
+		"--after", "--before", "--date", "--max-count", "--skip",
+		"--message", "--branch", "--orphan", "--contents", "--output",
+		"--file", "--template", "--path", "--encoding", "--regexp",
+		"--trailer", "--reuse-message", "--reedit-message", "--fixup",
+		"--squash", "--source", "--sort", "--conflict", "--strategy",
+		"--strategy-option", "--onto", "--reason", NULL });
+}
+
+/* Values of these options are files git reads (or, -o, writes). */
+static int git_path_option(const char *sub, const char *opt, size_t len,
+			   int *write)
+{
+	static const char *const reads[] = { "--contents", "--file", "-F",
+		"--template", "-t", "--path", "-f", "--ignore-revs-file",
+		"--attr-source", "--exclude-from", "--exclude-per-directory",
+		"--pathspec-from-file", NULL };
+	char name[64];
+
+	*write = 0;
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, opt, len);
+	name[len] = '\0';
+	if ((!strcmp(sub, "format-patch") || !strcmp(sub, "archive")) &&
+	    (!strcmp(name, "-o") || !strcmp(name, "--output-directory"))) {
+		*write = 1;
+		return 1;
+	}
+	return in_list(name, reads);
+}
+
+/* A --name=VALUE value that may name a file: judged as one. */
+static int looks_like_path(const char *v)
+{
+	return v[0] == '/' || v[0] == '~' || v[0] == '.' || strchr(v, '/');
+}
+
 /*
- * Paths git reads or writes for the agent: REV:PATH and pathspecs of the
- * reading commands are reads (git show HEAD:.env prints a secret), the
- * operands of rm, mv and restore and the pathspecs of checkout are writes.
+ * Every path a git subcommand reads or writes, before or after "--": its
+ * operands (git diff /etc/passwd x, git diff --no-index ../.. x, git add
+ * .env), REV:PATH (git show HEAD:.env), the files of --contents=,
+ * --file=, -F, --template and --path=, and any --option=VALUE whose value
+ * looks like a path, are reads as for cat; the operands of rm, mv,
+ * restore and checkout are writes.  A word that is a revision reads a
+ * file of that name at worst, which is judged the same way.
  */
 static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 			    const struct sc_sw_word *w, size_t n, size_t at,
 			    const struct sc_buf *gitcwd, const char *object)
 {
-	static const char *const writers[] = { "rm", "mv", "restore", NULL };
-	int write = in_list(sub, writers), dd = 0;
-	int checkout = !strcmp(sub, "checkout");
+	static const char *const writers[] = { "rm", "mv", "restore",
+		"checkout", NULL };
+	int write = in_list(sub, writers), dd = 0, wr;
+	int pattern = !strcmp(sub, "grep");   /* its first operand */
 	struct ctx gc = *c, top = *c;
 	struct sc_buf empty = SC_BUF_INIT;
 	size_t k;
 
+	if (!strcmp(sub, "config"))
+		return;   /* judge_git_config */
 	gc.cwd = *gitcwd;        /* borrowed, never released here */
 	top.cwd = empty;
 	for (k = at + 1; k < n; k++) {
@@ -1209,12 +1444,39 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 			dd = 1;
 			continue;
 		}
-		if (!dd && a->s[0] == '-') {
-			if (!strcmp(a->s, "-s") || !strcmp(a->s, "--source"))
-				k++;
+		if (!dd && a->s[0] == '-' && a->s[1]) {
+			const char *eq = strchr(a->s, '=');
+			size_t len = eq ? (size_t)(eq - a->s) : a->len;
+			struct sc_sw_word t = *a;
+
+			if (pattern && (!strncmp(a->s, "-e", 2) ||
+					!strncmp(a->s, "-f", 2) ||
+					!strncmp(a->s, "--regexp", 8) ||
+					!strncmp(a->s, "--file", 6)))
+				pattern = 0;
+			if (git_path_option(sub, a->s, len, &wr)) {
+				if (eq) {
+					t.s = (char *)eq + 1;
+					t.len = strlen(t.s);
+					judge_arg_path(j, &gc, &t, wr, object);
+				} else if (k + 1 < n) {
+					judge_arg_path(j, &gc, &w[++k], wr, object);
+				}
+			} else if (eq && !git_text_option(sub, a->s, len) &&
+				   looks_like_path(eq + 1)) {
+				t.s = (char *)eq + 1;
+				t.len = strlen(t.s);
+				judge_arg_path(j, &gc, &t, 0, object);
+			} else if (!eq && git_takes_value(sub, a->s)) {
+				k++;   /* a message, a pattern, a revision */
+			}
 			continue;
 		}
-		if (colon && colon[1] && !dd) {
+		if (pattern) {
+			pattern = 0;
+			continue;
+		}
+		if (colon && colon[1] && !dd && colon != a->s) {
 			struct sc_sw_word t = *a;
 
 			t.s = (char *)colon + 1;
@@ -1226,11 +1488,7 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 				judge_arg_path(j, &top, &t, 0, object);
 			continue;
 		}
-		if (write || (checkout && dd))
-			judge_arg_path(j, &gc, a, 1, object);
-		else if (dd && (a->flags & SC_SW_UNRESOLVED) == 0 &&
-			 strcmp(sub, "add") && strcmp(sub, "commit"))
-			judge_arg_path(j, &gc, a, 0, object);
+		judge_arg_path(j, &gc, a, write, object);
 	}
 }
 
@@ -1789,17 +2047,16 @@ static void judge_reader(struct judge *j, struct ctx *c,
 			continue;
 		}
 		if (is_option(&w[k], dd)) {
-			if (!strcmp(r->name, "rg") && !strncmp(s, "--pre", 5) &&
-			    strncmp(s, "--pre-glob", 10)) {
-				note(j, R_EXEC_ARG, object);
-				if (!strchr(s, '=') && k + 1 < n)
+			if (exec_option(r->name, s)) {
+				/* noted by judge_exec_options: skip its value */
+				if (s[1] == '-' && !strchr(s, '=') && k + 1 < n)
 					k++;
 			} else if (!strcmp(r->name, "sort") &&
 				   (!strncmp(s, "--compress-program", 18) ||
 				    !strncmp(s, "--output", 8) ||
 				    (s[1] != '-' && strchr(s, 'o')))) {
 				if (!strncmp(s, "--compress-program", 18))
-					note(j, R_EXEC_ARG, object);
+					;   /* judge_exec_options */
 				else if (strchr(s, '=')) {
 					struct sc_sw_word t = w[k];
 
@@ -2368,6 +2625,9 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		note(j, R_UNLISTED, object.data);
 		goto out;
 	}
+	judge_exec_options(j, name.data, w, n, i, object.data);
+	if (host_change(name.data, w, n, i))
+		note(j, R_HOST_CHANGE, object.data);
 	if (!strcmp(name.data, "git")) {
 		/* judged above */
 	} else if (is_shell(name.data)) {
