@@ -159,6 +159,7 @@ struct judge {
 	int decision;
 	enum rule_id rule;
 	struct sc_buf object;
+	struct sc_verdict *v;   /* collects the parts that ask */
 };
 
 struct ctx {
@@ -184,6 +185,29 @@ static int allow_rank(enum rule_id r)
 	}
 }
 
+/* Remember a part that asks, once per rule and object. */
+static void add_part(struct sc_verdict *v, const char *rule,
+		     const char *object)
+{
+	size_t k;
+
+	for (k = 0; k < v->nr_parts; k++)
+		if (v->parts[k].rule == rule && !strcmp(v->parts[k].object, object))
+			return;
+	SC_ALLOC_GROW(v->parts, v->nr_parts + 1, v->alloc_parts);
+	v->parts[v->nr_parts].rule = rule;
+	v->parts[v->nr_parts++].object = sc_xstrdup(object);
+}
+
+static void clear_parts(struct sc_verdict *v)
+{
+	size_t k;
+
+	for (k = 0; k < v->nr_parts; k++)
+		free(v->parts[k].object);
+	v->nr_parts = 0;
+}
+
 /*
  * Record one finding.  A grant lifts an ask whose object it names; the
  * strictest finding wins, the first among equals.
@@ -196,6 +220,8 @@ static void note(struct judge *j, enum rule_id r, const char *object)
 		r = R_GRANT;
 		d = SC_ALLOW;
 	}
+	if (d == SC_ASK)
+		add_part(j->v, rules[r].id, object);
 	if (j->have && (d < j->decision ||
 			(d == j->decision &&
 			 (d != SC_ALLOW || allow_rank(r) <= allow_rank(j->rule)))))
@@ -3006,6 +3032,8 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 
 	memset(&j, 0, sizeof(j));
 	j.p = p;
+	j.v = v;
+	clear_parts(v);
 	tool = single(call, "tool", &bad);
 	source = single(call, "source", &bad);
 	class = tool ? tool_class(tool) : NULL;
@@ -3018,6 +3046,8 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 	}
 	if (!j.have)
 		note(&j, R_MALFORMED, "");
+	if (j.decision != SC_ASK)
+		clear_parts(v);
 	v->decision = j.decision;
 	v->rule = rules[j.rule].id;
 	v->reason = rules[j.rule].reason;
@@ -3145,7 +3175,10 @@ void sc_verdict_init(struct sc_verdict *v)
 
 void sc_verdict_release(struct sc_verdict *v)
 {
+	clear_parts(v);
+	free(v->parts);
 	sc_buf_release(&v->object);
+	memset(v, 0, sizeof(*v));
 }
 
 void sc_verdict_record(const struct sc_verdict *v, const char *id,
@@ -3153,6 +3186,7 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 {
 	static const char *const names[] = { "allow", "ask", "deny" };
 	struct sc_buf reason = SC_BUF_INIT;
+	size_t k;
 
 	sc_record_reset(out);
 	sc_record_adds(out, "type", "verdict");
@@ -3168,6 +3202,10 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 	sc_record_adds(out, "class", v->class);
 	sc_record_add(out, "object", v->object.data ? v->object.data : "",
 		      v->object.len);
+	for (k = 0; k < v->nr_parts; k++) {
+		sc_record_adds(out, "part-rule", v->parts[k].rule);
+		sc_record_adds(out, "part-object", v->parts[k].object);
+	}
 	sc_buf_release(&reason);
 }
 
