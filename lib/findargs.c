@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "alloc.h"
@@ -475,4 +476,257 @@ int sc_find_eval(const struct sc_find *f, const char *const *argv,
 		return 0;
 	eval_node(&e, f->top, 1);
 	return e.pruned && !f->no_prune && S_ISDIR(file->mode);
+}
+
+/* ---- fd ------------------------------------------------------------ */
+
+void sc_fd_init(struct sc_fd *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->pattern = -1;
+	f->maxdepth = SIZE_MAX;
+}
+
+void sc_fd_release(struct sc_fd *f)
+{
+	free(f->paths);
+	free(f->exts);
+	sc_fd_init(f);
+}
+
+static int fd_flag(struct sc_fd *f, const char *s)
+{
+	static const char *const quiet[] = { "-0", "--print0", "-a",
+		"--absolute-path", "-l", "--list-details", "-q", "--quiet", "-1",
+		"--prune", "--show-errors", "--strip-cwd-prefix",
+		"--one-file-system", "--mount", "--no-ignore-vcs",
+		"--no-ignore-parent", "--no-global-ignore-file",
+		"--no-require-git", "-I", "--no-ignore", "--regex", NULL };
+
+	if (!strcmp(s, "-H") || !strcmp(s, "--hidden") || !strcmp(s, "-u") ||
+	    !strcmp(s, "--unrestricted") || !strcmp(s, "-uu"))
+		f->hidden = 1;
+	else if (!strcmp(s, "-s") || !strcmp(s, "--case-sensitive"))
+		f->scase = 1;
+	else if (!strcmp(s, "-i") || !strcmp(s, "--ignore-case"))
+		f->icase = 1;
+	else if (!strcmp(s, "-g") || !strcmp(s, "--glob"))
+		f->glob = 1;
+	else if (!strcmp(s, "-F") || !strcmp(s, "--fixed-strings"))
+		f->fixed = 1;
+	else if (!strcmp(s, "-p") || !strcmp(s, "--full-path"))
+		f->full_path = 1;
+	else if (!strcmp(s, "-L") || !strcmp(s, "--follow"))
+		f->follow = 1;
+	else
+		return is(s, quiet);
+	return 1;
+}
+
+/* An option with a value: VAL is its index, or the value after '='. */
+static int fd_value(struct sc_fd *f, const char *name, const char *const *argv,
+		    size_t val, const char *inline_val)
+{
+	static const char *const ignored[] = { "-E", "--exclude", "-S",
+		"--size", "-o", "--owner", "-j", "--threads", "-c", "--color",
+		"--max-results", "--changed-within", "--changed-before",
+		"--change-newer-than", "--change-older-than", "--newer",
+		"--older", "--path-separator", "--ignore-file", "--format",
+		"--batch-size", NULL };
+	const char *v = inline_val ? inline_val : argv[val];
+	size_t *depth = NULL;
+
+	if (!strcmp(name, "-e") || !strcmp(name, "--extension")) {
+		if (inline_val)
+			return -1;   /* keep indices: only the spaced form */
+		SC_ALLOC_GROW(f->exts, f->nr_exts + 1, f->alloc_exts);
+		f->exts[f->nr_exts++] = val;
+		return 0;
+	}
+	if (!strcmp(name, "-t") || !strcmp(name, "--type")) {
+		size_t len = strlen(f->types);
+
+		if (len + 1 < sizeof(f->types))
+			f->types[len] = *v == 'f' && !strcmp(v, "file") ? 'f' : *v;
+		return 0;
+	}
+	if (!strcmp(name, "--search-path")) {
+		if (inline_val)
+			return -1;
+		SC_ALLOC_GROW(f->paths, f->nr_paths + 1, f->alloc_paths);
+		f->paths[f->nr_paths++] = val;
+		return 0;
+	}
+	if (!strcmp(name, "-d") || !strcmp(name, "--max-depth"))
+		depth = &f->maxdepth;
+	else if (!strcmp(name, "--min-depth"))
+		depth = &f->mindepth;
+	else if (!strcmp(name, "--exact-depth")) {
+		if (parse_depth(v, &f->mindepth) < 0)
+			return -1;
+		f->maxdepth = f->mindepth;
+		return 0;
+	}
+	if (depth)
+		return parse_depth(v, depth);
+	return is(name, ignored) ? 0 : -1;
+}
+
+static int fd_takes_value(const char *s)
+{
+	static const char *const names[] = { "-e", "--extension", "-t",
+		"--type", "-d", "--max-depth", "--min-depth", "--exact-depth",
+		"-E", "--exclude", "-S", "--size", "-o", "--owner", "-j",
+		"--threads", "-c", "--color", "--max-results",
+		"--changed-within", "--changed-before", "--change-newer-than",
+		"--change-older-than", "--newer", "--older", "--path-separator",
+		"--ignore-file", "--format", "--batch-size", "--search-path",
+		NULL };
+
+	return is(s, names);
+}
+
+/* -x CMD... [;] and -X CMD... [;]: the rest of the line, or up to ; */
+static int fd_exec(struct sc_fd *f, const char *const *argv, size_t n,
+		   size_t *i, int batch)
+{
+	size_t from = *i + 1, k;
+
+	if (f->has_action)
+		return -1;   /* one -x or -X */
+	for (k = from; k < n && strcmp(argv[k], ";"); k++)
+		;
+	if (k == from)
+		return -1;
+	f->has_action = 1;
+	f->action.kind = SC_FIND_EXEC;
+	f->action.from = from;
+	f->action.to = k;
+	f->action.plus = batch;
+	f->action.braces = 1;   /* a placeholder, or the path appended */
+	*i = k;
+	return 0;
+}
+
+int sc_fd_parse(struct sc_fd *f, const char *const *argv, size_t n)
+{
+	size_t i;
+	int dd = 0;
+
+	sc_fd_release(f);
+	for (i = 1; i < n; i++) {
+		const char *s = argv[i];
+		const char *eq = strchr(s, '=');
+
+		if (!dd && !strcmp(s, "--")) {
+			dd = 1;
+		} else if (!dd && (!strcmp(s, "-x") || !strcmp(s, "--exec") ||
+				   !strcmp(s, "-X") || !strcmp(s, "--exec-batch"))) {
+			if (fd_exec(f, argv, n, &i, s[1] == 'X' ||
+				    !strcmp(s, "--exec-batch")) < 0) {
+				f->error = "an fd -x without a command";
+				return -1;
+			}
+		} else if (!dd && s[0] == '-' && s[1]) {
+			if (fd_flag(f, s))
+				continue;
+			if (s[1] == '-' && eq) {
+				char name[64];
+				size_t len = (size_t)(eq - s);
+
+				if (len >= sizeof(name))
+					goto unknown;
+				memcpy(name, s, len);
+				name[len] = '\0';
+				if (fd_value(f, name, argv, i, eq + 1) < 0)
+					goto unknown;
+			} else if (fd_takes_value(s)) {
+				if (++i >= n || fd_value(f, s, argv, i, NULL) < 0)
+					goto unknown;
+			} else {
+				goto unknown;
+			}
+		} else if (f->pattern < 0) {
+			f->pattern = (long)i;
+		} else {
+			SC_ALLOC_GROW(f->paths, f->nr_paths + 1, f->alloc_paths);
+			f->paths[f->nr_paths++] = i;
+		}
+	}
+	return 0;
+unknown:
+	f->error = "an fd option this parser does not know";
+	return -1;
+}
+
+/* S is a plain word: a regular expression that matches itself. */
+static int plain_word(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+static int has_upper(const char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			return 1;
+	return 0;
+}
+
+/* May the pattern match NAME?  Unknown is yes. */
+static int fd_pattern(const struct sc_fd *f, const char *pat,
+		      const char *name)
+{
+	int icase = f->icase || (!f->scase && !has_upper(pat));
+
+	if (!*pat || f->full_path)
+		return 1;
+	if (f->glob)
+		return !fnmatch(pat, name, icase ? FNM_CASEFOLD : 0);
+	if (!f->fixed && !plain_word(pat))
+		return 1;   /* a regular expression: it may match */
+	return icase ? strcasestr(name, pat) != NULL : strstr(name, pat) != NULL;
+}
+
+int sc_fd_match(const struct sc_fd *f, const char *const *argv,
+		const struct sc_find_file *file)
+{
+	size_t k;
+	int ok = 1;
+
+	if (file->depth && file->name[0] == '.' && !f->hidden)
+		return SC_FD_PRUNE;   /* hidden: neither listed nor entered */
+	if (!file->depth || file->depth < f->mindepth)
+		return 0;
+	if (f->pattern >= 0 && !fd_pattern(f, argv[f->pattern], file->name))
+		ok = 0;
+	if (ok && f->nr_exts) {
+		size_t nl = strlen(file->name);
+
+		ok = 0;
+		for (k = 0; k < f->nr_exts; k++) {
+			const char *e = argv[f->exts[k]];
+			size_t el = strlen(e);
+
+			if (nl > el && file->name[nl - el - 1] == '.' &&
+			    !strcasecmp(file->name + nl - el, e))
+				ok = 1;
+		}
+	}
+	if (ok && f->types[0] && !(f->follow && S_ISLNK(file->mode))) {
+		ok = 0;
+		for (k = 0; f->types[k]; k++)
+			if ((f->types[k] == 'f' && S_ISREG(file->mode)) ||
+			    (f->types[k] == 'd' && S_ISDIR(file->mode)) ||
+			    (f->types[k] == 'l' && S_ISLNK(file->mode)) ||
+			    (f->types[k] == 's' && S_ISSOCK(file->mode)) ||
+			    (f->types[k] == 'p' && S_ISFIFO(file->mode)) ||
+			    strchr("xeb", f->types[k]))
+				ok = 1;   /* x, e: not known here, may be */
+	}
+	return ok ? SC_FD_MAY_MATCH : 0;
 }

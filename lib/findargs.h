@@ -75,3 +75,37 @@ int sc_find_eval(const struct sc_find *f, const char *const *argv,
 		 void (*reach)(size_t action, void *arg), void *arg);
 
 #endif
+
+/*
+ * fd(1) (fdfind on Debian) command lines: the search paths, the filters
+ * that bound the results (the pattern when it is a plain word, a glob or a
+ * fixed string; -e, -t, depths, hidden files), and the command of -x/-X.
+ * A pattern the policy cannot evaluate exactly (a regular expression
+ * with metacharacters, --full-path) may match any file; .gitignore rules
+ * and --exclude, which only take files away, are not read.
+ */
+struct sc_fd {
+	long pattern;            /* index of the pattern word, or -1 */
+	size_t *paths;           /* indices of the search paths */
+	size_t nr_paths, alloc_paths;
+	size_t *exts;            /* indices of -e values */
+	size_t nr_exts, alloc_exts;
+	char types[16];          /* -t letters */
+	int glob, fixed, full_path, hidden, follow, icase, scase;
+	size_t mindepth, maxdepth;
+	int has_action;
+	struct sc_find_action action;   /* -x (; per file) or -X (batch) */
+	const char *error;
+};
+
+void sc_fd_init(struct sc_fd *f);
+void sc_fd_release(struct sc_fd *f);
+
+/* Parse ARGV[0..N) (ARGV[0] is fd).  -1 with F->error set, as for find. */
+int sc_fd_parse(struct sc_fd *f, const char *const *argv, size_t n);
+
+/* What fd does with FILE: SC_FD_MAY_MATCH, SC_FD_PRUNE (not descended). */
+#define SC_FD_MAY_MATCH 1
+#define SC_FD_PRUNE 2
+int sc_fd_match(const struct sc_fd *f, const char *const *argv,
+		const struct sc_find_file *file);

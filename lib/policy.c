@@ -1597,6 +1597,7 @@ struct find_judge {
 	const struct sc_sw_word *w;   /* the find's words, w[0] is find */
 	const char **argv;
 	struct sc_find f;
+	struct sc_fd *fd;             /* judging fd -x/-X instead of find */
 	const char *object;
 	const char *start;            /* the starting point as written */
 	const char *start_rel;        /* and resolved, root-relative */
@@ -1649,6 +1650,58 @@ static int entry_plain(struct find_judge *fj)
 	return plain;
 }
 
+static const struct sc_find_action *action_of(const struct find_judge *fj,
+					      size_t action)
+{
+	return fj->fd ? &fj->fd->action : &fj->f.actions[action];
+}
+
+/*
+ * fd's placeholders in WORD: {} the path, {/} its name, {//} its
+ * directory, {.} and {/.} the same without the extension.  *ANY is set
+ * when WORD holds one.
+ */
+static void subst_fd(const struct sc_sw_word *word, const char *path,
+		     struct sc_buf *out, int *any)
+{
+	const char *s = word->s, *base = strrchr(path, '/');
+	const char *dot;
+	size_t blen, plen = strlen(path);
+
+	base = base ? base + 1 : path;
+	blen = strlen(base);
+	dot = strrchr(base, '.');
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	while (*s) {
+		if (!strncmp(s, "{}", 2)) {
+			sc_buf_adds(out, path);
+			s += 2;
+		} else if (!strncmp(s, "{/}", 3)) {
+			sc_buf_adds(out, base);
+			s += 3;
+		} else if (!strncmp(s, "{//}", 4)) {
+			if (base > path)
+				sc_buf_add(out, path, (size_t)(base - path - 1));
+			else
+				sc_buf_addch(out, '.');
+			s += 4;
+		} else if (!strncmp(s, "{.}", 3)) {
+			sc_buf_add(out, path, dot && dot > base ?
+				   plen - blen + (size_t)(dot - base) : plen);
+			s += 3;
+		} else if (!strncmp(s, "{/.}", 4)) {
+			sc_buf_add(out, base, dot && dot > base ?
+				   (size_t)(dot - base) : blen);
+			s += 4;
+		} else {
+			sc_buf_addch(out, *s++);
+			continue;
+		}
+		*any = 1;
+	}
+}
+
 /* Replace {} in WORD by PATH: every {} (-exec ;), or a lone {} (+). */
 static void subst_braces(const struct sc_sw_word *word, const char *path,
 			 int plus, struct sc_buf *out)
@@ -1673,9 +1726,14 @@ static void subst_braces(const struct sc_sw_word *word, const char *path,
 static int braces_whole(const struct find_judge *fj,
 			const struct sc_find_action *a)
 {
+	static const char *const whole[] = { "{}", "{/}", "{//}", "{.}",
+		"{/.}", NULL };
 	size_t k;
 
-	for (k = a->from; k < a->to; k++)
+	for (k = a->from; fj->fd && k < a->to; k++)
+		if (strchr(fj->w[k].s, '{') && !in_list(fj->w[k].s, whole))
+			return 0;
+	for (k = a->from; !fj->fd && k < a->to; k++)
 		if (strstr(fj->w[k].s, "{}") && strcmp(fj->w[k].s, "{}"))
 			return a->plus;
 	return 1;
@@ -1685,8 +1743,9 @@ static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
 {
 	const struct sc_walk_entry *e = fj->e;
 	size_t k, nw = a->to - a->from;
-	struct sc_sw_word *words = sc_xcalloc(nw, sizeof(*words));
-	struct sc_buf *vals = sc_xcalloc(nw, sizeof(*vals));
+	struct sc_sw_word *words = sc_xcalloc(nw + 1, sizeof(*words));
+	struct sc_buf *vals = sc_xcalloc(nw + 1, sizeof(*vals));
+	int any = 0;
 	struct sc_buf path = SC_BUF_INIT;
 	struct ctx inner;
 
@@ -1710,9 +1769,20 @@ static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
 		words[k] = fj->w[a->from + k];
 		if (!a->braces)
 			continue;
-		subst_braces(&fj->w[a->from + k], path.data, a->plus, &vals[k]);
+		if (fj->fd)
+			subst_fd(&fj->w[a->from + k], path.data, &vals[k], &any);
+		else
+			subst_braces(&fj->w[a->from + k], path.data, a->plus,
+				     &vals[k]);
 		words[k].s = vals[k].data;
 		words[k].len = vals[k].len;
+	}
+	if (fj->fd && !any) {
+		/* fd -x CMD with no placeholder appends the path */
+		sc_buf_add(&vals[nw], path.data, path.len);
+		words[nw].s = vals[nw].data;
+		words[nw].len = vals[nw].len;
+		nw++;
 	}
 	judge_argv(fj->j, words, nw, &inner, NULL);
 	for (k = 0; k < nw; k++)
@@ -1726,7 +1796,7 @@ static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
 static void find_reach(size_t action, void *arg)
 {
 	struct find_judge *fj = arg;
-	const struct sc_find_action *a = &fj->f.actions[action];
+	const struct sc_find_action *a = action_of(fj, action);
 	const struct sc_walk_entry *e = fj->e;
 
 	if (a->kind == SC_FIND_EXEC && !a->braces)
@@ -1778,10 +1848,19 @@ static int find_visit(const struct sc_walk_entry *e, void *arg)
 	file.shown = fj->shown.data;
 	file.mode = e->st.st_mode;
 	file.depth = e->depth;
-	pruned = sc_find_eval(&fj->f, fj->argv, &file, find_reach, fj);
-	if (fj->f.follow && S_ISLNK(e->st.st_mode))
-		for (k = 0; k < fj->f.nr_actions; k++)
-			find_reach(k, fj);   /* what lies behind is not seen */
+	if (fj->fd) {
+		int m = sc_fd_match(fj->fd, fj->argv, &file);
+
+		pruned = (m & SC_FD_PRUNE) != 0;
+		if ((m & SC_FD_MAY_MATCH) ||
+		    (fj->fd->follow && S_ISLNK(e->st.st_mode) && !pruned))
+			find_reach(0, fj);
+	} else {
+		pruned = sc_find_eval(&fj->f, fj->argv, &file, find_reach, fj);
+		if (fj->f.follow && S_ISLNK(e->st.st_mode))
+			for (k = 0; k < fj->f.nr_actions; k++)
+				find_reach(k, fj);   /* what lies behind */
+	}
 	if (fj->j->have && fj->j->decision == SC_DENY)
 		return -1;
 	return pruned;
@@ -1802,7 +1881,8 @@ static void find_start(struct find_judge *fj, const struct sc_sw_word *start,
 	if (st == SC_PATH_OK && res.exists) {
 		fj->start = start->s;
 		fj->start_rel = res.rel;
-		if (sc_walk(fj->j->p->root.path, res.rel, fj->f.maxdepth, budget,
+		if (sc_walk(fj->j->p->root.path, res.rel, fj->fd ?
+			    fj->fd->maxdepth : fj->f.maxdepth, budget,
 			    find_visit, fj) > 0)
 			note(fj->j, R_NOT_UNDERSTOOD, fj->object);
 	}
@@ -1873,6 +1953,54 @@ static void judge_find(struct judge *j, struct ctx *c,
 out:
 	sc_strset_release(&fj.seen);
 	sc_find_release(&fj.f);
+	free(fj.argv);
+}
+
+/*
+ * fd (fdfind): it lists names, which is a read; -x/-X run a command on
+ * each result, judged as find -exec is, with the placeholders (or the
+ * path appended) standing for every file fd's filters let through.
+ */
+static void judge_fd(struct judge *j, struct ctx *c,
+		     const struct sc_sw_word *w, size_t n, size_t i,
+		     const char *object)
+{
+	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
+	struct find_judge fj;
+	struct sc_fd fd;
+	size_t k, budget = SC_WALK_BUDGET;
+
+	memset(&fj, 0, sizeof(fj));
+	fj.j = j;
+	fj.c = c;
+	fj.w = w + i;
+	fj.object = object;
+	fj.fd = &fd;
+	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
+	for (k = i; k < n; k++)
+		fj.argv[k - i] = w[k].s;
+	sc_find_init(&fj.f);
+	sc_fd_init(&fd);
+	if (sc_fd_parse(&fd, fj.argv, n - i) < 0) {
+		note(j, R_NOT_UNDERSTOOD, object);
+		goto out;
+	}
+	for (k = 0; k < fd.nr_paths; k++)
+		judge_arg_path(j, c, &fj.w[fd.paths[k]], 0, object);
+	if (fd.has_action && !(j->have && j->decision == SC_DENY)) {
+		if (c->cwd_unknown)
+			note(j, R_NOT_UNDERSTOOD, object);
+		else if (!fd.nr_paths)
+			find_start(&fj, &dot, &budget);
+		for (k = 0; k < fd.nr_paths &&
+		     !(j->have && j->decision == SC_DENY); k++)
+			find_start(&fj, &fj.w[fd.paths[k]], &budget);
+	}
+	note(j, R_READ_COMMAND, object);
+out:
+	sc_buf_release(&fj.shown);
+	sc_strset_release(&fj.seen);
+	sc_fd_release(&fd);
 	free(fj.argv);
 }
 
@@ -2690,6 +2818,8 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		/* judged */
 	} else if (!strcmp(name.data, "find")) {
 		judge_find(j, c, w, n, i, object.data);
+	} else if (!strcmp(name.data, "fd") || !strcmp(name.data, "fdfind")) {
+		judge_fd(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "sed") || !strcmp(name.data, "gsed")) {
 		judge_sed(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "awk") || !strcmp(name.data, "gawk") ||

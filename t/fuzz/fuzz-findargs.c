@@ -1,8 +1,8 @@
 /*
- * find's expression parser and evaluator on any words (NUL-separated
- * input after "find"): every action must lie inside the words, and
- * evaluation on a few files must terminate without touching memory it
- * does not own.
+ * find's expression parser and evaluator, and fd's parser and filters, on
+ * any words (NUL-separated input after "find" and "fd"): every action must
+ * lie inside the words, and evaluation on a few files must terminate
+ * without touching memory it does not own.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +19,35 @@ static void reach(size_t action, void *arg)
 	if (action >= nr[0])
 		abort();
 	nr[1]++;
+}
+
+static void check_fd(const char **argv, size_t n,
+		     const struct sc_find_file *files, size_t nr)
+{
+	struct sc_fd fd;
+	size_t k;
+
+	argv[0] = "fd";
+	sc_fd_init(&fd);
+	if (sc_fd_parse(&fd, argv, n) == 0) {
+		if (fd.has_action && (fd.action.from >= fd.action.to ||
+				      fd.action.to > n))
+			abort();
+		if (fd.pattern >= (long)n)
+			abort();
+		for (k = 0; k < fd.nr_paths; k++)
+			if (fd.paths[k] >= n)
+				abort();
+		for (k = 0; k < fd.nr_exts; k++)
+			if (fd.exts[k] >= n)
+				abort();
+		for (k = 0; k < nr; k++)
+			if (sc_fd_match(&fd, argv, &files[k]) & ~3)
+				abort();
+	} else if (!fd.error) {
+		abort();
+	}
+	sc_fd_release(&fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	sc_find_release(&f);
+	check_fd(argv, n, files, sizeof(files) / sizeof(*files));
 	free(argv);
 	free(copy);
 	return 0;

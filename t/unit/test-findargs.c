@@ -166,6 +166,36 @@ static void test_bad_lines(void **state)
 	}
 }
 
+static void test_fd(void **state)
+{
+	static const char *const argv[] = { "fd", "-H", "-e", "c", "main",
+		"src", "-x", "wc", "-l", NULL };
+	static const char *const bad[] = { "fd", "--frobnicate", NULL };
+	struct sc_fd fd;
+	struct sc_find_file main_c = { "main.c", "src/main.c", S_IFREG, 1 };
+	struct sc_find_file env = { ".env", "src/.env", S_IFREG, 1 };
+	struct sc_find_file other = { "other.c", "src/other.c", S_IFREG, 1 };
+
+	(void)state;
+	sc_fd_init(&fd);
+	assert_int_equal(sc_fd_parse(&fd, argv, 9), 0);
+	assert_int_equal(fd.pattern, 4);
+	assert_int_equal(fd.nr_paths, 1);
+	assert_int_equal(fd.paths[0], 5);
+	assert_true(fd.has_action);
+	assert_int_equal(fd.action.from, 7);
+	assert_int_equal(fd.action.to, 9);
+	assert_int_equal(sc_fd_match(&fd, argv, &main_c), SC_FD_MAY_MATCH);
+	assert_int_equal(sc_fd_match(&fd, argv, &env), 0);
+	assert_int_equal(sc_fd_match(&fd, argv, &other), 0);
+	/* without -H a hidden file is neither listed nor entered */
+	fd.hidden = 0;
+	assert_int_equal(sc_fd_match(&fd, argv, &env), SC_FD_PRUNE);
+	assert_int_equal(sc_fd_parse(&fd, bad, 2), -1);
+	assert_non_null(fd.error);
+	sc_fd_release(&fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_prune_and_or),
 		cmocka_unit_test(test_depths),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_fd),
 	};
 
 	return SC_RUN_TESTS(tests);
