@@ -122,3 +122,19 @@ size_t sc_term_clean_into(char *dst, size_t dstsz, const char *text,
 	dst[k.len] = '\0';
 	return k.len;
 }
+
+size_t sc_term_partial(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t k, need;
+
+	for (k = 1; k <= 3 && k <= len; k++) {
+		unsigned char c = s[len - k];
+
+		if ((c & 0xc0) == 0x80)
+			continue;   /* a continuation byte: look further back */
+		need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		return need > k ? k : 0;
+	}
+	return 0;
+}

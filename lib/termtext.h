@@ -39,4 +39,11 @@ void sc_term_clean(struct sc_buf *out, const char *s, size_t len);
  */
 size_t sc_term_clean_into(char *dst, size_t dstsz, const char *s, size_t len);
 
+/*
+ * How many bytes at the end of S (LEN bytes) start a UTF-8 character that
+ * is not complete yet (0 to 3): a reader of a stream keeps them for the
+ * next read rather than cleaning half a character.
+ */
+size_t sc_term_partial(const char *s, size_t len);
+
 #endif
