@@ -1412,10 +1412,11 @@ static int git_takes_value(const char *sub, const char *opt)
 static int git_path_option(const char *sub, const char *opt, size_t len,
 			   int *write)
 {
-	static const char *const reads[] = { "--contents", "--file", "-F",
-		"--template", "-t", "--path", "-f", "--ignore-revs-file",
-		"--attr-source", "--exclude-from", "--exclude-per-directory",
+	static const char *const reads[] = { "--contents", "--file",
+		"--template", "--path", "--ignore-revs-file", "--exclude-from",
 		"--pathspec-from-file", NULL };
+	static const char *const message_file[] = { "commit", "tag", "merge",
+		"notes", "stash", NULL };
 	char name[64];
 
 	*write = 0;
@@ -1428,6 +1429,12 @@ static int git_path_option(const char *sub, const char *opt, size_t len,
 		*write = 1;
 		return 1;
 	}
+	if (!strcmp(name, "-F"))
+		return in_list(sub, message_file);   /* grep -F: fixed strings */
+	if (!strcmp(name, "-t"))
+		return !strcmp(sub, "commit");       /* a template */
+	if (!strcmp(name, "-f"))
+		return !strcmp(sub, "grep");         /* patterns from a file */
 	return in_list(name, reads);
 }
 
@@ -1468,6 +1475,7 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 
 		if (!dd && !strcmp(a->s, "--")) {
 			dd = 1;
+			pattern = 0;   /* only paths follow */
 			continue;
 		}
 		if (!dd && a->s[0] == '-' && a->s[1]) {
@@ -1475,8 +1483,8 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 			size_t len = eq ? (size_t)(eq - a->s) : a->len;
 			struct sc_sw_word t = *a;
 
-			if (pattern && (!strncmp(a->s, "-e", 2) ||
-					!strncmp(a->s, "-f", 2) ||
+			/* -e PATTERN, -ie PATTERN, -f FILE: no bare pattern */
+			if (pattern && ((a->s[1] != '-' && strpbrk(a->s + 1, "ef")) ||
 					!strncmp(a->s, "--regexp", 8) ||
 					!strncmp(a->s, "--file", 6)))
 				pattern = 0;
@@ -1493,8 +1501,11 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 				t.s = (char *)eq + 1;
 				t.len = strlen(t.s);
 				judge_arg_path(j, &gc, &t, 0, object);
-			} else if (!eq && git_takes_value(sub, a->s)) {
-				k++;   /* a message, a pattern, a revision */
+			} else if (!eq && (git_takes_value(sub, a->s) ||
+					   (a->s[1] != '-' && a->len > 2 &&
+					    git_takes_value(sub, (const char[]){ '-',
+						    a->s[a->len - 1], 0 })))) {
+				k++;   /* a message, a pattern (-am MSG too) */
 			}
 			continue;
 		}
