@@ -6,7 +6,7 @@
 # commit what the policy forbids, or trust what a stopped run left.  Each
 # attack has its control: the same steps without the attack succeed.
 
-# shellcheck disable=SC2154 # bats run sets status, output, stderr
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run sets status, output, stderr
 load lib/common
 load lib/run
 
