@@ -284,7 +284,10 @@ static int judge_blob(struct diff *d, const char *path, unsigned mode,
 		return git_fail("cannot hash a file");
 	if (e) {
 		e->seen = 1;
-		if (e->mode == mode && git_oid_equal(&e->oid, &oid) && !refuse)
+		/* An unchanged symlink HEAD holds is not a change; a set-id
+		 * bit is, whatever the content. */
+		if (e->mode == mode && git_oid_equal(&e->oid, &oid) &&
+		    (!refuse || mode == GIT_FILEMODE_LINK))
 			return 0;
 		kind = git_oid_equal(&e->oid, &oid) && e->mode != mode &&
 		       e->mode != GIT_FILEMODE_LINK && mode != GIT_FILEMODE_LINK
@@ -599,16 +602,7 @@ int sc_tree_diff(const char *dir, struct sc_output *out)
 
 /* ---- the audit ----------------------------------------------------------- */
 
-struct judged {
-	struct sc_record *changes;
-	size_t nr, alloc;
-	struct sc_record *verdicts;
-	size_t nv, av;
-	int ended;
-	unsigned long long end_count;
-};
-
-static void judged_release(struct judged *j)
+void sc_tree_audit_release(struct sc_tree_audit *j)
 {
 	size_t i;
 
@@ -639,22 +633,15 @@ static void keep_record(struct sc_record **v, size_t *nr, size_t *alloc,
 	sc_buf_release(&wire);
 }
 
-static int load_audit(const char *path, struct judged *j)
+int sc_tree_audit_read(struct sc_tree_audit *j, struct sc_input *in)
 {
-	struct sc_input in;
 	struct sc_reader rd;
 	struct sc_record rec;
 	const char *type, *n;
-	int fd, st;
+	int st;
 
 	memset(j, 0, sizeof(*j));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		sc_error_errno("FILE-UNREADABLE", "cannot open the audit");
-		return SC_EXIT_UNAVAILABLE;
-	}
-	sc_input_init_fd(&in, fd);
-	sc_reader_init(&rd, &in);
+	sc_reader_init(&rd, in);
 	sc_record_init(&rec);
 	while ((st = sc_reader_next(&rd, &rec)) == SC_READ_RECORD) {
 		type = sc_record_type(&rec);
@@ -670,7 +657,6 @@ static int load_audit(const char *path, struct judged *j)
 						 &j->end_count) == 0;
 	}
 	sc_record_release(&rec);
-	close(fd);
 	if (st != SC_READ_EOF)
 		return sc_reader_report(&rd, st);
 	if (!j->ended || j->end_count != j->nr) {
@@ -680,7 +666,24 @@ static int load_audit(const char *path, struct judged *j)
 	return 0;
 }
 
-static const struct sc_record *verdict_of(const struct judged *j,
+static int load_audit(const char *path, struct sc_tree_audit *j)
+{
+	struct sc_input in;
+	int fd, ret;
+
+	memset(j, 0, sizeof(*j));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		sc_error_errno("FILE-UNREADABLE", "cannot open the audit");
+		return SC_EXIT_UNAVAILABLE;
+	}
+	sc_input_init_fd(&in, fd);
+	ret = sc_tree_audit_read(j, &in);
+	close(fd);
+	return ret;
+}
+
+static const struct sc_record *verdict_of(const struct sc_tree_audit *j,
 					  const char *id)
 {
 	size_t i;
@@ -695,7 +698,7 @@ static const struct sc_record *verdict_of(const struct judged *j,
 }
 
 /* The rule that refuses change C, or NULL when it may be committed. */
-static const char *refusal(const struct judged *j, const struct sc_record *c,
+static const char *refusal(const struct sc_tree_audit *j, const struct sc_record *c,
 			   struct sc_buf *rule)
 {
 	const char *id = sc_record_str(c, "id"), *refuse, *decision, *r;
@@ -739,8 +742,7 @@ static int put_denied(struct sc_output *out, const struct sc_record *c,
 	return ret;
 }
 
-/* Every change allowed: 0; else 1 with a type=denied record for each. */
-static int judge(const struct judged *j, struct sc_output *out)
+int sc_tree_audit_judge(const struct sc_tree_audit *j, struct sc_output *out)
 {
 	struct sc_buf rule;
 	const char *r, *path;
@@ -766,12 +768,12 @@ static int judge(const struct judged *j, struct sc_output *out)
 
 int sc_tree_judge(const char *audit, struct sc_output *out)
 {
-	struct judged j;
+	struct sc_tree_audit j;
 	int ret = load_audit(audit, &j);
 
 	if (!ret)
-		ret = judge(&j, out);
-	judged_release(&j);
+		ret = sc_tree_audit_judge(&j, out);
+	sc_tree_audit_release(&j);
 	return ret;
 }
 
@@ -864,7 +866,38 @@ out:
 	return ret;
 }
 
-static int write_tree(git_repository *repo, int rootfd, const struct judged *j,
+/*
+ * HEAD's tree with U applied: the deletions first, then the rest, so a
+ * file that became a directory (or the other way round) is never a
+ * directory/file conflict for libgit2.
+ */
+static int apply_updates(git_repository *repo, git_tree *base,
+			 git_tree_update *u, size_t n, git_oid *oid)
+{
+	git_tree_update *rm = sc_xcalloc(n + 1, sizeof(*rm));
+	git_tree_update *up = sc_xcalloc(n + 1, sizeof(*up));
+	git_tree *mid = NULL;
+	git_oid mid_oid;
+	size_t i, nrm = 0, nup = 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		if (u[i].action == GIT_TREE_UPDATE_REMOVE)
+			rm[nrm++] = u[i];
+		else
+			up[nup++] = u[i];
+	}
+	if (git_tree_create_updated(&mid_oid, repo, base, nrm, rm) < 0 ||
+	    git_tree_lookup(&mid, repo, &mid_oid) < 0 ||
+	    git_tree_create_updated(oid, repo, mid, nup, up) < 0)
+		ret = git_fail("cannot write the tree");
+	git_tree_free(mid);
+	free(rm);
+	free(up);
+	return ret;
+}
+
+static int write_tree(git_repository *repo, int rootfd, const struct sc_tree_audit *j,
 		      const char *const *also, size_t nalso,
 		      struct sc_output *out)
 {
@@ -893,8 +926,8 @@ static int write_tree(git_repository *repo, int rootfd, const struct judged *j,
 			ret = git_fail("cannot make an empty tree");
 		git_treebuilder_free(tb);
 	}
-	if (!ret && git_tree_create_updated(&oid, repo, tree, n, u) < 0)
-		ret = git_fail("cannot write the tree");
+	if (!ret)
+		ret = apply_updates(repo, tree, u, n, &oid);
 	if (!ret) {
 		git_oid_tostr(hex, sizeof(hex), &oid);
 		sc_output_add(out, hex, strlen(hex));
@@ -909,13 +942,13 @@ int sc_tree_write(const char *dir, const char *audit,
 		  const char *const *also, size_t nalso,
 		  struct sc_output *out)
 {
-	struct judged j;
+	struct sc_tree_audit j;
 	git_repository *repo = NULL;
 	int rootfd = -1, ret;
 
 	ret = load_audit(audit, &j);
 	if (!ret)
-		ret = judge(&j, out);
+		ret = sc_tree_audit_judge(&j, out);
 	if (!ret)
 		ret = open_both(dir, &repo, &rootfd);
 	if (!ret) {
@@ -923,7 +956,7 @@ int sc_tree_write(const char *dir, const char *audit,
 		git_repository_free(repo);
 		close(rootfd);
 	}
-	judged_release(&j);
+	sc_tree_audit_release(&j);
 	return ret;
 }
 

@@ -32,12 +32,34 @@
 
 #include "io.h"
 #include "pattern.h"
+#include "record.h"
 
 /* The bounds a hostile tree meets (each a documented error). */
 #define SC_TREE_FILES_MAX 100000        /* error[TOO-MANY-FILES] */
 #define SC_TREE_CHANGES_MAX 10000       /* error[TOO-MANY-CHANGES] */
 #define SC_TREE_FILE_MAX ((size_t)64 << 20)   /* error[FILE-TOO-LARGE] */
 #define SC_TREE_DEPTH_MAX 128           /* error[TOO-DEEP] */
+
+/*
+ * An audit: the change records of sc_tree_diff and the verdicts
+ * sc-classify wrote for them, kept by id.  Complete only when its
+ * type=end record counts exactly the changes read.
+ */
+struct sc_tree_audit {
+	struct sc_record *changes;
+	size_t nr, alloc;
+	struct sc_record *verdicts;
+	size_t nv, av;
+	int ended;
+	unsigned long long end_count;
+};
+
+/* Read a whole audit from IN (*A filled even on failure: release it). */
+int sc_tree_audit_read(struct sc_tree_audit *a, struct sc_input *in);
+/* 0 when every change is allowed; else 1, a type=denied record on OUT and
+ * an error[DIFF-DENIED] for each change that is not. */
+int sc_tree_audit_judge(const struct sc_tree_audit *a, struct sc_output *out);
+void sc_tree_audit_release(struct sc_tree_audit *a);
 
 int sc_tree_diff(const char *dir, struct sc_output *out);
 int sc_tree_judge(const char *audit, struct sc_output *out);

@@ -180,6 +180,8 @@ tree_repo() {
 	echo one >src/a.c
 	echo tasks >specs/f/tasks.md
 	printf 'build/\n' >.gitignore
+	# A symlink the project itself tracks is no change while it stays.
+	ln -s a.c src/lnk
 	git add -A
 	git commit -q -m one
 }
@@ -304,4 +306,38 @@ audit() {
 	refute_output --partial fake-private-key-material
 	run --separate-stderr sc-tree cat ../r/src/a.c
 	assert_failure 1
+}
+
+@test "sc-tree: a file replaced by a directory is a deletion and an addition, and commits" {
+	tree_repo
+	rm src/a.c
+	mkdir src/a.c
+	echo inner >src/a.c/x
+	audit
+	run sc-tree judge "$SC_TMP/audit"
+	assert_success
+	tree=$(sc-tree write-tree --audit "$SC_TMP/audit")
+	assert_equal "$(git cat-file -p "$tree:src/a.c/x")" inner
+	# And back: the directory replaced by a file.  The files it held
+	# cannot be judged as deletions any more: refused, never guessed.
+	git read-tree "$tree" && git commit -q -m two
+	rm -rf src/a.c
+	echo flat >src/a.c
+	audit
+	run --separate-stderr sc-tree write-tree --audit "$SC_TMP/audit"
+	assert_failure 1
+	assert_regex "$stderr" "DIFF-DENIED.*'src/a.c/x' \\(deny.unresolvable-path\\)"
+}
+
+@test "sc-tree: a set-id bit is refused, even on unchanged content" {
+	tree_repo
+	chmod u+s src/a.c
+	audit
+	run --separate-stderr sc-tree judge "$SC_TMP/audit"
+	assert_failure 1
+	assert_output --partial "tree.set-id"
+	chmod u-s src/a.c
+	audit
+	run sc-tree judge "$SC_TMP/audit"
+	assert_success
 }
