@@ -80,6 +80,32 @@ assert_ticked() {
 	assert_output "server.pem deny.secret-file"
 }
 
+@test "attempt --in-place: what a check plants never lands on the person's branch" {
+	planted "printf 'k\\n' >server.pem && ln -s '$HOME/.ssh' keys"
+	before=$(git rev-parse HEAD)
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_failure 1
+	assert_regex "$stderr" "DIFF-DENIED"
+	assert_equal "$(git rev-parse HEAD)" "$before"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "denied") | "\(.path) \(.rule)"' "$SC_TMP/j"
+	assert_line "keys tree.symlink"
+	assert_line "server.pem deny.secret-file"
+}
+
+@test "attempt --in-place: control: the same run without the plant ticks on the person's branch" {
+	planted ': harmless'
+	before=$(git rev-parse HEAD)
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_success
+	assert_equal "$(git rev-parse HEAD~1)" "$before"
+	run git ls-tree -r --name-only HEAD
+	assert_line tests/aa-plant.sh
+	assert_equal "$(git status --porcelain)" ""
+}
+
 @test "attempt: a check that makes an embedded repository is not committed as a gitlink" {
 	planted 'mkdir -p vendor/lib && git init -q vendor/lib'
 	attempt
@@ -340,4 +366,19 @@ audit() {
 	audit
 	run sc-tree judge "$SC_TMP/audit"
 	assert_success
+}
+
+@test "sc-tree: restore and diff never cross a mount the worktree holds" {
+	unshare -U -r -m true 2>/dev/null || skip "no user and mount namespaces here"
+	tree_repo
+	mkdir -p "$SC_TMP/person" mnt
+	echo precious >"$SC_TMP/person/file"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	run --separate-stderr unshare -U -r -m sh -c \
+		'mount --bind "$1" mnt && sc-tree restore; echo "restore=$?"; sc-tree diff >/dev/null; echo "diff=$?"' \
+		sh "$SC_TMP/person"
+	assert_line "restore=1"
+	assert_line "diff=1"
+	assert_regex "$stderr" "UNRESTORABLE.*'mnt'"
+	assert_equal "$(cat "$SC_TMP/person/file")" precious
 }
