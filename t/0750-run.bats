@@ -281,7 +281,8 @@ T
 	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
 		--transcript "$SC_TMP/t" --retries 0
 	assert_failure 1
-	assert_regex "$stderr" "IGNORED-IN-DIFF"
+	# The diff audit judges the .env the new .gitignore lets through.
+	assert_regex "$stderr" "DIFF-DENIED.*[.]env"
 	run git log --all --format=%H -p
 	refute_output --partial "$key"
 	run git ls-tree -r --name-only HEAD
