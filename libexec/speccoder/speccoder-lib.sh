@@ -213,10 +213,14 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	fi
 	# What decides the next run stays out of the command's reach: the
 	# repository (hooks, config) and speccoder.conf.
+	# A root that is no repository (the held-out copy) has none: it stays
+	# writable (a check that builds writes in it).
 	local gd
-	gd=$(cd "$2" && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
-		sc_die 4 NOT-A-REPOSITORY "cannot find the git directory"
-	_args+=(--read-only "$gd")
+	if gd=$(cd "$2" && git rev-parse --git-common-dir 2>/dev/null); then
+		gd=$(cd "$2" && cd "$gd" && pwd -P) ||
+			sc_die 4 NOT-A-REPOSITORY "cannot find the git directory"
+		_args+=(--read-only "$gd")
+	fi
 	if [ -e "$2/.git" ]; then
 		_args+=(--read-only "$2/.git")
 	fi
