@@ -261,3 +261,26 @@ signal_during_held_out() { # SIG
 		< <(sc-rec --to-json <"$killed/journal")
 	assert_output KILLED
 }
+
+# The sandbox itself: a hidden directory that holds the root shows only
+# the root, writable, in both tiers.
+@test "sandbox: a hidden directory shows only the root inside it, in both tiers" {
+	base=$SC_TMP/statebase
+	mkdir -p "$base/r1/worktrees/f1" "$base/r1/worktrees/f2" "$base/other"
+	echo root-file >"$base/r1/worktrees/f1/file"
+	echo sibling-marker >"$base/r1/worktrees/f2/y"
+	echo other-marker >"$base/other/x"
+	for tier in full landlock; do
+		run --separate-stderr sh -c 'cd "$1" && exec sc-sandbox-exec --tier "$2" --mode auto \
+			--root . --hide "$3" -- sh -c "cat file; echo w >new && cat new; \
+			cat ../f2/y \"\$0/other/x\" 2>&1; mkdir \"\$0/planted\" 2>&1; true" "$3"' \
+			_ "$base/r1/worktrees/f1" "$tier" "$base"
+		assert_success
+		assert_line root-file
+		assert_line w
+		refute_output --partial sibling-marker
+		refute_output --partial other-marker
+		[ ! -e "$base/planted" ]
+		rm -f "$base/r1/worktrees/f1/new"
+	done
+}
