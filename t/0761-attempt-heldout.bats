@@ -271,6 +271,7 @@ signal_during_held_out() { # SIG
 	echo sibling-marker >"$base/r1/worktrees/f2/y"
 	echo other-marker >"$base/other/x"
 	for tier in full landlock; do
+		# shellcheck disable=SC2016 # expanded by the inner shells
 		run --separate-stderr sh -c 'cd "$1" && exec sc-sandbox-exec --tier "$2" --mode auto \
 			--root . --hide "$3" -- sh -c "cat file; echo w >new && cat new; \
 			cat ../f2/y \"\$0/other/x\" 2>&1; mkdir \"\$0/planted\" 2>&1; true" "$3"' \
