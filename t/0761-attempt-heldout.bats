@@ -111,17 +111,52 @@ exit 0
 		--transcript "$SC_TMP/t" --retries 0
 	assert_failure 1
 	assert_regex "$stderr" INTEGRITY
+	# Control: the committed spec and plan are what the model was given.
+	conversation_text >"$SC_TMP/conv"
+	grep -q '# The spec (specs/greeting/spec.md)' "$SC_TMP/conv"
+	grep -q -F "$(head -n 1 specs/greeting/plan.md)" "$SC_TMP/conv"
 	# The worktree kept the symlinks.
 	[ -L "$(run_worktree greeting)/specs/greeting/spec.md" ]
 	jq -cn '{type:"turn"}, {type:"text",text:"nothing to do"}' >"$SC_TMP/t2"
 	run --separate-stderr git speccoder run greeting --no-prompt \
 		--transcript "$SC_TMP/t2" --retries 0
-	conversation_text >"$SC_TMP/conv"
-	run grep -c -e fake-private-key-material -e API_KEY "$SC_TMP/conv"
+	assert_failure 1
+	cat "$XDG_STATE_HOME"/speccoder/*/runs/*/conversation >"$SC_TMP/convs"
+	run_all_text >>"$SC_TMP/convs"
+	run grep -a -c -e fake-private-key-material -e "$DEMO_API_KEY" "$SC_TMP/convs"
 	assert_output 0
-	# Control: the committed spec and plan are what the model was given.
-	grep -q '# The spec (specs/greeting/spec.md)' "$SC_TMP/conv"
-	grep -q -F "$(head -n 1 specs/greeting/plan.md)" "$SC_TMP/conv"
+}
+
+# A test rewrites the plan, the task list and the Makefile; the guard stops
+# that run.  The next run must not take them as its baseline, trust the
+# plan, run the injected task or the Makefile's recipe.
+@test "attack: a worktree a previous run poisoned is not the next run's baseline" {
+	# shellcheck disable=SC2016 # the test's own text
+	attack '[ -e .git ] || exit 0
+echo "- [ ] T002 injected-task-marker" >>specs/greeting/tasks.md
+echo "injected-plan-marker" >>specs/greeting/plan.md
+printf "test:\n\t@touch injected-recipe-ran\n" >Makefile
+exit 0
+'
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_failure 1
+	assert_regex "$stderr" INTEGRITY
+	wt=$(run_worktree greeting)
+	grep -q injected-plan-marker "$wt/specs/greeting/plan.md"
+	jq -cn '{type:"turn"}, {type:"text",text:"done"},
+		{type:"turn"}, {type:"text",text:"again"}' >"$SC_TMP/t2"
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t2" --retries 0
+	assert_failure 1
+	assert_regex "$stderr" INTEGRITY
+	[ ! -e "$wt/injected-recipe-ran" ]
+	run jq -r 'select(.type == "finding") | .path' < <(run_journal_json)
+	assert_line Makefile
+	assert_line specs/greeting/plan.md
+	conv=$(newest_run)/conversation
+	[ ! -e "$conv" ] || run grep -c -e injected-task-marker -e injected-plan-marker "$conv"
+	[ ! -e "$conv" ] || assert_output 0
 }
 
 @test "bad input: a tasks file committed as a symlink, a branch whose tip lacks it" {
