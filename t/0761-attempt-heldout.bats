@@ -258,20 +258,22 @@ head -c 50000000 /dev/zero | tr "\0" a; echo; exit 1
 # The driver, its sandbox and the held-out test in one process group, as a
 # terminal holds a foreground job; signal SIG once the held-out test runs.
 signal_during_held_out() { # SIG
-	seal 'sleep 30; echo "ok - held-out"'
+	# A sleep no other process on the machine runs.
+	nap="sleep 30.$RANDOM$RANDOM"
+	seal "$nap; echo 'ok - held-out'"
 	attack 'exit 0'
 	setsid git speccoder run greeting --no-prompt --transcript "$SC_TMP/t" \
 		--retries 0 >"$SC_TMP/out" 2>"$SC_TMP/err" &
 	pid=$!
 	for _ in $(seq 1 300); do
-		pgrep -f 'sleep 30' >/dev/null && break
+		pgrep -f "$nap" >/dev/null && break
 		sleep 0.1
 	done
-	pgrep -f 'sleep 30' >/dev/null || fail "the held-out test never started"
+	pgrep -f "$nap" >/dev/null || fail "the held-out test never started"
 	kill "-$1" -- "-$pid"
 	wait "$pid" || true
 	sleep 0.5
-	run pgrep -f 'sleep 30'
+	run pgrep -f "$nap"
 	assert_failure
 }
 
