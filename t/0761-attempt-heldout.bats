@@ -97,6 +97,27 @@ printf "not ok 1 - %s\n" "$(cat keys/id_rsa 2>&1 | head -c 60)"; exit 1
 	assert_no_copy
 }
 
+# In place, a test un-ignores .env: the held-out copy must not take the
+# person's file git ignored at the start.
+@test "attack: in place, a rewritten .gitignore does not bring .env into the held-out copy" {
+	echo 'DB_HOST=env-file-marker' >>.env
+	seal 'echo "ok - held-out"'
+	# shellcheck disable=SC2016 # the test's own text
+	attack 'if [ -e .git ]; then : >.gitignore; exit 0; fi
+printf "not ok 1 - %s\n" "$(tr "\n" " " <.env 2>&1 | head -c 70)"; exit 1
+'
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t" --retries 1
+	conversation_text >"$SC_TMP/conv"
+	grep -q 'The held-out tests failed' "$SC_TMP/conv"
+	run grep -c env-file-marker "$SC_TMP/conv"
+	assert_output 0
+	assert_no_copy
+	# The person's index is as it was.
+	run git diff --cached --name-only
+	assert_output ""
+}
+
 # ---- the trusted inputs -----------------------------------------------------
 
 # A test turns spec.md and plan.md into symlinks to the person's key and
