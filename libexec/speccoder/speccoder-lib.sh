@@ -220,6 +220,8 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 		gd=$(cd "$2" && cd "$gd" && pwd -P) ||
 			sc_die 4 NOT-A-REPOSITORY "cannot find the git directory"
 		_args+=(--read-only "$gd")
+	elif [ -e "$2/.git" ] || [ -L "$2/.git" ]; then
+		sc_die 4 NOT-A-REPOSITORY "cannot find the git directory"
 	fi
 	if [ -e "$2/.git" ]; then
 		_args+=(--read-only "$2/.git")
