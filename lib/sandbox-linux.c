@@ -89,7 +89,8 @@ struct plan {
 	struct bind *binds;
 	size_t nbinds, abinds;
 	struct sc_strlist hide_dirs, hide_files, sockets;
-	struct sc_strlist shown;        /* root, --writable: kept in hidden dirs */
+	struct sc_strlist shown;        /* root, --writable, TMPDIR: kept inside
+					 * a hidden directory */
 	char **env;
 	char *const *argv;
 	int report;                     /* write end of the report pipe */
@@ -488,6 +489,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	if (make_tmpdir(pl) < 0)
 		return -1;
 	sc_strlist_add(&pl->writable, pl->tmpdir);
+	sc_strlist_add(&pl->shown, pl->tmpdir);
 	qsort(pl->binds, pl->nbinds, sizeof(*pl->binds), bind_cmp);
 	pl->env = sc_env_build(envp, (enum sc_env_mode)pol->env,
 			       pol->env_keep.v, pol->env_keep.nr, pl->tmpdir);
