@@ -124,6 +124,10 @@ printf "not ok 1 - %s\n" "$(tr "\n" " " <.env 2>&1 | head -c 70)"; exit 1
 # .env; the guard stops that run, and the next one must not send them as
 # trusted text.
 @test "attack: spec.md and plan.md made symlinks are not read as trusted by the next run" {
+	mkdir -p .specify/memory
+	echo 'constitution-principle-marker' >.specify/memory/constitution.md
+	git add .specify
+	git commit -q -m "the project's principles"
 	attack "ln -sf \"\$HOME/.ssh/id_rsa\" specs/greeting/spec.md
 ln -sf '$SC_TMP/repo/.env' specs/greeting/plan.md
 exit 0
@@ -135,6 +139,7 @@ exit 0
 	# Control: the committed spec and plan are what the model was given.
 	conversation_text >"$SC_TMP/conv"
 	grep -q '# The spec (specs/greeting/spec.md)' "$SC_TMP/conv"
+	grep -q constitution-principle-marker "$SC_TMP/conv"
 	grep -q -F "$(head -n 1 specs/greeting/plan.md)" "$SC_TMP/conv"
 	# The worktree kept the symlinks.
 	[ -L "$(run_worktree greeting)/specs/greeting/spec.md" ]
