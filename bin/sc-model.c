@@ -17,7 +17,7 @@
 static const char *const synopsis[] = {
 	"--provider anthropic|openai|replay [--model NAME] [--endpoint URL] "
 	"[--key-env NAME] [--max-tokens N] [--timeout S] [--retries N] "
-	"[--transcript FILE] [--allow-label LABEL]...",
+	"[--no-cache] [--transcript FILE] [--allow-label LABEL]...",
 	NULL,
 };
 
@@ -30,6 +30,7 @@ static const struct sc_tool tool = {
 	"    --max-tokens N       the longest reply (default 4096)\n"
 	"    --timeout S          seconds one attempt may take (default 120)\n"
 	"    --retries N          retries after 429, 5xx, drops (default 3)\n"
+	"    --no-cache           no cache_control breakpoints (anthropic)\n"
 	"    --transcript FILE    replay: the recorded replies\n"
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
 	"    -h, --help           show this help\n"
@@ -92,6 +93,7 @@ int main(int argc, char *argv[])
 		{ "max-tokens", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "retries", required_argument, NULL, 'r' },
+		{ "no-cache", no_argument, NULL, 'C' },
 		{ "transcript", required_argument, NULL, 'T' },
 		{ "allow-label", required_argument, NULL, 'a' },
 		SC_OPT_STANDARD,
@@ -103,7 +105,7 @@ int main(int argc, char *argv[])
 	enum sc_provider_kind kind = SC_PROVIDER_NONE;
 	unsigned allowed = 0;
 	struct sc_provider p;
-	int c, ret;
+	int c, ret, cache = 1;
 
 	sc_diag_init(tool.name);
 	/* No core dump and no ptrace by peers: the key is in this memory. */
@@ -122,6 +124,7 @@ int main(int argc, char *argv[])
 		case 'n': max_tokens = number(optarg, 1, 1000000, "--max-tokens"); break;
 		case 't': timeout = number(optarg, 1, 86400, "--timeout"); break;
 		case 'r': retries = number(optarg, 0, 20, "--retries"); break;
+		case 'C': cache = 0; break;
 		case 'T': transcript = optarg; break;
 		case 'a':
 			if (!sc_label_parse(optarg))
@@ -140,6 +143,7 @@ int main(int argc, char *argv[])
 	p.endpoint = endpoint ? endpoint : p.endpoint;
 	p.key_env = key_env ? key_env : p.key_env;
 	p.max_tokens = max_tokens;
+	p.cache = cache;
 	p.http.timeout_ms = timeout * 1000;
 	p.http.retries = retries;
 	p.transcript_path = transcript;

@@ -527,6 +527,12 @@ static void encode_tail(const struct sc_reply *r, unsigned bits,
 	sc_record_adds(&rec, "input-tokens", num);
 	snprintf(num, sizeof(num), "%llu", r->output_tokens);
 	sc_record_adds(&rec, "output-tokens", num);
+	if (r->has_cache) {
+		snprintf(num, sizeof(num), "%llu", r->cache_read_tokens);
+		sc_record_adds(&rec, "cache-read-tokens", num);
+		snprintf(num, sizeof(num), "%llu", r->cache_write_tokens);
+		sc_record_adds(&rec, "cache-write-tokens", num);
+	}
 	for (i = 0; i < NLABELS; i++)
 		if (bits & labels[i].bit)
 			sc_record_adds(&rec, "labels", labels[i].name);
@@ -616,6 +622,20 @@ int sc_json_count(json_t *obj, const char *key, unsigned long long *out)
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
 		return -1;
 	*out = (unsigned long long)json_integer_value(v);
+	return 0;
+}
+
+int sc_reply_cache(struct sc_reply *r, json_t *usage, const char *read_key,
+		   const char *write_key, const char **why)
+{
+	if (sc_json_count(usage, read_key, &r->cache_read_tokens) ||
+	    (write_key &&
+	     sc_json_count(usage, write_key, &r->cache_write_tokens))) {
+		*why = "cache counts are not non-negative integers";
+		return -1;
+	}
+	r->has_cache = json_is_integer(json_object_get(usage, read_key)) ||
+		(write_key && json_is_integer(json_object_get(usage, write_key)));
 	return 0;
 }
 

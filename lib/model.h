@@ -141,6 +141,12 @@ struct sc_reply {
 	struct sc_reply_item *items;
 	size_t nr, alloc;
 	unsigned long long input_tokens, output_tokens;
+	/*
+	 * Prompt caching, when the provider reported it: input read from its
+	 * cache, and input written to it (billed above the plain rate).
+	 */
+	unsigned long long cache_read_tokens, cache_write_tokens;
+	int has_cache;
 	char reason[32];     /* end-turn, tool-use, max-tokens, ... */
 };
 
@@ -167,6 +173,14 @@ void sc_reply_set_reason(struct sc_reply *r, const char *word);
  */
 int sc_reply_finish(struct sc_reply *r, json_t *usage, const char *in_key,
 		    const char *out_key, json_t *reason, const char **why);
+
+/*
+ * The provider's cache counts: READ_KEY and WRITE_KEY (NULL when it has
+ * none) of USAGE; has_cache is set when either is there.  -1 with *WHY set
+ * when one is not a count.
+ */
+int sc_reply_cache(struct sc_reply *r, json_t *usage, const char *read_key,
+		   const char *write_key, const char **why);
 
 /*
  * Read the non-negative integer member KEY of OBJ into *OUT (left alone

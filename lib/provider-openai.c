@@ -197,6 +197,11 @@ int sc_openai_parse(const char *body, size_t len, struct sc_reply *reply,
 	if (!ret)
 		ret = sc_reply_finish(reply, usage, "prompt_tokens",
 				      "completion_tokens", reason, why);
+	/* OpenAI caches prefixes by itself and reports the hits only. */
+	if (!ret)
+		ret = sc_reply_cache(reply, json_object_get(usage,
+					"prompt_tokens_details"),
+				     "cached_tokens", NULL, why);
 	json_decref(root);
 	return ret;
 }

@@ -29,6 +29,7 @@ void sc_provider_init(struct sc_provider *p, enum sc_provider_kind kind)
 	sc_buf_init(&p->key_header);
 	sc_transcript_init(&p->transcript);
 	p->max_tokens = 4096;
+	p->cache = 1;
 	p->http.timeout_ms = 120000;
 	p->http.retries = 3;
 	p->http.backoff_ms = 500;
@@ -175,7 +176,8 @@ static int call_http(struct sc_provider *p, const struct sc_conversation *c,
 	int status, ret = 0;
 
 	if (is_anthropic)
-		sc_anthropic_request(c, p->model, p->max_tokens, &body);
+		sc_anthropic_request(c, p->model, p->max_tokens,
+				     p->cache ? SC_ANTHROPIC_CACHE : 0, &body);
 	else
 		sc_openai_request(c, p->model, p->max_tokens, &body);
 	sc_http_response_init(&resp);

@@ -31,6 +31,7 @@ struct sc_provider {
 	const char *endpoint;       /* --endpoint, or the provider's default */
 	const char *key_env;        /* --key-env, or the provider's default */
 	unsigned long max_tokens;
+	int cache;                  /* cache_control breakpoints (default 1) */
 	struct sc_http_opts http;
 	const char *transcript_path;
 	/* Set up by sc_provider_prepare: */
