@@ -15,7 +15,8 @@
 #include "record.h"
 
 static const char *const synopsis[] = {
-	"--provider anthropic|openai|replay [--model NAME] [--endpoint URL] "
+	"--provider anthropic|openai|bedrock|replay [--model NAME] "
+	"[--endpoint URL] [--region R] "
 	"[--key-env NAME] [--max-tokens N] [--timeout S] [--retries N] "
 	"[--no-cache] [--transcript FILE] [--allow-label LABEL]...",
 	NULL,
@@ -23,14 +24,15 @@ static const char *const synopsis[] = {
 
 static const struct sc_tool tool = {
 	"sc-model", synopsis,
-	"    --provider P         anthropic, openai or replay\n"
+	"    --provider P         anthropic, openai, bedrock or replay\n"
 	"    --model NAME         the model (default: the provider's own)\n"
 	"    --endpoint URL       the server (https, or http on loopback)\n"
+	"    --region R           bedrock: the AWS region\n"
 	"    --key-env NAME       the variable holding the key\n"
 	"    --max-tokens N       the longest reply (default 4096)\n"
 	"    --timeout S          seconds one attempt may take (default 120)\n"
 	"    --retries N          retries after 429, 5xx, drops (default 3)\n"
-	"    --no-cache           no cache_control breakpoints (anthropic)\n"
+	"    --no-cache           no cache_control breakpoints (anthropic, bedrock)\n"
 	"    --transcript FILE    replay: the recorded replies\n"
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
 	"    -h, --help           show this help\n"
@@ -89,6 +91,7 @@ int main(int argc, char *argv[])
 		{ "provider", required_argument, NULL, 'p' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "endpoint", required_argument, NULL, 'e' },
+		{ "region", required_argument, NULL, 'R' },
 		{ "key-env", required_argument, NULL, 'k' },
 		{ "max-tokens", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -100,6 +103,7 @@ int main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = NULL, *endpoint = NULL, *key_env = NULL;
+	const char *region = NULL;
 	const char *transcript = NULL, *why = NULL;
 	unsigned long max_tokens = 4096, timeout = 120, retries = 3;
 	enum sc_provider_kind kind = SC_PROVIDER_NONE;
@@ -116,10 +120,11 @@ int main(int argc, char *argv[])
 		case 'p':
 			if ((kind = sc_provider_kind(optarg)) == SC_PROVIDER_NONE)
 				sc_usage_error(&tool, "unknown provider (anthropic, "
-						      "openai or replay)");
+						      "openai, bedrock or replay)");
 			break;
 		case 'm': model = optarg; break;
 		case 'e': endpoint = optarg; break;
+		case 'R': region = optarg; break;
 		case 'k': key_env = optarg; break;
 		case 'n': max_tokens = number(optarg, 1, 1000000, "--max-tokens"); break;
 		case 't': timeout = number(optarg, 1, 86400, "--timeout"); break;
@@ -141,6 +146,7 @@ int main(int argc, char *argv[])
 	sc_provider_init(&p, kind);
 	p.model = model ? model : p.model;
 	p.endpoint = endpoint ? endpoint : p.endpoint;
+	p.region = region;
 	p.key_env = key_env ? key_env : p.key_env;
 	p.max_tokens = max_tokens;
 	p.cache = cache;

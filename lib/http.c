@@ -32,6 +32,7 @@ void sc_http_response_release(struct sc_http_response *r)
 struct sink {
 	struct sc_buf *body;
 	int too_large;
+	char *error_type;   /* resp->error_type */
 };
 
 static size_t write_body(char *data, size_t size, size_t nmemb, void *ctx)
@@ -44,6 +45,30 @@ static size_t write_body(char *data, size_t size, size_t nmemb, void *ctx)
 		return 0;   /* aborts the transfer with CURLE_WRITE_ERROR */
 	}
 	sc_buf_add(s->body, data, n);
+	return n;
+}
+
+/*
+ * AWS names its errors in a header (x-amzn-ErrorType: Name:namespace);
+ * the body has only a message, which may echo the request.
+ */
+static size_t read_header(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	static const char name[] = "x-amzn-errortype:";
+	struct sink *s = ctx;
+	size_t n = size * nmemb, i, w;
+
+	if (n <= sizeof(name) - 1 || strncasecmp(data, name, sizeof(name) - 1))
+		return n;
+	for (i = sizeof(name) - 1; i < n && data[i] == ' '; i++)
+		;
+	w = 0;
+	while (i + w < n && w < 63 &&
+	       strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_.-", data[i + w]) && data[i + w])
+		w++;
+	memcpy(s->error_type, data + i, w);
+	s->error_type[w] = '\0';
 	return n;
 }
 
@@ -66,7 +91,8 @@ static struct curl_slist *append(struct curl_slist *list, const char *h)
 }
 
 static struct curl_slist *build_headers(const char *const *headers,
-					const struct sc_buf *secret)
+					const struct sc_buf *secrets,
+					size_t secrets_nr)
 {
 	struct curl_slist *list = NULL;
 	size_t i;
@@ -77,8 +103,9 @@ static struct curl_slist *build_headers(const char *const *headers,
 		list = append(list, "Content-Type: application/json");
 	for (i = 0; list && headers && headers[i]; i++)
 		list = append(list, headers[i]);
-	if (list && secret && secret->len)
-		list = append(list, secret->data);
+	for (i = 0; list && i < secrets_nr; i++)
+		if (secrets[i].len)
+			list = append(list, secrets[i].data);
 	return list;
 }
 
@@ -111,6 +138,8 @@ static int setup(CURL *h, const char *url, struct curl_slist *list,
 	bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEDATA, sink) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, read_header) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_HEADERDATA, sink) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK;
 	/*
 	 * Plain http is allowed only to loopback; through a proxy it would
@@ -211,6 +240,7 @@ static int attempt_loop(CURL *h, const struct sc_http_opts *o,
 
 		sc_buf_reset(sink->body);
 		sink->too_large = 0;
+		sink->error_type[0] = '\0';
 		resp->code = 0;
 		resp->why[0] = '\0';   /* the reason of this attempt only */
 		rc = curl_easy_perform(h);
@@ -239,13 +269,13 @@ static int attempt_loop(CURL *h, const struct sc_http_opts *o,
 }
 
 int sc_http_post(const char *url, const char *const *headers,
-		 const struct sc_buf *secret_header, const char *body,
-		 size_t len, const struct sc_http_opts *opts,
+		 const struct sc_buf *secrets, size_t secrets_nr,
+		 const char *body, size_t len, const struct sc_http_opts *opts,
 		 struct sc_http_response *resp)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *list;
-	struct sink sink = { &resp->body, 0 };
+	struct sink sink = { &resp->body, 0, resp->error_type };
 	CURL *h;
 	int status;
 
@@ -255,7 +285,7 @@ int sc_http_post(const char *url, const char *const *headers,
 		return SC_HTTP_SETUP;
 	}
 	h = curl_easy_init();
-	list = build_headers(headers, secret_header);
+	list = build_headers(headers, secrets, secrets_nr);
 	if (!h || !list || setup(h, url, list, body, len, opts, &sink, errbuf) < 0) {
 		snprintf(resp->why, sizeof(resp->why),
 			 "libcurl cannot be set up for this request");

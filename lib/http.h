@@ -49,6 +49,11 @@ struct sc_http_response {
 	long code;               /* the last HTTP status, 0 when none */
 	struct sc_buf body;      /* the last body */
 	unsigned long attempts;
+	/*
+	 * The last answer's x-amzn-ErrorType (AWS's error name, cut at ':'),
+	 * when it is a short word of [A-Za-z0-9_.-]; "" otherwise.
+	 */
+	char error_type[64];
 	char why[128];           /* a fixed reason for NETWORK/TIMEOUT/SETUP */
 };
 
@@ -57,12 +62,13 @@ void sc_http_response_release(struct sc_http_response *r);
 
 /*
  * POST BODY (LEN bytes) to URL with the HEADERS (NULL-terminated "Name:
- * value" lines, none secret) and SECRET_HEADER (one "Name: value" line
- * holding a key, or NULL).  Returns an sc_http_status.
+ * value" lines, none secret) and the SECRETS_NR lines of SECRETS ("Name:
+ * value" lines holding a key or a signature; empty ones are skipped).
+ * Returns an sc_http_status.
  */
 int sc_http_post(const char *url, const char *const *headers,
-		 const struct sc_buf *secret_header, const char *body,
-		 size_t len, const struct sc_http_opts *opts,
+		 const struct sc_buf *secrets, size_t secrets_nr,
+		 const char *body, size_t len, const struct sc_http_opts *opts,
 		 struct sc_http_response *resp);
 
 /*

@@ -12,6 +12,7 @@
  * message names the variable, never its value.
  */
 
+#include "awscred.h"
 #include "buf.h"
 #include "http.h"
 #include "model.h"
@@ -22,12 +23,14 @@ enum sc_provider_kind {
 	SC_PROVIDER_ANTHROPIC,
 	SC_PROVIDER_OPENAI,
 	SC_PROVIDER_REPLAY,
+	SC_PROVIDER_BEDROCK,
 };
 
 struct sc_provider {
 	enum sc_provider_kind kind;
-	const char *name;           /* "anthropic", "openai", "replay" */
+	const char *name;           /* "anthropic", "openai", "replay", "bedrock" */
 	const char *model;          /* --model, or the provider's default */
+	const char *region;         /* bedrock: --region, or from the environment */
 	const char *endpoint;       /* --endpoint, or the provider's default */
 	const char *key_env;        /* --key-env, or the provider's default */
 	unsigned long max_tokens;
@@ -37,6 +40,9 @@ struct sc_provider {
 	/* Set up by sc_provider_prepare: */
 	struct sc_buf url;
 	struct sc_buf key_header;   /* secret: wiped by release */
+	struct sc_aws_creds aws;    /* bedrock: secret, wiped by release */
+	const char *key_name;       /* where the key came from, for messages */
+	char region_buf[40];
 	struct sc_transcript transcript;
 	char why[160];              /* a usage error naming what is missing */
 };
@@ -50,15 +56,18 @@ void sc_provider_release(struct sc_provider *p);
 /*
  * Check the options and the environment before any input is read.  -1 with
  * a fixed reason in *USAGE for a usage error (a missing key, a key a header
- * cannot carry, plain http to a host that is not loopback, no transcript);
- * an exit code > 0 (error printed) when the transcript cannot be loaded.
+ * cannot carry, plain http to a host that is not loopback, no transcript,
+ * bedrock without a model, a region or credentials); an exit code > 0
+ * (error printed) when the transcript cannot be loaded or the AWS
+ * credentials found are broken (error[AWS-CREDENTIALS]).
  */
 int sc_provider_prepare(struct sc_provider *p, const char **usage);
 
 /*
  * Ask for C's next turn and fill REPLY.  Returns 0, or an exit code with
- * the error printed: error[AUTH], error[PROVIDER], error[NETWORK],
- * error[TIMEOUT] (4), error[PROVIDER-RESPONSE], error[REPLAY-DIVERGED] (1).
+ * the error printed: error[AUTH], error[CLOCK-SKEW], error[PROVIDER],
+ * error[NETWORK], error[TIMEOUT] (4), error[PROVIDER-RESPONSE],
+ * error[REPLAY-DIVERGED] (1).
  */
 int sc_provider_call(struct sc_provider *p, const struct sc_conversation *c,
 		     struct sc_reply *reply);
