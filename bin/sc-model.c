@@ -18,7 +18,8 @@ static const char *const synopsis[] = {
 	"--provider anthropic|openai|bedrock|replay [--model NAME] "
 	"[--endpoint URL] [--region R] "
 	"[--key-env NAME] [--max-tokens N] [--timeout S] [--retries N] "
-	"[--no-cache] [--transcript FILE] [--allow-label LABEL]...",
+	"[--no-cache] [--no-stream] [--progress-fd FD] [--transcript FILE] "
+	"[--allow-label LABEL]...",
 	NULL,
 };
 
@@ -33,6 +34,8 @@ static const struct sc_tool tool = {
 	"    --timeout S          seconds one attempt may take (default 120)\n"
 	"    --retries N          retries after 429, 5xx, drops (default 3)\n"
 	"    --no-cache           no cache_control breakpoints (anthropic, bedrock)\n"
+	"    --no-stream          ask for the answer whole, not streamed\n"
+	"    --progress-fd FD     type=progress records, once a second at most\n"
 	"    --transcript FILE    replay: the recorded replies\n"
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
 	"    -h, --help           show this help\n"
@@ -97,6 +100,8 @@ int main(int argc, char *argv[])
 		{ "timeout", required_argument, NULL, 't' },
 		{ "retries", required_argument, NULL, 'r' },
 		{ "no-cache", no_argument, NULL, 'C' },
+		{ "no-stream", no_argument, NULL, 'S' },
+		{ "progress-fd", required_argument, NULL, 'P' },
 		{ "transcript", required_argument, NULL, 'T' },
 		{ "allow-label", required_argument, NULL, 'a' },
 		SC_OPT_STANDARD,
@@ -109,7 +114,7 @@ int main(int argc, char *argv[])
 	enum sc_provider_kind kind = SC_PROVIDER_NONE;
 	unsigned allowed = 0;
 	struct sc_provider p;
-	int c, ret, cache = 1;
+	int c, ret, cache = 1, stream = 1, progress_fd = -1;
 
 	sc_diag_init(tool.name);
 	/* No core dump and no ptrace by peers: the key is in this memory. */
@@ -130,6 +135,8 @@ int main(int argc, char *argv[])
 		case 't': timeout = number(optarg, 1, 86400, "--timeout"); break;
 		case 'r': retries = number(optarg, 0, 20, "--retries"); break;
 		case 'C': cache = 0; break;
+		case 'S': stream = 0; break;
+		case 'P': progress_fd = (int)number(optarg, 0, 1024, "--progress-fd"); break;
 		case 'T': transcript = optarg; break;
 		case 'a':
 			if (!sc_label_parse(optarg))
@@ -150,6 +157,8 @@ int main(int argc, char *argv[])
 	p.key_env = key_env ? key_env : p.key_env;
 	p.max_tokens = max_tokens;
 	p.cache = cache;
+	p.stream = stream;
+	p.progress_fd = progress_fd;
 	p.http.timeout_ms = timeout * 1000;
 	p.http.retries = retries;
 	p.transcript_path = transcript;

@@ -163,6 +163,8 @@ void sc_anthropic_request(const struct sc_conversation *c, const char *model,
 		json_object_set_new(req, "tools", tools);
 	}
 	json_object_set_new(req, "messages", messages_json(c, cache));
+	if ((flags & SC_ANTHROPIC_STREAM) && !(flags & SC_ANTHROPIC_BEDROCK))
+		json_object_set_new(req, "stream", json_true());
 	text = json_dumps(req, JSON_COMPACT);
 	sc_buf_adds(body, text);
 	free(text);
@@ -200,10 +202,9 @@ static int parse_block(json_t *b, struct sc_reply *reply, const char **why)
 	return 0;
 }
 
-int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
-		       const char **why)
+int sc_anthropic_parse_json(json_t *root, struct sc_reply *reply,
+			    const char **why)
 {
-	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
 	json_t *content = json_object_get(root, "content");
 	json_t *usage = json_object_get(root, "usage"), *reason;
 	size_t i;
@@ -222,6 +223,15 @@ int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
 	if (!ret)
 		ret = sc_reply_cache(reply, usage, "cache_read_input_tokens",
 				     "cache_creation_input_tokens", why);
+	return ret;
+}
+
+int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
+		       const char **why)
+{
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+	int ret = sc_anthropic_parse_json(root, reply, why);
+
 	json_decref(root);
 	return ret;
 }

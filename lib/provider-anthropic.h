@@ -26,6 +26,8 @@ enum {
 	SC_ANTHROPIC_CACHE = 1,
 	/* Bedrock's form: anthropic_version in the body, no model. */
 	SC_ANTHROPIC_BEDROCK = 2,
+	/* "stream": true (Bedrock streams by its URL instead). */
+	SC_ANTHROPIC_STREAM = 4,
 };
 
 /*
@@ -46,5 +48,8 @@ void sc_anthropic_request(const struct sc_conversation *c, const char *model,
  */
 int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
 		       const char **why);
+/* The same, from the response already parsed (a streamed one rebuilt). */
+int sc_anthropic_parse_json(json_t *root, struct sc_reply *reply,
+			    const char **why);
 
 #endif

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "provider-anthropic.h"
 #include "provider-openai.h"
+#include "modelstream.h"
 #include "provider.h"
 #include "sigv4.h"
 
@@ -36,6 +37,8 @@ void sc_provider_init(struct sc_provider *p, enum sc_provider_kind kind)
 	sc_aws_creds_init(&p->aws);
 	p->max_tokens = 4096;
 	p->cache = 1;
+	p->stream = 1;
+	p->progress_fd = -1;
 	p->http.timeout_ms = 120000;
 	p->http.retries = 3;
 	p->http.backoff_ms = 500;
@@ -174,7 +177,8 @@ static int prepare_bedrock(struct sc_provider *p, const char **usage)
 	}
 	sc_buf_adds(&p->url, "/model/");
 	sc_sigv4_encode(&p->url, p->model, strlen(p->model), 0);
-	sc_buf_adds(&p->url, "/invoke");
+	sc_buf_adds(&p->url, p->stream ? "/invoke-with-response-stream" :
+		    "/invoke");
 	return 0;
 }
 
@@ -336,28 +340,101 @@ static int bedrock_auth(struct sc_provider *p, const struct sc_buf *body,
 	return ret;
 }
 
+static void stream_reset(void *ctx)
+{
+	sc_stream_reset(ctx);
+}
+
+static int stream_feed(void *ctx, const char *ct, const char *data,
+		       size_t len)
+{
+	int st = sc_stream_feed(ctx, ct, data, len);
+
+	return st == SC_STREAM_BAD ? SC_HTTP_FEED_BAD :
+	       st == SC_STREAM_RETRY ? SC_HTTP_FEED_RETRY : 0;
+}
+
+static int stream_done(void *ctx)
+{
+	return sc_stream_done(ctx);
+}
+
+static const char *stream_error_type(void *ctx)
+{
+	return ((struct sc_stream *)ctx)->error_type;
+}
+
+/* The request body for P's provider. */
+static void request_body(const struct sc_provider *p,
+			 const struct sc_conversation *c, struct sc_buf *body)
+{
+	unsigned flags = (p->cache ? SC_ANTHROPIC_CACHE : 0) |
+			 (p->stream ? SC_ANTHROPIC_STREAM : 0);
+
+	if (p->kind == SC_PROVIDER_ANTHROPIC)
+		sc_anthropic_request(c, p->model, p->max_tokens, flags, body);
+	else if (p->kind == SC_PROVIDER_BEDROCK)
+		sc_anthropic_request(c, NULL, p->max_tokens,
+				     flags | SC_ANTHROPIC_BEDROCK, body);
+	else
+		sc_openai_request(c, p->model, p->max_tokens, p->stream, body);
+}
+
+/*
+ * Send BODY and read the answer into REPLY: streamed (each attempt read
+ * from nothing, the reply made only from a whole stream) or whole.
+ */
+static int send_and_read(struct sc_provider *p, const char *const *headers,
+			 const struct sc_buf *secrets, const struct sc_buf *body,
+			 struct sc_reply *reply)
+{
+	const int anthropic = p->kind != SC_PROVIDER_OPENAI;
+	struct sc_stream st;
+	struct sc_http_stream hs = { stream_reset, stream_feed, stream_done,
+				     stream_error_type, &st };
+	struct sc_http_response resp;
+	const char *why = NULL;
+	int status, ret = 0;
+
+	sc_stream_init(&st, anthropic ? SC_STREAM_ANTHROPIC : SC_STREAM_OPENAI,
+		       p->progress_fd, p->name);
+	sc_http_response_init(&resp);
+	status = sc_http_post_stream(p->url.data, headers, secrets, 2,
+				     body->data, body->len, &p->http,
+				     p->stream ? &hs : NULL, &resp);
+	if (status == SC_HTTP_STREAM_BAD && st.too_large) {
+		ret = report_http(p, SC_HTTP_TOO_LARGE, &resp);
+	} else if (status == SC_HTTP_STREAM_BAD) {
+		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name,
+			 st.why ? st.why : "a malformed stream");
+		ret = SC_EXIT_NO;
+	} else if (status != SC_HTTP_OK) {
+		ret = report_http(p, status, &resp);
+	} else if ((p->stream ? sc_stream_reply(&st, reply, &why) :
+		    anthropic ?
+		    sc_anthropic_parse(resp.body.data ? resp.body.data : "",
+				       resp.body.len, reply, &why) :
+		    sc_openai_parse(resp.body.data ? resp.body.data : "",
+				    resp.body.len, reply, &why)) < 0) {
+		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name, why);
+		ret = SC_EXIT_NO;
+	}
+	sc_http_response_release(&resp);
+	sc_stream_release(&st);
+	return ret;
+}
+
 static int call_http(struct sc_provider *p, const struct sc_conversation *c,
 		     struct sc_reply *reply)
 {
-	const unsigned cache = p->cache ? SC_ANTHROPIC_CACHE : 0;
-	const int anthropic_body = p->kind == SC_PROVIDER_ANTHROPIC ||
-				   p->kind == SC_PROVIDER_BEDROCK;
 	struct sc_buf head[2] = { SC_BUF_INIT, SC_BUF_INIT };
 	struct sc_buf secrets[2] = { SC_BUF_INIT, SC_BUF_INIT };
 	const char *headers[3] = { NULL, NULL, NULL };
-	struct sc_http_response resp;
 	struct sc_buf body = SC_BUF_INIT;
-	const char *why = NULL;
-	int status, ret = 0;
+	int ret = 0;
 	size_t i;
 
-	if (p->kind == SC_PROVIDER_ANTHROPIC)
-		sc_anthropic_request(c, p->model, p->max_tokens, cache, &body);
-	else if (p->kind == SC_PROVIDER_BEDROCK)
-		sc_anthropic_request(c, NULL, p->max_tokens,
-				     cache | SC_ANTHROPIC_BEDROCK, &body);
-	else
-		sc_openai_request(c, p->model, p->max_tokens, &body);
+	request_body(p, c, &body);
 	if (p->kind == SC_PROVIDER_ANTHROPIC) {
 		headers[0] = "anthropic-version: " SC_ANTHROPIC_VERSION;
 		sc_buf_add(&secrets[0], p->key_header.data, p->key_header.len);
@@ -371,25 +448,10 @@ static int call_http(struct sc_provider *p, const struct sc_conversation *c,
 		headers[1] = head[1].len ? head[1].data : NULL;
 	}
 	sc_buf_wipe(&p->key_header);
-	sc_http_response_init(&resp);
-	status = ret ? SC_HTTP_OK :
-		sc_http_post(p->url.data, headers, secrets, 2, body.data,
-			     body.len, &p->http, &resp);
+	if (!ret)
+		ret = send_and_read(p, headers, secrets, &body, reply);
 	for (i = 0; i < 2; i++)
 		sc_buf_wipe(&secrets[i]);
-	if (ret) {
-		/* the signing error is printed */
-	} else if (status != SC_HTTP_OK) {
-		ret = report_http(p, status, &resp);
-	} else if ((anthropic_body ?
-		    sc_anthropic_parse(resp.body.data ? resp.body.data : "",
-				       resp.body.len, reply, &why) :
-		    sc_openai_parse(resp.body.data ? resp.body.data : "",
-				    resp.body.len, reply, &why)) < 0) {
-		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name, why);
-		ret = SC_EXIT_NO;
-	}
-	sc_http_response_release(&resp);
 	sc_buf_release(&head[0]);
 	sc_buf_release(&head[1]);
 	sc_buf_release(&body);

@@ -35,6 +35,8 @@ struct sc_provider {
 	const char *key_env;        /* --key-env, or the provider's default */
 	unsigned long max_tokens;
 	int cache;                  /* cache_control breakpoints (default 1) */
+	int stream;                 /* ask for a streamed answer (default 1) */
+	int progress_fd;            /* type=progress records, or -1 */
 	struct sc_http_opts http;
 	const char *transcript_path;
 	/* Set up by sc_provider_prepare: */
