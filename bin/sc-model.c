@@ -18,8 +18,8 @@ static const char *const synopsis[] = {
 	"--provider anthropic|openai|bedrock|replay [--model NAME] "
 	"[--endpoint URL] [--region R] "
 	"[--key-env NAME] [--max-tokens N] [--timeout S] [--retries N] "
-	"[--no-cache] [--no-stream] [--progress-fd FD] [--transcript FILE] "
-	"[--allow-label LABEL]...",
+	"[--no-cache] [--no-stream] [--progress-fd FD] [--context-tokens N] "
+	"[--transcript FILE] [--allow-label LABEL]...",
 	NULL,
 };
 
@@ -36,6 +36,7 @@ static const struct sc_tool tool = {
 	"    --no-cache           no cache_control breakpoints (anthropic, bedrock)\n"
 	"    --no-stream          ask for the answer whole, not streamed\n"
 	"    --progress-fd FD     type=progress records, once a second at most\n"
+	"    --context-tokens N   the model's window (default: its documented one)\n"
 	"    --transcript FILE    replay: the recorded replies\n"
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
 	"    -h, --help           show this help\n"
@@ -57,8 +58,12 @@ static unsigned long number(const char *arg, unsigned long long lo,
 	return (unsigned long)n;
 }
 
-/* Ask, then write the whole reply at once: never a partial one. */
-static int run(struct sc_provider *p, unsigned allowed)
+/*
+ * Ask, then write the whole reply at once: never a partial one.  BUDGET:
+ * the tokens the conversation may take (0: no bound).
+ */
+static int run(struct sc_provider *p, unsigned allowed,
+	       unsigned long long budget)
 {
 	struct sc_conversation c;
 	struct sc_reply reply;
@@ -70,6 +75,8 @@ static int run(struct sc_provider *p, unsigned allowed)
 	sc_reply_init(&reply);
 	ret = sc_conversation_read(&c, STDIN_FILENO);
 	if (!ret && sc_conversation_check_labels(&c, allowed) < 0)
+		ret = SC_EXIT_NO;
+	if (!ret && sc_conversation_fit(&c, budget, &reply.elided) < 0)
 		ret = SC_EXIT_NO;
 	if (!ret)
 		ret = sc_provider_call(p, &c, &reply);
@@ -102,6 +109,7 @@ int main(int argc, char *argv[])
 		{ "no-cache", no_argument, NULL, 'C' },
 		{ "no-stream", no_argument, NULL, 'S' },
 		{ "progress-fd", required_argument, NULL, 'P' },
+		{ "context-tokens", required_argument, NULL, 'W' },
 		{ "transcript", required_argument, NULL, 'T' },
 		{ "allow-label", required_argument, NULL, 'a' },
 		SC_OPT_STANDARD,
@@ -110,9 +118,10 @@ int main(int argc, char *argv[])
 	const char *model = NULL, *endpoint = NULL, *key_env = NULL;
 	const char *region = NULL;
 	const char *transcript = NULL, *why = NULL;
-	unsigned long max_tokens = 4096, timeout = 120, retries = 3;
+	unsigned long max_tokens = 4096, timeout = 120, retries = 3, context = 0;
 	enum sc_provider_kind kind = SC_PROVIDER_NONE;
 	unsigned allowed = 0;
+	unsigned long long window;
 	struct sc_provider p;
 	int c, ret, cache = 1, stream = 1, progress_fd = -1;
 
@@ -136,6 +145,7 @@ int main(int argc, char *argv[])
 		case 'r': retries = number(optarg, 0, 20, "--retries"); break;
 		case 'C': cache = 0; break;
 		case 'S': stream = 0; break;
+		case 'W': context = number(optarg, 1024, 100000000, "--context-tokens"); break;
 		case 'P': progress_fd = (int)number(optarg, 0, 1024, "--progress-fd"); break;
 		case 'T': transcript = optarg; break;
 		case 'a':
@@ -162,11 +172,17 @@ int main(int argc, char *argv[])
 	p.http.timeout_ms = timeout * 1000;
 	p.http.retries = retries;
 	p.transcript_path = transcript;
+	/* The window less the reply's room; unknown windows: no bound. */
+	window = context ? context : kind == SC_PROVIDER_REPLAY ? 0 :
+		sc_model_context_tokens(p.model);
+	if (window && window <= max_tokens)
+		sc_usage_error(&tool, "--max-tokens leaves no room in "
+				      "--context-tokens");
 	ret = sc_provider_prepare(&p, &why);
 	if (ret < 0)
 		sc_usage_error(&tool, why);   /* nothing secret held yet to wipe */
 	if (!ret)
-		ret = run(&p, allowed);
+		ret = run(&p, allowed, window ? window - max_tokens : 0);
 	sc_provider_release(&p);
 	return ret;
 }
