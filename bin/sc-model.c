@@ -19,7 +19,7 @@ static const char *const synopsis[] = {
 	"[--endpoint URL] [--region R] "
 	"[--key-env NAME] [--max-tokens N] [--timeout S] [--retries N] "
 	"[--no-cache] [--no-stream] [--progress-fd FD] [--context-tokens N] "
-	"[--transcript FILE] [--allow-label LABEL]...",
+	"[--transcript FILE] [--allow-label LABEL]... [--credential-source]",
 	NULL,
 };
 
@@ -39,6 +39,7 @@ static const struct sc_tool tool = {
 	"    --context-tokens N   the model's window (default: its documented one)\n"
 	"    --transcript FILE    replay: the recorded replies\n"
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
+	"    --credential-source  name where the key would come from, ask nothing\n"
 	"    -h, --help           show this help\n"
 	"    --version            show the version\n",
 	0,
@@ -95,6 +96,39 @@ static int run(struct sc_provider *p, unsigned allowed,
 	return ret;
 }
 
+/*
+ * --credential-source: one record naming where the key or the AWS
+ * credentials would come from, for doctor; nothing is read from standard
+ * input and nothing is sent.
+ */
+static int credential_source(struct sc_provider *p)
+{
+	struct sc_record rec;
+	struct sc_buf out = SC_BUF_INIT;
+	const char *why = NULL;
+	char source[192];
+	int ret = sc_provider_credential_source(p, source, sizeof(source), &why);
+
+	if (ret < 0) {
+		sc_error("NO-CREDENTIALS", "%s", why);
+		return SC_EXIT_UNAVAILABLE;
+	}
+	if (ret)
+		return ret;
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "credentials");
+	sc_record_adds(&rec, "provider", p->name);
+	sc_record_adds(&rec, "source", source);
+	sc_record_encode(&rec, &out);
+	if (sc_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_record_release(&rec);
+	sc_buf_release(&out);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -112,6 +146,7 @@ int main(int argc, char *argv[])
 		{ "context-tokens", required_argument, NULL, 'W' },
 		{ "transcript", required_argument, NULL, 'T' },
 		{ "allow-label", required_argument, NULL, 'a' },
+		{ "credential-source", no_argument, NULL, 'Q' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,7 +158,7 @@ int main(int argc, char *argv[])
 	unsigned allowed = 0;
 	unsigned long long window;
 	struct sc_provider p;
-	int c, ret, cache = 1, stream = 1, progress_fd = -1;
+	int c, ret, cache = 1, stream = 1, progress_fd = -1, show_source = 0;
 
 	sc_diag_init(tool.name);
 	/* No core dump and no ptrace by peers: the key is in this memory. */
@@ -148,6 +183,7 @@ int main(int argc, char *argv[])
 		case 'W': context = number(optarg, 1024, 100000000, "--context-tokens"); break;
 		case 'P': progress_fd = (int)number(optarg, 0, 1024, "--progress-fd"); break;
 		case 'T': transcript = optarg; break;
+		case 'Q': show_source = 1; break;
 		case 'a':
 			if (!sc_label_parse(optarg))
 				sc_usage_error(&tool, "unknown label (trusted, "
@@ -172,6 +208,11 @@ int main(int argc, char *argv[])
 	p.http.timeout_ms = timeout * 1000;
 	p.http.retries = retries;
 	p.transcript_path = transcript;
+	if (show_source) {
+		ret = credential_source(&p);
+		sc_provider_release(&p);
+		return ret;
+	}
 	/* The window less the reply's room; unknown windows: no bound. */
 	window = context ? context : kind == SC_PROVIDER_REPLAY ? 0 :
 		sc_model_context_tokens(p.model);

@@ -215,6 +215,7 @@ static void aws_file(const char *var, const char *name, struct sc_buf *out)
 
 struct profile {
 	const char *name;
+	int probe;                                /* name the source only */
 	struct sc_buf cred_file, config_file;     /* their contents */
 	struct sc_buf cred_section, config_section;
 	int has_cred, has_config;
@@ -366,7 +367,7 @@ static int from_profile(struct profile *pr, struct sc_aws_creds *cr,
 			ret = 0;
 		}
 	} else if (profile_get(pr, "credential_process", &cmd, &where)) {
-		ret = run_process(pr, cmd.data, cr);
+		ret = pr->probe ? 0 : run_process(pr, cmd.data, cr);
 		if (!ret)
 			snprintf(cr->source, sizeof(cr->source), "profile '%s' "
 				 "(credential_process)", pr->name);
@@ -387,13 +388,14 @@ static int from_profile(struct profile *pr, struct sc_aws_creds *cr,
 	return ret;
 }
 
-static int load_profile(struct sc_aws_creds *cr)
+static int load_profile(struct sc_aws_creds *cr, int probe)
 {
 	const char *env = getenv("AWS_PROFILE");
 	struct profile pr;
 	int a, b, ret;
 
 	memset(&pr, 0, sizeof(pr));
+	pr.probe = probe;
 	pr.name = env && *env ? env : "default";
 	sc_buf_adds(&pr.cred_section, pr.name);
 	if (!strcmp(pr.name, "default"))
@@ -415,7 +417,7 @@ static int load_profile(struct sc_aws_creds *cr)
 	return ret;
 }
 
-int sc_aws_creds_load(struct sc_aws_creds *cr)
+static int load(struct sc_aws_creds *cr, int probe)
 {
 	if (take_env("AWS_BEARER_TOKEN_BEDROCK", &cr->token)) {
 		if (!printable(cr->token.data)) {
@@ -445,5 +447,15 @@ int sc_aws_creds_load(struct sc_aws_creds *cr)
 			 cr->token.len ? " and AWS_SESSION_TOKEN" : "");
 		return 0;
 	}
-	return load_profile(cr);
+	return load_profile(cr, probe);
+}
+
+int sc_aws_creds_load(struct sc_aws_creds *cr)
+{
+	return load(cr, 0);
+}
+
+int sc_aws_creds_probe(struct sc_aws_creds *cr)
+{
+	return load(cr, 1);
 }

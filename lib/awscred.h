@@ -51,6 +51,12 @@ void sc_aws_creds_release(struct sc_aws_creds *cr);
 int sc_aws_creds_load(struct sc_aws_creds *cr);
 
 /*
+ * As sc_aws_creds_load, to name the source only (doctor): a profile's
+ * credential_process is found but not run.
+ */
+int sc_aws_creds_probe(struct sc_aws_creds *cr);
+
+/*
  * The value of KEY in section SECTION of the INI text DATA (LEN bytes)
  * into OUT (replacing its contents): 1 found, 0 not.  Lines starting with
  * '#' or ';' are comments; indented lines are a key's sub-properties and

@@ -182,6 +182,40 @@ static int prepare_bedrock(struct sc_provider *p, const char **usage)
 	return 0;
 }
 
+int sc_provider_credential_source(struct sc_provider *p, char *out,
+				  size_t outsz, const char **usage)
+{
+	const char *key;
+	int st;
+
+	if (p->kind == SC_PROVIDER_REPLAY) {
+		snprintf(out, outsz, "none needed");
+		return 0;
+	}
+	if (p->kind != SC_PROVIDER_BEDROCK) {
+		key = getenv(p->key_env);
+		if (!key || !*key) {
+			snprintf(p->why, sizeof(p->why), "%s is not set: %s needs "
+				 "a key (or --key-env NAME)", p->key_env, p->name);
+			*usage = p->why;
+			return -1;
+		}
+		snprintf(out, outsz, "%s", p->key_env);
+		return 0;
+	}
+	st = sc_aws_creds_probe(&p->aws);
+	if (st < 0)
+		return SC_EXIT_UNAVAILABLE;
+	if (st > 0) {
+		*usage = "no AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, "
+			 "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE";
+		return -1;
+	}
+	snprintf(out, outsz, "%s", p->aws.source);
+	sc_aws_creds_release(&p->aws);
+	return 0;
+}
+
 int sc_provider_prepare(struct sc_provider *p, const char **usage)
 {
 	size_t n;

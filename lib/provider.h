@@ -66,6 +66,16 @@ void sc_provider_release(struct sc_provider *p);
 int sc_provider_prepare(struct sc_provider *p, const char **usage);
 
 /*
+ * Name where P's key or credentials would come from (a variable, a
+ * profile), never a value, into OUT; nothing is sent and no
+ * credential_process is run.  0 when found; -1 with a fixed reason in
+ * *USAGE when there are none; an exit code > 0 (error printed) when a
+ * source is broken.
+ */
+int sc_provider_credential_source(struct sc_provider *p, char *out,
+				  size_t outsz, const char **usage);
+
+/*
  * Ask for C's next turn and fill REPLY.  Returns 0, or an exit code with
  * the error printed: error[AUTH], error[CLOCK-SKEW], error[PROVIDER],
  * error[NETWORK], error[TIMEOUT] (4), error[PROVIDER-RESPONSE],
