@@ -180,3 +180,15 @@ ask() {
 	[[ "$stderr" == *"error[PROVIDER-RESPONSE]: anthropic: cache counts are not non-negative integers"* ]]
 	[ ! -s "$SC_TMP/out" ]
 }
+
+@test "anthropic: caching bills at least 60% fewer input tokens from the third turn on (benchmark)" {
+	run --separate-stderr env BENCH_TURNS=6 bash "$SC_TOP/t/bench/model-cache.sh"
+	assert_equal "$status" 0
+	pct=$(sed -n 's/^bench\/model-cache: from turn 3 on, .*: \([0-9]*\)% fewer$/\1/p' <<<"$output")
+	[ -n "$pct" ]
+	[ "$pct" -ge 60 ]
+	# The control: without caching every turn bills its whole input.
+	run awk '$3 != 0 || $4 != 0 { bad = 1 } END { exit bad }' \
+		"$SC_TOP/build/bench/model-cache/plain.bill"
+	assert_success
+}

@@ -246,3 +246,24 @@ check_sig() {
 	[[ "$stderr" == *"error[AWS-CREDENTIALS]: AWS_PROFILE names profile 'nope', which neither AWS file holds"* ]]
 	no_secret
 }
+
+@test "bedrock: --credential-source names the source, runs no credential_process, prints no value" {
+	mkdir -p "$SC_TMP/home/.aws"
+	printf '#!/bin/sh\ntouch "%s/ran"\n' "$SC_TMP" >"$SC_TMP/helper.sh"
+	chmod +x "$SC_TMP/helper.sh"
+	printf '[profile ci]\ncredential_process = %s\n' "$SC_TMP/helper.sh" >"$SC_TMP/home/.aws/config"
+	: >"$SC_TMP/conv"
+	bedrock AWS_PROFILE=ci -- --credential-source
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_output '{"type":"credentials","provider":"bedrock","source":"profile '"'ci'"' (credential_process)"}'
+	[ ! -e "$SC_TMP/ran" ]
+	bedrock "AWS_ACCESS_KEY_ID=$AKID" "AWS_SECRET_ACCESS_KEY=$SECRET" "AWS_SESSION_TOKEN=$TOKEN" -- --credential-source
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_output '{"type":"credentials","provider":"bedrock","source":"AWS_ACCESS_KEY_ID and AWS_SESSION_TOKEN"}'
+	no_secret
+	bedrock -- --credential-source
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[NO-CREDENTIALS]: no AWS credentials"* ]]
+}
