@@ -1124,6 +1124,12 @@ static int take_reply(struct loop *l, const struct reply *reply,
 		const struct sc_record *r = &reply->recs[i];
 		const char *type = sc_record_type(r);
 
+		/* The usage goes to the journal, for report's totals. */
+		if (type && !strcmp(type, "usage")) {
+			if (emit(l, r) < 0)
+				return SC_EXIT_INTERNAL;
+			continue;
+		}
 		if (!type || (strcmp(type, "text") && strcmp(type, "call")))
 			continue;
 		if (append_conversation(l, r) < 0 || emit(l, r) < 0)
