@@ -167,7 +167,8 @@ static double log2_of(double x)
 	t = (x - 1) / (x + 1);
 	t2 = t * t;
 	term = t;
-	for (k = 1; k < 40; k += 2) {
+	/* t <= 1/3: twelve terms are exact to 1e-12. */
+	for (k = 1; k < 24; k += 2) {
 		sum += term / k;
 		term *= t2;
 	}
@@ -321,6 +322,30 @@ struct scan_run {
 	long found;
 };
 
+/*
+ * A rule with a repeat reports every end of a long token: when only token
+ * characters lie between its latest candidate's end and TO, this end
+ * belongs to the same token, which grows without walking back again.
+ */
+static int extends_last(struct scan_run *r, unsigned id, size_t to)
+{
+	struct cand *c;
+	size_t at;
+
+	if (!r->last[id])
+		return 0;
+	c = &r->c[r->last[id] - 1];
+	if (c->to < r->base || r->base + to <= c->to ||
+	    r->base + to - c->to > 64 ||
+	    r->base + to - c->from > VALUE_MAX_BACK)
+		return 0;
+	for (at = (size_t)(c->to - r->base); at < to; at++)
+		if (!token_char(r->win[at]))
+			return 0;
+	c->to = r->base + to;
+	return 1;
+}
+
 static int on_rule(unsigned id, unsigned long long from,
 		   unsigned long long to, unsigned flags, void *ctx)
 {
@@ -339,13 +364,12 @@ static int on_rule(unsigned id, unsigned long long from,
 			return 0;
 	} else if (!strcmp(rule->id, "private-key")) {
 		key_block(r->win, r->win_len, (size_t)to, &vf, &vt);
+	} else if (extends_last(r, id, (size_t)to)) {
+		return 0;
 	} else {
+		/* Its entropy is checked once, on its final extent (report). */
 		vf = token_start(r->win, 0, (size_t)to);
 		vt = (size_t)to;
-		if (!(rule->flags & SC_RULE_NO_ENTROPY) &&
-		    vt - vf >= TOKEN_ENTROPY_FROM &&
-		    sc_scan_entropy(r->win + vf, vt - vf) < TOKEN_MIN_ENTROPY)
-			return 0;
 	}
 	/* The same value reported again at a later end: keep the longest. */
 	if (r->last[id]) {
@@ -367,6 +391,31 @@ static int on_rule(unsigned id, unsigned long long from,
 	return 0;
 }
 
+/*
+ * The newlines in the N bytes at P, eight bytes at a time: a byte of
+ * x = word ^ "\n\n..." is zero exactly where a newline is, and
+ * ((x & 0x7f..) + 0x7f..) | x has its high bit clear only there.
+ */
+static unsigned long count_newlines(const char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, nl = ones * '\n';
+	const uint64_t low7 = ones * 0x7f, high = ones * 0x80;
+	unsigned long count = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, p + i, 8);
+		x ^= nl;
+		y = ((x & low7) + low7) | x;
+		count += (unsigned long)__builtin_popcountll(~y & high);
+	}
+	for (; i < n; i++)
+		count += p[i] == '\n';
+	return count;
+}
+
 /* The line of absolute offset AT, which lies in the window. */
 static unsigned long line_at(struct scan_run *r, uint64_t at)
 {
@@ -385,9 +434,8 @@ static unsigned long line_at(struct scan_run *r, uint64_t at)
 		return r->nl_count + 1;
 	}
 	end = w + (at - r->base);
-	for (p = w + (r->nl_at - r->base);
-	     p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
-		r->nl_count++;
+	r->nl_count += count_newlines(w + (r->nl_at - r->base),
+				      (size_t)(end - (w + (r->nl_at - r->base))));
 	r->nl_at = at;
 	return r->nl_count + 1;
 }
@@ -408,6 +456,19 @@ static int cand_from_cmp(const void *a, const void *b)
 	const struct cand *x = a, *y = b;
 
 	return (x->from > y->from) - (x->from < y->from);
+}
+
+/* A token too predictable to be a key ("ghp_xxxx..."): not a finding. */
+static int placeholder(const struct scan_run *r, const struct cand *c)
+{
+	const struct sc_scan_rule *rule = &sc_scan_rules[c->rule];
+	size_t len = (size_t)(c->to - c->from);
+
+	if (rule->flags & (SC_RULE_NO_ENTROPY | SC_RULE_ASSIGN) ||
+	    len < TOKEN_ENTROPY_FROM)
+		return 0;
+	return sc_scan_entropy(r->win + (c->from - r->base), len) <
+	       TOKEN_MIN_ENTROPY;
 }
 
 /* Report the window's candidates: once per line, rule and fingerprint. */
@@ -432,10 +493,13 @@ static void report(struct scan_run *r)
 
 		if (i && (c->line != r->c[i - 1].line || c->rule != r->c[i - 1].rule))
 			first_of_line = i;
+		fps[i][0] = 0;
+		if (placeholder(r, c))
+			continue;
 		fingerprint(r->win + (c->from - r->base), (size_t)(c->to - c->from),
 			    fps[i]);
 		for (j = first_of_line; j < i && !dup; j++)
-			dup = !memcmp(fps[j], fps[i], 16);
+			dup = fps[j][0] && !memcmp(fps[j], fps[i], 16);
 		if (dup || allowed(r->sc, fps[i]))
 			continue;
 		f.rule = sc_scan_rules[c->rule].id;

@@ -503,9 +503,9 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "d2",
 	  "Authorization: Bearer $TOKEN" },
 	{ "secret-assignment", SC_RULE_CASELESS|SC_RULE_ASSIGN,
-	  "(secret|passwd|password|pwd|token|api[_-]?key|access[_-]?key"
-	  "|private[_-]?key|credential|auth[_-]?key|client[_-]?secret)["
-	  "A-Za-z0-9_.-]*[\"']?[ \\t]*(=|:|=>|:=)",
+	  "(secret|passwd|password|pwd|token|key|credential|auth)"
+	  "[A-Za-z0-9_.-]*([\"']?[ \\t]*(=|:|=>|:=)|[\"'][ \\t]*,|>|"
+	  "[ \\t]+string[ \\t]*=)",
 	  "DB_PASSWORD = \"4ImUCNdek58U4W26Exsa\"",
 	  "PASSWORD = \"changeme-changeme\"" },
 	{ NULL, 0, NULL, NULL, NULL },
