@@ -25,6 +25,8 @@ static const size_t sc_scan_db_len = 0;
 
 /* An assigned value counts when this long and this unpredictable. */
 #define ASSIGN_MIN_LEN 16
+#define ASSIGN_SHORT_LEN 12  /* after a provider's name (SC_RULE_SHORT) */
+#define ASSIGN_SHORT_ENTROPY 3.0
 #define ASSIGN_MIN_ENTROPY 3.5
 #define ASSIGN_MAX_LEN 4096
 
@@ -208,25 +210,31 @@ static int token_char(char c)
 
 /*
  * The value after an assignment's '=' or ':' at END, when long and random:
- * its extent into *FROM and *TO.
+ * its extent into *FROM and *TO.  After a provider's name (SHORT), a
+ * shorter value counts, and letters of both cases without a digit, with
+ * less entropy (ids of 12 to 16 characters cannot reach 3.5 bits).
  */
-static int strong_value(const char *data, size_t len, size_t end,
+static int strong_value(const char *data, size_t len, size_t end, int short_ok,
 			size_t *from, size_t *to)
 {
 	size_t at = end, start;
-	int digit = 0, alpha = 0;
+	int digit = 0, alpha = 0, upper = 0, lower = 0;
 
 	while (at < len && (data[at] == ' ' || data[at] == '\t' ||
-			    data[at] == '"' || data[at] == '\''))
+			    data[at] == '"' || data[at] == '\'' || data[at] == '`'))
 		at++;
 	start = at;
 	while (at < len && at - start < ASSIGN_MAX_LEN && value_char(data[at])) {
 		digit |= data[at] >= '0' && data[at] <= '9';
-		alpha |= (data[at] | 0x20) >= 'a' && (data[at] | 0x20) <= 'z';
+		upper |= data[at] >= 'A' && data[at] <= 'Z';
+		lower |= data[at] >= 'a' && data[at] <= 'z';
 		at++;
 	}
-	if (at - start < ASSIGN_MIN_LEN || !digit || !alpha ||
-	    sc_scan_entropy(data + start, at - start) < ASSIGN_MIN_ENTROPY)
+	alpha = upper || lower;
+	if (at - start < (short_ok ? ASSIGN_SHORT_LEN : ASSIGN_MIN_LEN) ||
+	    !((digit && alpha) || (short_ok && upper && lower)) ||
+	    sc_scan_entropy(data + start, at - start) <
+	    (short_ok ? ASSIGN_SHORT_ENTROPY : ASSIGN_MIN_ENTROPY))
 		return 0;
 	*from = start;
 	*to = at;
@@ -323,6 +331,52 @@ struct scan_run {
 };
 
 /*
+ * After a provider's name, at AT (the character the rule ended on):
+ * quotes, blanks, Go's "string" type, then an assignment operator (=, :,
+ * =>, :=, ::=, ||=, ?=, the '>' of an XML element, or the ',' after a
+ * quoted name, as in setProperty("NAME", "value")).  The offset after the
+ * operator, or 0 when there is none.  (Parsed here: the same in the
+ * regex made Vectorscan five times slower with a hundred names.)
+ */
+static size_t assign_operator(const char *d, size_t len, size_t at)
+{
+	int quoted = 0;
+
+	while (at < len && (d[at] == '"' || d[at] == '\'')) {
+		quoted = 1;
+		at++;
+	}
+	while (at < len && (d[at] == ' ' || d[at] == '\t'))
+		at++;
+	if (len - at > 6 && !memcmp(d + at, "string", 6)) {
+		at += 6;
+		while (at < len && (d[at] == ' ' || d[at] == '\t'))
+			at++;
+	}
+	if (at >= len)
+		return 0;
+	switch (d[at]) {
+	case '=':
+		return at + 1 + (at + 1 < len && d[at + 1] == '>');
+	case ':':
+		while (at < len && d[at] == ':')
+			at++;
+		return at + (at < len && d[at] == '=');
+	case '>':
+		return at + 1;
+	case '|':
+		if (at + 1 >= len || d[at + 1] != '|')
+			return 0;
+		return at + 2 + (at + 2 < len && d[at + 2] == '=');
+	case '?':
+		return at + 1 < len && d[at + 1] == '=' ? at + 2 : 0;
+	case ',':
+		return quoted ? at + 1 : 0;
+	}
+	return 0;
+}
+
+/*
  * A rule with a repeat reports every end of a long token: when only token
  * characters lie between its latest candidate's end and TO, this end
  * belongs to the same token, which grows without walking back again.
@@ -360,7 +414,11 @@ static int on_rule(unsigned id, unsigned long long from,
 	if (end <= r->owned || end > r->own_to)
 		return 0;
 	if (rule->flags & SC_RULE_ASSIGN) {
-		if (!strong_value(r->win, r->win_len, (size_t)to, &vf, &vt))
+		if (rule->flags & SC_RULE_SHORT &&
+		    !(to = assign_operator(r->win, r->win_len, (size_t)to - 1)))
+			return 0;
+		if (!strong_value(r->win, r->win_len, (size_t)to,
+				  !!(rule->flags & SC_RULE_SHORT), &vf, &vt))
 			return 0;
 	} else if (!strcmp(rule->id, "private-key")) {
 		key_block(r->win, r->win_len, (size_t)to, &vf, &vt);
@@ -474,7 +532,7 @@ static int placeholder(const struct scan_run *r, const struct cand *c)
 /* Report the window's candidates: once per line, rule and fingerprint. */
 static void report(struct scan_run *r)
 {
-	size_t i, j, first_of_line = 0;
+	size_t i, j, line_start = 0;
 	char (*fps)[17];
 
 	if (!r->nr)
@@ -491,15 +549,23 @@ static void report(struct scan_run *r)
 		struct sc_scan_finding f;
 		int dup = 0;
 
-		if (i && (c->line != r->c[i - 1].line || c->rule != r->c[i - 1].rule))
-			first_of_line = i;
+		if (i && c->line != r->c[i - 1].line)
+			line_start = i;
 		fps[i][0] = 0;
 		if (placeholder(r, c))
 			continue;
 		fingerprint(r->win + (c->from - r->base), (size_t)(c->to - c->from),
 			    fps[i]);
-		for (j = first_of_line; j < i && !dup; j++)
-			dup = fps[j][0] && !memcmp(fps[j], fps[i], 16);
+		/*
+		 * Once per value and rule on a line; and once for all the
+		 * assignment rules: a name both provider and secret-looking
+		 * is one finding, named by the more specific rule.
+		 */
+		for (j = line_start; j < i && !dup; j++)
+			dup = fps[j][0] && !memcmp(fps[j], fps[i], 16) &&
+			      (r->c[j].rule == c->rule ||
+			       (sc_scan_rules[r->c[j].rule].flags &
+				sc_scan_rules[c->rule].flags & SC_RULE_ASSIGN));
 		if (dup || allowed(r->sc, fps[i]))
 			continue;
 		f.rule = sc_scan_rules[c->rule].id;

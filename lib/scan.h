@@ -32,6 +32,10 @@ enum {
 	SC_RULE_NO_ENTROPY = 2,  /* a fixed marker: no placeholder check */
 	SC_RULE_ASSIGN = 4,      /* the match ends at '=' or ':'; the value
 				    after it must be long and random */
+	SC_RULE_SHORT = 8,       /* with ASSIGN: the regex ends on the
+				    character after a provider's name, the
+				    operator is parsed in C, and a value of
+				    12 characters is enough */
 };
 
 struct sc_scan_rule {

@@ -8,8 +8,9 @@
  *
  * A regex should carry a literal of three or more characters (a prefix):
  * Vectorscan searches for those first, which keeps the scan fast as the
- * table grows.  The rule with SC_RULE_ASSIGN stays last: it is the
- * fallback for secrets with no format.
+ * table grows.  The SC_RULE_ASSIGN rules come last: they are the
+ * fallback for secrets with no format, a provider's name first (its own
+ * id names such a finding), then any secret-looking name.
  */
 #include <hs.h>
 #include <stdlib.h>
@@ -33,8 +34,8 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "WW7Q233LAM37ZN",
 	  "AGE-SECRET-KEY-1YKDW9C53SG6RV4Q5UE2S" },
 	{ "aws-access-key-id", 0,
-	  "\\b(AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)["
-	  "A-Z2-7]{16}\\b",
+	  "\\b(AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA|"
+	  "A3T[A-Z0-9])[A-Z0-9]{16}\\b",
 	  "AKIAEVTB3LQIVYEZOXJZ",
 	  "AKIAVXZZ6YAQGHCZ" },
 	{ "aws-secret-access-key", SC_RULE_CASELESS,
@@ -330,7 +331,7 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "xoxb-209801272441-625691410394-rNuet2ex7kHm0rzFOc9d8g1A",
 	  "xoxb-123" },
 	{ "slack-webhook", 0,
-	  "https://hooks\\.slack\\.com/(services|workflows|triggers)/T["
+	  "hooks\\.slack\\.com/(services|workflows|triggers)/T["
 	  "A-Za-z0-9_]+/[AB][A-Za-z0-9_]+/[A-Za-z0-9_/]+",
 	  "https://hooks.slack.com/services/TM4FTR672EF/BIYWS1I5FG2/Tfg"
 	  "BqeIuFuNQvygKu3DtYcWW",
@@ -349,7 +350,8 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "23GjfWxNrPYhsO74OsMz4XuLoBvWLLGYfwLPJy482Fkzy85iJ36hhK39TsLE",
 	  "https://discord.com/api/webhooks/123/abc" },
 	{ "telegram-bot-token", 0,
-	  "\\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}",
+	  "(\\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}|(?i:telegr)[A-Za-z0-9_.-"
+	  "]{0,30}[^0-9\\n]{0,20}[0-9]{5,16}:[A-Za-z0-9_-]{34,35})",
 	  "8460672254:AAPoAK9UPF0eiYEUe9qY7yRujjKGQYNKjet",
 	  "2993619762:AAmijpJAyXs4" },
 	{ "teams-webhook", 0,
@@ -479,8 +481,8 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "huB5MLF",
 	  "ops_eyJiw0XtrT48ujv9XaH4PTN" },
 	{ "jwt", 0,
-	  "\\be[wy][A-Za-z0-9_-]{14,}\\.e[wy][A-Za-z0-9_-]{14,}\\.[A-Za"
-	  "-z0-9_-]*",
+	  "\\be[wy][A-Za-z0-9_/+-]{14,}={0,2}\\.e[wy][A-Za-z0-9_/+\\\\-]{1"
+	  "4,}={0,2}\\.[A-Za-z0-9_/+\\\\-]*",
 	  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJYj9I5jG218FLuWppbtle"
 	  "TwZfbc-IwVaRTJfQXFgx.rT81obIta181OPdxfDuJB1WkKwQlE_VozJJ7m0n"
 	  "dA4u",
@@ -502,10 +504,30 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "Authorization: Bearer Y6YKrPhMXOeBbsWvuavE7TIIcmVFYB_zdB3m87"
 	  "d2",
 	  "Authorization: Bearer $TOKEN" },
+	{ "provider-assignment", SC_RULE_CASELESS|SC_RULE_ASSIGN|SC_RULE_SHORT,
+	  "(adafruit|adobe|airtable|algolia|alibaba|anthropic|artifacto"
+	  "ry|asana|atlassian|auth0|azure|beamer|bitly|bittrex|brevo|ci"
+	  "rcleci|clickup|clojars|cloudflare|codecov|cohere|coinbase|co"
+	  "nfluent|contentful|databricks|datadog|deepseek|digitalocean|"
+	  "discord|docker|doppler|dropbox|duffel|dynatrace|easypost|ets"
+	  "y|facebook|fastly|figma|finicity|finnhub|flickr|flutterwave|"
+	  "frameio|freshbooks|gitter|gocardless|grafana|groq|harness|ha"
+	  "shicorp|heroku|hubspot|huggingface|infracost|intercom|jfrog|"
+	  "jira|kraken|kucoin|launchdarkly|linkedin|mailchimp|mailgun|m"
+	  "apbox|mattermost|messagebird|mistral|netlify|newrelic|notion"
+	  "|nuget|nytimes|okta|openai|pagerduty|paypal|pinecone|plaid|p"
+	  "lanetscale|postman|posthog|prefect|pulumi|pypi|rapidapi|razo"
+	  "rpay|replicate|rubygems|salesforce|scalingo|sendbird|sendgri"
+	  "d|sendinblue|sentry|shippo|shopify|sidekiq|slack|snyk|sonarq"
+	  "ube|sourcegraph|squarespace|stripe|sumologic|supabase|telegr"
+	  "am|terraform|travis|trello|twilio|twitch|twitter|typeform|ve"
+	  "rcel|yandex|zendesk)[A-Za-z0-9_.-]*[\"' \\t>=:,|?]",
+	  "ASANA_CLIENT_ID = \"k3Jd9Qm2Lx7Pw4\"",
+	  "slack_channel = \"#general\"" },
 	{ "secret-assignment", SC_RULE_CASELESS|SC_RULE_ASSIGN,
 	  "(secret|passwd|password|pwd|token|key|credential|auth)"
-	  "[A-Za-z0-9_.-]*([\"']?[ \\t]*(=|:|=>|:=)|[\"'][ \\t]*,|>|"
-	  "[ \\t]+string[ \\t]*=)",
+	  "[A-Za-z0-9_.-]*([\"']?[ \\t]*(=|:|=>|:{1,3}=|\\|\\|=?|\\?=)|"
+	  "[\"'][ \\t]*,|>|[ \\t]+string[ \\t]*=)",
 	  "DB_PASSWORD = \"4ImUCNdek58U4W26Exsa\"",
 	  "PASSWORD = \"changeme-changeme\"" },
 	{ NULL, 0, NULL, NULL, NULL },
