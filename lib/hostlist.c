@@ -239,9 +239,10 @@ int sc_hostlist_add(struct sc_hostlist *hl, const char *e, const char **why)
 		*why = "'*' is allowed only as a leading '*.'";
 		return -1;
 	}
-	if (!ent.wildcard && !parse_addr(h, hn, &ent.family, ent.addr)) {
-		/* ok: an address */
-	} else if (memchr(h, ':', hn)) {
+	if (!ent.wildcard && !parse_addr(h, hn, &ent.family, ent.addr) &&
+	    (e[0] != '[' || ent.family == AF_INET6)) {
+		/* ok: an address; brackets only around IPv6 */
+	} else if (memchr(h, ':', hn) || e[0] == '[') {
 		*why = "not an IPv6 address";
 		return -1;
 	} else if (parse_name(h, hn, name, why) < 0) {
