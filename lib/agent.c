@@ -499,14 +499,40 @@ static int run_watched(struct loop *l, const struct sc_record *call,
 	}
 }
 
+/*
+ * The sandbox prefix for one command: the loop's, plus --network hosts
+ * and one --allow-host per host= field when the verdict gave the command
+ * its hosts (allow.network-hosts).  A new array of borrowed strings.
+ */
+static char **sandbox_prefix(const struct loop *l, const struct sc_record *verdict)
+{
+	static char net[] = "--network", hosts[] = "hosts", allow[] = "--allow-host";
+	size_t nh, k = 0;
+	char **h = field_list(verdict, "host", &nh), **opts, **v;
+
+	opts = sc_xcalloc(2 * nh + 3, sizeof(*opts));
+	if (nh) {
+		opts[k++] = net;
+		opts[k++] = hosts;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		opts[k++] = allow;
+		opts[k++] = h[i];
+	}
+	v = concat_argv(l->prog->sandbox, NULL, opts);
+	free(opts);
+	free(h);
+	return v;
+}
+
 static void run_command(struct loop *l, const struct sc_record *call,
-			struct result *res)
+			const struct sc_record *verdict, struct result *res)
 {
 	const char *shell = sc_record_str(call, "shell");
 	char *sh_argv[] = { "/bin/sh", "-c", (char *)shell, NULL };
 	struct sc_buf why = SC_BUF_INIT, out = SC_BUF_INIT;
 	size_t nr;
-	char **words = field_list(call, "argv", &nr), **argv;
+	char **words = field_list(call, "argv", &nr), **argv, **prefix;
 	int dirfd, raw, devnull, st = -1;
 
 	res->source = "command";
@@ -516,7 +542,9 @@ static void run_command(struct loop *l, const struct sc_record *call,
 		free(words);
 		return;
 	}
-	argv = concat_argv(l->prog->sandbox, "--", nr ? words : sh_argv);
+	prefix = sandbox_prefix(l, verdict);
+	argv = concat_argv(prefix, "--", nr ? words : sh_argv);
+	free(prefix);
 	dirfd = command_dir(l, call, &why);
 	raw = sc_anon_file("sc-agent-command");
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -945,7 +973,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		/* The external agent acts with its own tools: only the answer. */
 		ret = add_result(l, id, tool, &res);
 	} else if (tool && !strcmp(tool, "run")) {
-		run_command(l, call, &res);
+		run_command(l, call, &v, &res);
 		ret = add_result(l, id, tool, &res);
 		if (!ret)
 			ret = guard(l);
