@@ -103,3 +103,38 @@ sum.golang.org"
 	assert_success
 	assert_output none
 }
+
+@test "run: a command with configured hosts reaches them, and each connection is in the journal" {
+	load lib/run
+	load lib/nethosts
+	run_need_userns
+	cd / && rm -rf "$SC_TMP/repo" && run_demo_repo
+	mkdir -p "$SC_TMP/reg"
+	echo "registry says hello" >"$SC_TMP/reg/hello"
+	nh_serve "$SC_TMP/reg"
+	url="http://127.0.0.1:$REG_PORT/hello"
+	printf '[network "reg"]\n\targv = curl -sS --noproxy none.invalid %s\n\thosts = 127.0.0.1:%s\n' \
+		"$url" "$REG_PORT" >>speccoder.conf
+	git commit -q -am "a registry for curl"
+	cat >"$SC_TMP/t" <<T
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"run","argv":["curl","-sS","--noproxy","none.invalid","$url"]}
+{"type":"call","id":"c2","tool":"run","argv":["curl","-sS","--noproxy","none.invalid","-p","$url"]}
+{"type":"turn"}
+{"type":"expect","of":"tool-result","id":"c1","contains":"registry says hello"}
+{"type":"text","text":"done"}
+{"type":"end","reason":"end-turn"}
+T
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
+	nh_stop
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict") | "\(.id) \(.rule) \(.host // "")"' "$SC_TMP/j"
+	assert_line "c1 allow.network-hosts 127.0.0.1:$REG_PORT"
+	# another argv of the same program: not this rule, never its hosts
+	refute_line --partial "c2 allow.network-hosts"
+	run jq -r 'select(.type == "connection") | "\(.host):\(.port) \(.decision)"' "$SC_TMP/j"
+	assert_output "127.0.0.1:$REG_PORT allow"
+	run --separate-stderr git speccoder report
+	assert_success
+	assert_output --regexp "connection .*host=127.0.0.1 .*decision=allow"
+}
