@@ -28,6 +28,7 @@
 #include "opt.h"
 #include "proxyreq.h"
 #include "record.h"
+#include "seccomp-filter.h"
 
 /* A client has this long to send its request head. */
 #define HEAD_TIMEOUT_MS 10000
@@ -636,8 +637,10 @@ static int recv_listener(int sock)
 
 /*
  * The proxy's own confinement: it parses bytes from the sandbox, so it
- * may write nothing (its log descriptor is already open) and never gain
- * privileges.  Reading stays: the resolver reads /etc.
+ * may write nothing (its log descriptor is already open), never gain
+ * privileges, and makes none of the system calls the sandbox's filter
+ * refuses (ptrace, io_uring, bpf, mounts, namespaces; inet sockets stay).
+ * Reading stays: the resolver reads /etc.
  */
 static int confine_proxy(void)
 {
@@ -647,7 +650,7 @@ static int confine_proxy(void)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return sc_error_errno("PROXY-FAILED", "cannot set no_new_privs");
 	if (abi <= 0)
-		return 0;
+		return sc_seccomp_apply(SC_NET_LOOPBACK);
 	if (sc_landlock_open(&ll, abi, 0) < 0 ||
 	    sc_landlock_allow(&ll, "/", SC_LL_READ) < 0 ||
 	    sc_landlock_enforce(&ll) < 0) {
@@ -655,7 +658,7 @@ static int confine_proxy(void)
 		return -1;
 	}
 	sc_landlock_close(&ll);
-	return 0;
+	return sc_seccomp_apply(SC_NET_LOOPBACK);
 }
 
 /* Close every descriptor above 2 but A and B (either may be -1). */

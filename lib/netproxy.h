@@ -29,7 +29,8 @@
  *    decision, reason, address, bytes each way) to the log descriptor,
  *    and names every refusal on stderr and in a 403 reply.
  *
- * The proxy process runs with no_new_privs and Landlock allowing no write;
+ * The proxy process runs with no_new_privs, Landlock allowing no write and
+ * the sandbox's seccomp filter (inet sockets allowed);
  * it dies with sc-sandbox-exec (PR_SET_PDEATHSIG) and its connections
  * with it.
  */
