@@ -457,49 +457,51 @@ static void relay(struct conn *c)
 static int check_sni(struct conn *c, struct sc_buf *first)
 {
 	char sni[256];
-	size_t need = 5;
-	int r;
+	size_t need = 5, h = strlen(c->req.host);
+	int r = 2;
 
-	for (;;) {
+	/* Bytes sent with the CONNECT are judged before any is read. */
+	while (!first->len || (r = sc_tls_sni((const unsigned char *)first->data,
+					       first->len, sni, sizeof(sni),
+					       &need)) == 2) {
 		struct pollfd p[2] = { { c->client, POLLIN, 0 }, { c->up, POLLIN, 0 } };
+		size_t want = need > first->len ? need - first->len : 1;
 		ssize_t n;
 
 		if (!first->len) {
 			if (poll(p, 2, -1) < 0) {
 				if (errno == EINTR)
 					continue;
+				c->reason = "cannot wait for the client";
 				return -1;
 			}
 			if (!p[0].revents && p[1].revents)
 				return 0;   /* the server spoke first */
 		}
-		sc_buf_grow(first, need > first->len ? need - first->len : 1);
-		n = read(c->client, first->data + first->len,
-			 need > first->len ? need - first->len : 1);
+		sc_buf_grow(first, want);
+		n = read(c->client, first->data + first->len, want);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
+			c->reason = "the client left in the middle of a TLS hello";
 			return first->len ? -1 : 0;
+		}
 		sc_buf_setlen(first, first->len + (size_t)n);
-		r = sc_tls_sni((const unsigned char *)first->data, first->len,
-			       sni, sizeof(sni), &need);
-		if (r == 2)
-			continue;
-		if (r == 0)
-			return 0;
-		if (r < 0) {
-			c->reason = "an unreadable TLS ClientHello";
-			return -1;
-		}
-		if (strcasecmp(sni, c->req.host) &&
-		    !(strlen(sni) == strlen(c->req.host) + 1 &&
-		      !strncasecmp(sni, c->req.host, strlen(c->req.host)) &&
-		      sni[strlen(c->req.host)] == '.')) {
-			c->reason = "the TLS server name is not the CONNECT host";
-			return -1;
-		}
-		return 0;
 	}
+	if (r == 0)
+		return 0;
+	if (r < 0) {
+		c->reason = "an unreadable TLS ClientHello";
+		return -1;
+	}
+	/* The name as the CONNECT gave it, one trailing dot aside. */
+	if (strcasecmp(sni, c->req.host) &&
+	    !(strlen(sni) == h + 1 && sni[h] == '.' &&
+	      !strncasecmp(sni, c->req.host, h))) {
+		c->reason = "the TLS server name is not the CONNECT host";
+		return -1;
+	}
+	return 0;
 }
 
 static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";

@@ -134,3 +134,20 @@ teardown() {
 	[ "$SECONDS" -lt 15 ]
 	[ ! -s "$REG_LOG" ] || [ "$(grep -vc '^GET /x ' "$REG_LOG")" -eq 0 ]
 }
+
+@test "a TLS hello sent along with the CONNECT, naming another host, never reaches the server" {
+	hello="$SC_TOP/t/fuzz/corpus/fuzz-proxyreq/clienthello"   # SNI registry.npmjs.org
+	[ -s "$hello" ]
+	: >"$REG_LOG"
+	run --separate-stderr nh --timeout 20 "${ALLOW[@]}" -- bash -c '
+		exec 3<>/dev/tcp/127.0.0.1/3128
+		{ printf "CONNECT 127.0.0.1:%s HTTP/1.1\r\n\r\n" "$0"; cat "$1"; } >&3
+		cat <&3' "$REG_PORT" "$hello"
+	assert_success
+	assert_output --partial "200 Connection established"
+	[[ "$stderr" == *"TLS server name is not the CONNECT host"* ]]
+	# the proxy had connected (the server logs an empty request), but
+	# not one byte of the hello reached it
+	run grep -c '[^[:space:]]' "$REG_LOG"
+	assert_output 0
+}
