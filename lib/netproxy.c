@@ -114,7 +114,13 @@ struct conn {
 	char address[INET6_ADDRSTRLEN];
 	const char *decision, *reason;
 	unsigned long long bytes_out, bytes_in;
+	int socks;                    /* 1: a SOCKS5 client; 2: greeted */
 };
+
+/* SOCKS5 replies (RFC 1928): the bound address is never told. */
+static const char socks_ok[] = "\x05\x00\x00\x01\x00\x00\x00\x00\x00\x00";
+static const char socks_denied[] = "\x05\x02\x00\x01\x00\x00\x00\x00\x00\x00";
+static const char socks_unreachable[] = "\x05\x04\x00\x01\x00\x00\x00\x00\x00\x00";
 
 static long long now_ms(void)
 {
@@ -152,7 +158,8 @@ static void write_record(const struct conn *c)
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "connection");
 	sc_record_adds(&rec, "method", c->req.kind == SC_PROXY_CONNECT ?
-		       "connect" : c->req.kind == SC_PROXY_HTTP ? "http" : "none");
+		       "connect" : c->req.kind == SC_PROXY_HTTP ? "http" :
+		       c->req.kind == SC_PROXY_SOCKS ? "socks5" : "none");
 	sc_record_adds(&rec, "host", c->req.host);
 	snprintf(num, sizeof(num), "%u", c->req.port);
 	sc_record_adds(&rec, "port", num);
@@ -187,15 +194,45 @@ static void refuse(struct conn *c, int status, const char *reason)
 		     c->req.host[0] ? c->req.host : "?", c->req.port, reason);
 	if (n < 0 || (size_t)n >= sizeof(body))
 		n = (int)strlen(body);
-	sc_buf_addf(&b, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\n"
-		    "Connection: close\r\nContent-Length: %d\r\n\r\n%s", status,
-		    status == 403 ? "Forbidden" : "Bad Gateway", n, body);
+	if (c->socks == 1)   /* no method it offered is acceptable */
+		sc_buf_add(&b, "\x05\xff", 2);
+	else if (c->socks)
+		sc_buf_add(&b, status == 403 ? socks_denied : socks_unreachable,
+			   sizeof(socks_ok) - 1);
+	else
+		sc_buf_addf(&b, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\n"
+			    "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
+			    status, status == 403 ? "Forbidden" : "Bad Gateway",
+			    n, body);
 	sc_write_all(c->client, b.data, b.len);
 	sc_buf_release(&b);
 	sc_warning(status == 403 ? "HOST-REFUSED" : "HOST-UNREACHABLE",
 		   "%s %s:%u: %s", status == 403 ? "refused" : "cannot reach",
 		   c->req.host[0] ? c->req.host : "?", c->req.port, reason);
 	write_record(c);
+}
+
+/*
+ * A SOCKS5 client (its first byte is 5): answer the greeting once it is
+ * whole, then wait for the request.  As sc_socks5_parse.
+ */
+static int read_socks(struct conn *c, struct sc_buf *in, const char **why)
+{
+	size_t greeting;
+	int r;
+
+	if (!c->socks)
+		c->socks = 1;
+	r = sc_socks5_parse((const unsigned char *)in->data, in->len, &c->req,
+			    &greeting, why);
+	if ((r == 3 || r == 1) && c->socks == 1) {
+		if (sc_write_all(c->client, "\x05\x00", 2) < 0) {
+			*why = "cannot answer the client";
+			return -1;
+		}
+		c->socks = 2;
+	}
+	return r == 0 ? 3 : r;
 }
 
 /* Read the request head into IN; 1 parsed, -1 refused (reason set). */
@@ -222,7 +259,13 @@ static int read_head(struct conn *c, struct sc_buf *in)
 			return -1;
 		}
 		sc_buf_setlen(in, in->len + (size_t)n);
-		r = sc_proxy_req_parse(in->data, in->len, &c->req, &why);
+		if (in->data[0] == 5) {
+			r = read_socks(c, in, &why);
+			if (r == 3)
+				continue;
+		} else {
+			r = sc_proxy_req_parse(in->data, in->len, &c->req, &why);
+		}
 		if (r > 0)
 			return 1;
 		if (r < 0) {
@@ -508,7 +551,10 @@ static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 
 static void serve_tunnel(struct conn *c, struct sc_buf *extra)
 {
-	if (sc_write_all(c->client, established, sizeof(established) - 1) < 0)
+	const char *ok = c->socks ? socks_ok : established;
+	size_t n = c->socks ? sizeof(socks_ok) - 1 : sizeof(established) - 1;
+
+	if (sc_write_all(c->client, ok, n) < 0)
 		return;
 	if (check_sni(c, extra) < 0) {
 		c->decision = "deny";
@@ -552,7 +598,7 @@ static void serve(int client, const struct sc_hostlist *hosts, int log_fd)
 	} else {
 		sc_buf_add(&extra, in.data + c.req.head_len,
 			   in.len - c.req.head_len);
-		if (c.req.kind == SC_PROXY_CONNECT)
+		if (c.req.kind == SC_PROXY_CONNECT || c.req.kind == SC_PROXY_SOCKS)
 			serve_tunnel(&c, &extra);
 		else
 			serve_http(&c, &extra);

@@ -14,7 +14,8 @@
  * of its own:
  *
  *  - it reads one request head (at most 16 KiB, within 10 s): CONNECT
- *    host:port, or a plain http:// request;
+ *    host:port, a SOCKS5 CONNECT (no authentication), or a plain http://
+ *    request;
  *  - judges the host against the host list before resolving anything, so
  *    an unlisted name never reaches a resolver;
  *  - resolves a listed name itself and connects only to an address that

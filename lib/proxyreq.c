@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
 
 #include "proxyreq.h"
 
@@ -298,6 +299,68 @@ int sc_proxy_req_parse(const char *buf, size_t len, struct sc_proxy_req *r,
 			sc_buf_addf(&r->upstream, ":%u", r->port);
 		sc_buf_adds(&r->upstream, "\r\nConnection: close\r\n\r\n");
 	}
+	return 1;
+}
+
+/* ---- SOCKS5 (RFC 1928), CONNECT with no authentication --------- */
+
+int sc_socks5_parse(const unsigned char *buf, size_t len,
+		    struct sc_proxy_req *r, size_t *greeting, const char **why)
+{
+	size_t g, need, alen;
+	const unsigned char *q;
+
+	*why = "not a SOCKS5 request";
+	if (len < 1 || buf[0] != 5)
+		return len ? -1 : 0;
+	if (len < 2 || len < 2 + (size_t)buf[1])
+		return 0;
+	g = 2 + (size_t)buf[1];
+	if (!memchr(buf + 2, 0, buf[1])) {
+		*why = "a SOCKS5 client that offers no authentication-free method";
+		return -1;
+	}
+	*greeting = g;
+	q = buf + g;
+	len -= g;
+	if (len < 5)
+		return 3;
+	if (q[0] != 5 || q[2] != 0) {
+		*why = "a malformed SOCKS5 request";
+		return -1;
+	}
+	if (q[1] != 1) {
+		*why = "only the SOCKS5 CONNECT command goes through the proxy";
+		return -1;
+	}
+	switch (q[3]) {
+	case 1: alen = 4; need = 4 + 4 + 2; break;
+	case 4: alen = 16; need = 4 + 16 + 2; break;
+	case 3: alen = q[4]; need = 4 + 1 + alen + 2; break;
+	default:
+		*why = "a SOCKS5 address type that is not IPv4, IPv6 or a name";
+		return -1;
+	}
+	if (len < need)
+		return 3;
+	r->kind = SC_PROXY_SOCKS;
+	if (q[3] == 3) {
+		if (!alen || memchr(q + 5, 0, alen)) {
+			*why = "an empty SOCKS5 host name or one holding NUL";
+			return -1;
+		}
+		memcpy(r->host, q + 5, alen);
+		r->host[alen] = '\0';
+	} else if (!inet_ntop(q[3] == 1 ? AF_INET : AF_INET6, q + 4, r->host,
+			      sizeof(r->host))) {
+		return -1;
+	}
+	r->port = (unsigned)q[need - 2] << 8 | q[need - 1];
+	if (!r->port) {
+		*why = "a port is a number from 1 to 65535";
+		return -1;
+	}
+	r->head_len = g + need;
 	return 1;
 }
 

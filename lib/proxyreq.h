@@ -18,6 +18,7 @@
 enum sc_proxy_kind {
 	SC_PROXY_CONNECT = 1,   /* CONNECT host:port: a tunnel */
 	SC_PROXY_HTTP,          /* GET http://host/... : forwarded */
+	SC_PROXY_SOCKS,         /* SOCKS5 CONNECT: a tunnel */
 };
 
 struct sc_proxy_req {
@@ -47,6 +48,18 @@ void sc_proxy_req_release(struct sc_proxy_req *r);
  */
 int sc_proxy_req_parse(const char *buf, size_t len, struct sc_proxy_req *r,
 		       const char **why);
+
+/*
+ * A SOCKS5 client's greeting and CONNECT request at the start of BUF (LEN
+ * bytes so far).  -1 with *WHY when refused (not version 5, no "no
+ * authentication" method offered, another command than CONNECT, a bad
+ * address type); 0 when the greeting is not whole; 3 when the greeting
+ * is whole (*GREETING its length: answer it) but the request is not; 1
+ * when both are, with R filled (kind SC_PROXY_SOCKS, host, port, head_len
+ * the bytes of both).
+ */
+int sc_socks5_parse(const unsigned char *buf, size_t len,
+		    struct sc_proxy_req *r, size_t *greeting, const char **why);
 
 /*
  * The server name (SNI) of the TLS ClientHello at the start of BUF.

@@ -80,6 +80,22 @@ teardown() {
 	assert_output --partial '"decision":"allow"'
 }
 
+@test "SOCKS5 (CONNECT, no authentication) reaches a listed host, and only that" {
+	sb_require_full
+	nh_serve "$SC_TMP/reg"
+	run --separate-stderr nh --allow-host "127.0.0.1:$REG_PORT" -- \
+		"${NH_CURL[@]}" -x socks5h://127.0.0.1:3128 "http://127.0.0.1:$REG_PORT/hello"
+	assert_success
+	assert_output "registry says hello"
+	run --separate-stderr nh --allow-host "127.0.0.1:$REG_PORT" -- \
+		"${NH_CURL[@]}" -x socks5h://127.0.0.1:3128 "http://example.com/"
+	assert_failure
+	[[ "$stderr" == *"warning[HOST-REFUSED]"*"example.com:80"* ]]
+	run nh_records
+	assert_output --partial '"method":"socks5","host":"127.0.0.1"'
+	assert_output --partial '"method":"socks5","host":"example.com","port":"80","decision":"deny"'
+}
+
 @test "an unlisted port, an unlisted name, an unlisted address: 403 and a record" {
 	sb_require_full
 	nh_serve "$SC_TMP/reg"
@@ -146,6 +162,7 @@ teardown() {
 		-out "$SC_TMP/c.pem" -days 1 -subj /CN=localhost 2>/dev/null
 	openssl s_server -accept "$port" -cert "$SC_TMP/c.pem" -key "$SC_TMP/k.pem" \
 		-www -quiet >/dev/null 2>&1 &
+	# shellcheck disable=SC2034 # nh_stop (teardown) ends it
 	REG_PID=$!
 	for _ in $(seq 1 100); do
 		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break

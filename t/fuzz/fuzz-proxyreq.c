@@ -1,6 +1,7 @@
 /*
  * What a sandboxed client sends the host proxy, and host list entries, on
- * arbitrary bytes: the request-head parser, the TLS server-name reader,
+ * arbitrary bytes: the request-head parser, the SOCKS5 parser, the TLS
+ * server-name reader,
  * the host judge.  None may crash, leak or read out of bounds; a parsed
  * head lies within the input; a host the list allows parses again.
  */
@@ -29,6 +30,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret > 0 && sc_host_req_parse(r.host, strlen(r.host), &hr, &why) == 0 &&
 	    sc_hostlist_add(&hl, "*.example.com", &why) == 0)
 		(void)sc_hostlist_allows(&hl, &hr, r.port);
+	sc_proxy_req_release(&r);
+
+	sc_proxy_req_init(&r);
+	ret = sc_socks5_parse(data, size, &r, &need, &why);
+	if (ret == 1 && (r.head_len > size || !r.port || strlen(r.host) > 255))
+		abort();
 	sc_proxy_req_release(&r);
 
 	ret = sc_tls_sni(data, size, sni, sizeof(sni), &need);

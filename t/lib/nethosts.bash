@@ -43,4 +43,5 @@ nh_records() {
 
 # curl inside, through the proxy even to 127.0.0.1 (NO_PROXY lists the
 # namespace's own loopback, which a test registry on the host is not).
+# shellcheck disable=SC2034 # used by the files that load this one
 NH_CURL=(curl -sS --noproxy '' --max-time 10)

@@ -266,6 +266,36 @@ static void test_sni(void **state)
 	assert_int_equal(sc_tls_sni(b, n, out, sizeof(out), &need), -1);
 }
 
+static void test_socks5(void **state)
+{
+	static const unsigned char name[] = "\x05\x01\x00" "\x05\x01\x00\x03\x0b" "example.com" "\x01\xbb";
+	static const unsigned char v4[] = "\x05\x02\x02\x00" "\x05\x01\x00\x01\x7f\x00\x00\x01\x1f\x90";
+	struct sc_proxy_req r;
+	const char *why;
+	size_t g = 0;
+
+	(void)state;
+	sc_proxy_req_init(&r);
+	assert_int_equal(sc_socks5_parse(name, 1, &r, &g, &why), 0);
+	assert_int_equal(sc_socks5_parse(name, 3, &r, &g, &why), 3);
+	assert_int_equal(g, 3);
+	assert_int_equal(sc_socks5_parse(name, sizeof(name) - 2, &r, &g, &why), 3);
+	assert_int_equal(sc_socks5_parse(name, sizeof(name) - 1, &r, &g, &why), 1);
+	assert_int_equal(r.kind, SC_PROXY_SOCKS);
+	assert_string_equal(r.host, "example.com");
+	assert_int_equal(r.port, 443);
+	assert_int_equal(r.head_len, sizeof(name) - 1);
+	assert_int_equal(sc_socks5_parse(v4, sizeof(v4) - 1, &r, &g, &why), 1);
+	assert_string_equal(r.host, "127.0.0.1");
+	assert_int_equal(r.port, 8080);
+	/* only user/password offered; BIND; a NUL in the name; version 4 */
+	assert_int_equal(sc_socks5_parse((const unsigned char *)"\x05\x01\x02", 3, &r, &g, &why), -1);
+	assert_int_equal(sc_socks5_parse((const unsigned char *)"\x05\x01\x00\x05\x02\x00\x01\x01\x02\x03\x04\x00\x50", 13, &r, &g, &why), -1);
+	assert_int_equal(sc_socks5_parse((const unsigned char *)"\x05\x01\x00\x05\x01\x00\x03\x03\x61\x00\x62\x00\x50", 13, &r, &g, &why), -1);
+	assert_int_equal(sc_socks5_parse((const unsigned char *)"\x04\x01", 2, &r, &g, &why), -1);
+	sc_proxy_req_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_request_connect),
 		cmocka_unit_test(test_request_http),
 		cmocka_unit_test(test_sni),
+		cmocka_unit_test(test_socks5),
 	};
 
 	return SC_RUN_TESTS(tests);
