@@ -215,3 +215,30 @@ JSON
 	assert_output --partial '"decision":"allow"'
 	refute_output --partial '"decision":"deny"'
 }
+
+@test "a profile may name the hosts; a bad one is BAD-PROFILE" {
+	sb_require_full
+	printf '[sandbox]\n\tnetwork = hosts\n\tallowHost = 127.0.0.1:9\n' >"$SC_TMP/p.profile"
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" --profile "$SC_TMP/p.profile" -- \
+		sh -c 'echo "$HTTPS_PROXY"'
+	assert_success
+	assert_output "http://127.0.0.1:3128"
+	printf '[sandbox]\n\tallowHost = https://example.com\n' >"$SC_TMP/bad.profile"
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" --profile "$SC_TMP/bad.profile" -- true
+	assert_failure 125
+	[[ "$stderr" == *"error[BAD-PROFILE]"*"a scheme"* ]]
+}
+
+@test "the landlock tier cannot give hosts: required refuses, auto names it and sets no proxy" {
+	sb_require_landlock
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" --tier landlock \
+		--network hosts --allow-host example.com -- touch "$SC_TMP/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[SANDBOX-UNAVAILABLE]"*"network"* ]]
+	[ ! -e "$SC_TMP/ran" ]
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" --tier landlock --mode auto \
+		--network hosts --allow-host example.com -- sh -c 'echo "${HTTPS_PROXY-none}"'
+	assert_success
+	assert_output none
+	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]"*"network"* ]]
+}
