@@ -202,40 +202,6 @@ static int add_net(struct sc_config *cfg, const char *k, char *sub,
 			"hosts)", k);
 }
 
-static int argv_is(const struct sc_argv *a, char *const *argv, size_t n,
-		   int prefix)
-{
-	size_t i;
-
-	if (prefix ? a->n > n : a->n != n)
-		return 0;
-	for (i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], argv[i]))
-			return 0;
-	return 1;
-}
-
-const struct sc_net_rule *sc_config_net_rule(const struct sc_config *cfg,
-					     char *const *argv, size_t n)
-{
-	size_t i, k;
-	int prefix;
-
-	for (prefix = 0; prefix < 2; prefix++)
-		for (i = 0; i < cfg->nr_net_rules; i++) {
-			const struct sc_net_rule *r = &cfg->net_rules[i];
-			const struct sc_argv_list *l = prefix ? &r->argv_prefix
-							      : &r->argv;
-
-			if (!r->nr_hosts)
-				continue;
-			for (k = 0; k < l->nr; k++)
-				if (argv_is(&l->items[k], argv, n, prefix))
-					return r;
-		}
-	return NULL;
-}
-
 static int suffix(const char *name, const char *end)
 {
 	size_t n = strlen(name), e = strlen(end);

@@ -81,12 +81,5 @@ int sc_config_has_server(const struct sc_config *cfg, const char *server);
 
 void sc_argv_free(struct sc_argv *a);
 
-/*
- * The [network "NAME"] section whose argv equals ARGV (N words), or else
- * the first whose argvPrefix starts it; NULL when none.  A section
- * without hosts never matches: it would give the network to nobody.
- */
-const struct sc_net_rule *sc_config_net_rule(const struct sc_config *cfg,
-					     char *const *argv, size_t n);
 
 #endif

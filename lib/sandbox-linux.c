@@ -90,6 +90,8 @@ struct plan {
 	struct bind *binds;
 	size_t nbinds, abinds;
 	struct sc_strlist hide_dirs, hide_files, sockets;
+	struct sc_strlist shown;        /* root, --writable, TMPDIR: kept inside
+					 * a hidden directory */
 	char **env;
 	char *const *argv;
 	/* --network hosts: the list, the record log, the proxy (full tier
@@ -180,6 +182,7 @@ static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol
 			return -1;
 		}
 		sc_strlist_add(&pl->writable, real);
+		sc_strlist_add(&pl->shown, real);
 		add_bind(pl, real, 1);
 		free(real);
 	}
@@ -501,6 +504,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 		free(root);
 		return sc_error("BAD-ROOT", "refusing '/' as the root");
 	}
+	sc_strlist_add(&pl->shown, root);
 	if (!pol->root_read_only) {
 		sc_strlist_add(&pl->writable, root);
 		add_bind(pl, root, 1);
@@ -512,6 +516,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	if (make_tmpdir(pl) < 0)
 		return -1;
 	sc_strlist_add(&pl->writable, pl->tmpdir);
+	sc_strlist_add(&pl->shown, pl->tmpdir);
 	qsort(pl->binds, pl->nbinds, sizeof(*pl->binds), bind_cmp);
 	pl->env = sc_env_build(envp, (enum sc_env_mode)pol->env,
 			       pol->env_keep.v, pol->env_keep.nr, pl->tmpdir);
@@ -563,6 +568,7 @@ static void plan_release(struct plan *pl)
 	sc_strlist_release(&pl->hide_dirs);
 	sc_strlist_release(&pl->hide_files);
 	sc_strlist_release(&pl->sockets);
+	sc_strlist_release(&pl->shown);
 	sc_env_free(pl->env);
 	sc_env_free(pl->proxy_env);
 	sc_hostlist_release(&pl->hosts);
@@ -727,16 +733,118 @@ static int rebind(const struct bind *b)
 	return ret;
 }
 
-/* Credential directories look empty; credential files read as empty. */
+/*
+ * Is SHOWN (the root or a --writable path) to be put back inside the
+ * hidden DIR: strictly beneath it, and not inside another such path
+ * (whose clone brings it along).
+ */
+static int shown_in(const struct plan *pl, const char *shown, const char *dir)
+{
+	size_t i;
+
+	if (!is_beneath(shown, dir) || !strcmp(shown, dir))
+		return 0;
+	for (i = 0; i < pl->shown.nr; i++)
+		if (strcmp(pl->shown.v[i], shown) &&
+		    is_beneath(shown, pl->shown.v[i]) &&
+		    is_beneath(pl->shown.v[i], dir) &&
+		    strcmp(pl->shown.v[i], dir))
+			return 0;
+	return 1;
+}
+
+/*
+ * The mount point for PATH inside the fresh tmpfs at DIR: each directory
+ * made and opened without following a symlink, the last one a directory
+ * or an empty file as ISDIR says.  An O_PATH descriptor, or -1.
+ */
+static int make_mount_point(const char *dir, const char *path, int isdir)
+{
+	char *rel = sc_xstrdup(path + strlen(dir) + 1), *comp = rel, *slash;
+	int at = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), next;
+
+	while (at >= 0 && comp) {
+		slash = strchr(comp, '/');
+		if (slash)
+			*slash = '\0';
+		if (slash || isdir)
+			next = mkdirat(at, comp, 0700) < 0 && errno != EEXIST ? -1 :
+			       openat(at, comp, O_PATH | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC);
+		else
+			next = openat(at, comp, O_WRONLY | O_CREAT | O_NOFOLLOW |
+				      O_CLOEXEC, 0600);
+		close(at);
+		at = next;
+		comp = slash ? slash + 1 : NULL;
+	}
+	free(rel);
+	return at;
+}
+
+/*
+ * Hide DIR, but keep the paths the command works in that lie beneath it
+ * (speccoder's state directory holds the worktree in use): each is cloned
+ * before a fresh tmpfs covers DIR, moved back onto a mount point made in
+ * it, and the tmpfs then made read-only.  Nothing else of DIR shows.
+ */
+static int hide_dir(const struct plan *pl, const char *dir)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	int *trees = sc_xcalloc(pl->shown.nr + 1, sizeof(*trees)), ret = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < pl->shown.nr; i++)
+		trees[i] = -1;
+	for (i = 0; !ret && i < pl->shown.nr; i++) {
+		if (!shown_in(pl, pl->shown.v[i], dir))
+			continue;
+		trees[i] = open_tree(AT_FDCWD, pl->shown.v[i], OPEN_TREE_CLONE |
+				     OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		if (trees[i] < 0)
+			ret = mount_error("clone the mount at", pl->shown.v[i]);
+		n++;
+	}
+	if (!ret && mount("tmpfs", dir, "tmpfs",
+			  (n ? 0 : MS_RDONLY) | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  n ? "mode=0700,size=64k,nr_inodes=4096"
+			    : "mode=0700,size=4k,nr_inodes=4") < 0)
+		ret = mount_error("hide", dir);
+	for (i = 0; !ret && i < pl->shown.nr; i++) {
+		struct stat st;
+		int at;
+
+		if (trees[i] < 0)
+			continue;
+		at = fstat(trees[i], &st) < 0 ? -1 :
+		     make_mount_point(dir, pl->shown.v[i], S_ISDIR(st.st_mode));
+		if (at < 0 || move_mount(trees[i], "", at, "",
+					 MOVE_MOUNT_F_EMPTY_PATH |
+					 MOVE_MOUNT_T_EMPTY_PATH) < 0)
+			ret = mount_error("show again", pl->shown.v[i]);
+		if (at >= 0)
+			close(at);
+	}
+	if (!ret && n && mount_setattr(AT_FDCWD, dir, 0, &ro, sizeof(ro)) < 0)
+		ret = mount_error("make read-only", dir);
+	for (i = 0; i < pl->shown.nr; i++)
+		if (trees[i] >= 0)
+			close(trees[i]);
+	free(trees);
+	return ret;
+}
+
+/*
+ * Credential directories look empty (but for the root or a writable path
+ * inside one); credential files read as empty.
+ */
 static int hide_paths(const struct plan *pl)
 {
 	size_t i;
 
 	for (i = 0; i < pl->hide_dirs.nr; i++)
-		if (mount("tmpfs", pl->hide_dirs.v[i], "tmpfs",
-			  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			  "mode=0700,size=4k,nr_inodes=4") < 0)
-			return mount_error("hide", pl->hide_dirs.v[i]);
+		if (hide_dir(pl, pl->hide_dirs.v[i]) < 0)
+			return -1;
 	for (i = 0; i < pl->hide_files.nr; i++)
 		if (mount("/dev/null", pl->hide_files.v[i], NULL, MS_BIND, NULL) < 0)
 			return mount_error("hide", pl->hide_files.v[i]);

@@ -138,3 +138,19 @@ T
 	assert_success
 	assert_output --regexp "connection .*host=127.0.0.1 .*decision=allow"
 }
+
+@test "an argvPrefix never covers an option that loads code" {
+	printf '[network "cargo"]\n\targvPrefix = cargo fetch\n\thosts = index.crates.io\n' >c.conf
+	classify c.conf cargo fetch --locked
+	run sc-rec --to-json <"$SC_TMP/verdict"
+	assert_output --partial '"rule":"allow.network-hosts"'
+	for extra in "--manifest-path=/tmp/x/Cargo.toml" "--config" "-Zunstable-options"; do
+		classify c.conf cargo fetch "$extra"
+		run sc-rec --to-json <"$SC_TMP/verdict"
+		if [ "$extra" = "-Zunstable-options" ]; then
+			assert_output --partial 'network-hosts'
+		else
+			refute_output --partial 'network-hosts'
+		fi
+	done
+}
