@@ -449,14 +449,107 @@ static int run_watched(struct loop *l, const struct sc_record *call,
 	}
 }
 
+/* 1 when the loop's sandbox prefix ends up with --network hosts. */
+static int prefix_hosts_mode(const struct loop *l)
+{
+	int hosts = 0;
+
+	for (char **a = l->prog->sandbox; a[0] && a[1]; a++)
+		if (!strcmp(a[0], "--network"))
+			hosts = !strcmp(a[1], "hosts");
+	return hosts;
+}
+
+/*
+ * The sandbox prefix for one command: the loop's, plus --network hosts
+ * and one --allow-host per host= field when the verdict gave the command
+ * its hosts (allow.network-hosts), and --connections CONN when the
+ * command runs with the proxy (CONN not NULL).  A new array of borrowed
+ * strings.
+ */
+static char **sandbox_prefix(const struct loop *l, const struct sc_record *verdict,
+			     char *conn)
+{
+	static char net[] = "--network", hosts[] = "hosts", allow[] = "--allow-host",
+		    conns[] = "--connections";
+	size_t nh, k = 0;
+	char **h = field_list(verdict, "host", &nh), **opts, **v;
+
+	opts = sc_xcalloc(2 * nh + 5, sizeof(*opts));
+	if (nh) {
+		opts[k++] = net;
+		opts[k++] = hosts;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		opts[k++] = allow;
+		opts[k++] = h[i];
+	}
+	if (conn) {
+		opts[k++] = conns;
+		opts[k++] = conn;
+	}
+	v = concat_argv(l->prog->sandbox, NULL, opts);
+	free(opts);
+	free(h);
+	return v;
+}
+
+/*
+ * Where the proxy writes the command's connection records: a private
+ * file, NULL when the command has no proxy.
+ */
+static char *connections_file(const struct loop *l, const struct sc_record *verdict)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct sc_buf b = SC_BUF_INIT;
+	int fd;
+
+	if (!sc_record_get(verdict, "host") && !prefix_hosts_mode(l))
+		return NULL;
+	sc_buf_addf(&b, "%s/sc-agent-conn.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	fd = mkstemp(b.data);
+	if (fd < 0) {
+		sc_buf_release(&b);
+		return NULL;
+	}
+	close(fd);
+	return sc_buf_detach(&b, NULL);
+}
+
+/* Every connection the command made, into the events (masked there). */
+static void journal_connections(struct loop *l, char *path)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record r;
+
+	if (!path)
+		return;
+	if (sc_read_file_max(path, 16 << 20, &b) == 0) {
+		sc_input_init_mem(&in, b.data, b.len);
+		sc_reader_init(&rd, &in);
+		sc_record_init(&r);
+		while (sc_reader_next(&rd, &r) == SC_READ_RECORD)
+			if (sc_record_type(&r) &&
+			    !strcmp(sc_record_type(&r), "connection"))
+				emit(l, &r);
+		sc_record_release(&r);
+	}
+	sc_buf_release(&b);
+	unlink(path);
+	free(path);
+}
+
 static void run_command(struct loop *l, const struct sc_record *call,
-			struct result *res)
+			const struct sc_record *verdict, struct result *res)
 {
 	const char *shell = sc_record_str(call, "shell");
 	char *sh_argv[] = { "/bin/sh", "-c", (char *)shell, NULL };
 	struct sc_buf why = SC_BUF_INIT, out = SC_BUF_INIT;
 	size_t nr;
-	char **words = field_list(call, "argv", &nr), **argv;
+	char **words = field_list(call, "argv", &nr), **argv, **prefix;
+	char *conn;
 	int dirfd, raw, devnull, st = -1;
 
 	res->source = "command";
@@ -466,7 +559,10 @@ static void run_command(struct loop *l, const struct sc_record *call,
 		free(words);
 		return;
 	}
-	argv = concat_argv(l->prog->sandbox, "--", nr ? words : sh_argv);
+	conn = connections_file(l, verdict);
+	prefix = sandbox_prefix(l, verdict, conn);
+	argv = concat_argv(prefix, "--", nr ? words : sh_argv);
+	free(prefix);
 	dirfd = command_dir(l, call, &why);
 	raw = sc_anon_file("sc-agent-command");
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -497,6 +593,7 @@ static void run_command(struct loop *l, const struct sc_record *call,
 		close(raw);
 	if (devnull >= 0)
 		close(devnull);
+	journal_connections(l, conn);
 	free(argv);
 	free(words);
 }
@@ -1036,7 +1133,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		if (!ret)
 			ret = add_result(l, id, tool, &res);
 	} else if (tool && !strcmp(tool, "run")) {
-		run_command(l, call, &res);
+		run_command(l, call, &v, &res);
 		ret = add_result(l, id, tool, &res);
 		if (!ret)
 			ret = guard(l);

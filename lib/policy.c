@@ -84,6 +84,7 @@
  X(CHECK, "allow.check", SC_ALLOW, "The command is one of the configured checks.") \
  X(COMMAND, "allow.command", SC_ALLOW, "The command is on the configured allow list.") \
  X(NET_COMMAND, "allow.network-command", SC_ALLOW, "The command is on the configured network allow list.") \
+ X(NET_HOSTS, "allow.network-hosts", SC_ALLOW, "The command reaches only the hosts configured for it.") \
  X(MCP_ALLOW, "allow.mcp", SC_ALLOW, "The MCP tool is allowed by the configuration.") \
  X(GRANT, "allow.grant", SC_ALLOW, "A person granted exactly this.")
 
@@ -155,6 +156,7 @@ void sc_strset_release(struct sc_strset *s)
 
 struct judge {
 	const struct sc_policy *p;
+	const struct sc_net_rule *net;   /* set with R_NET_HOSTS */
 	int have;
 	int decision;
 	enum rule_id rule;
@@ -179,6 +181,7 @@ static int allow_rank(enum rule_id r)
 	case R_READ_COMMAND: case R_GIT_READ: return 2;
 	case R_FILE_COMMAND: return 3;
 	case R_CHECK: case R_COMMAND: case R_NET_COMMAND: case R_MCP_ALLOW:
+	case R_NET_HOSTS:
 		return 4;
 	case R_GRANT: return 5;
 	default: return 0;
@@ -926,6 +929,38 @@ static enum rule_id configured(const struct judge *j,
 	    in_argv_list(w, n, &cfg->net_allow_prefix, 1))
 		return R_NET_COMMAND;
 	return R_COUNT;
+}
+
+/*
+ * The [network "NAME"] section that gives W (N words) its hosts: its argv
+ * word for word, else its argvPrefix as commands.allowPrefix matches (no
+ * option that loads code follows), the first section in the file among
+ * equals; a section without hosts gives nothing.  The hosts are appended
+ * to OBJECT: a grant or a driver sees what the command may reach.  NULL
+ * when none.
+ */
+static const struct sc_net_rule *net_hosts(const struct judge *j,
+					   const struct sc_sw_word *w, size_t n,
+					   struct sc_buf *object)
+{
+	const struct sc_config *cfg = &j->p->cfg;
+	const struct sc_net_rule *r = NULL;
+	size_t i, k;
+	int prefix;
+
+	if (!n || word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
+		return NULL;
+	for (prefix = 0; prefix < 2 && !r; prefix++)
+		for (i = 0; i < cfg->nr_net_rules && !r; i++)
+			if (cfg->net_rules[i].nr_hosts &&
+			    in_argv_list(w, n, prefix ? &cfg->net_rules[i].argv_prefix
+						      : &cfg->net_rules[i].argv, prefix))
+				r = &cfg->net_rules[i];
+	for (k = 0; r && k < r->nr_hosts; k++) {
+		sc_buf_adds(object, k ? " " : " hosts=");
+		sc_sw_quote(object, r->hosts[k], strlen(r->hosts[k]));
+	}
+	return r;
 }
 
 /* ---- arguments that run programs ----------------------------------- */
@@ -2777,6 +2812,8 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		goto out;
 	}
 	conf = configured(j, w + i, n - i);
+	if ((j->net = net_hosts(j, w + i, n - i, &object)))
+		conf = R_NET_HOSTS;
 	if (!strcmp(name.data, "git") && system_program(&w[i])) {
 		judge_git(j, c, w, n, i, object.data);
 	}
@@ -3194,6 +3231,7 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 	v->reason = rules[j.rule].reason;
 	v->class = class ? class : "command";
 	v->no_prompt = 0;
+	v->net = j.rule == R_NET_HOSTS ? j.net : NULL;
 	if (v->decision == SC_ASK && p->no_prompt) {
 		v->decision = SC_DENY;
 		v->no_prompt = 1;
@@ -3343,6 +3381,8 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 	sc_record_adds(out, "class", v->class);
 	sc_record_add(out, "object", v->object.data ? v->object.data : "",
 		      v->object.len);
+	for (size_t i = 0; v->net && i < v->net->nr_hosts; i++)
+		sc_record_adds(out, "host", v->net->hosts[i]);
 	for (k = 0; k < v->nr_parts; k++) {
 		sc_record_adds(out, "part-rule", v->parts[k].rule);
 		sc_record_adds(out, "part-object", v->parts[k].object);

@@ -64,6 +64,9 @@ struct sc_verdict {
 	const char *class;          /* read write command network mcp */
 	struct sc_buf object;
 	int no_prompt;              /* an ask turned into a deny */
+	/* allow.network-hosts: the section giving the command its hosts
+	 * (owned by the policy's configuration), written as host= fields */
+	const struct sc_net_rule *net;
 	/*
 	 * When the decision is ask: every part that asks (each distinct rule
 	 * and object, in the order found), so one question names them all

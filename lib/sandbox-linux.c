@@ -34,6 +34,7 @@
 #include "io.h"
 #include "landlock.h"
 #include "mountinfo.h"
+#include "netproxy.h"
 #include "record.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
@@ -93,6 +94,12 @@ struct plan {
 					 * a hidden directory */
 	char **env;
 	char *const *argv;
+	/* --network hosts: the list, the record log, the proxy (full tier
+	 * only) and the environment pointing at it. */
+	struct sc_hostlist hosts;
+	int conn_fd;
+	struct sc_netproxy proxy;
+	char **proxy_env;
 	int report;                     /* write end of the report pipe */
 	sigset_t sigmask;               /* the caller's, for the command */
 	int out[2];                     /* stdout/stderr pipe write ends */
@@ -453,6 +460,25 @@ static int make_tmpdir(struct plan *pl)
 	return 0;
 }
 
+/* --network hosts: the list, the record log, the proxied environment. */
+static int plan_hosts(struct plan *pl, const struct sc_sandbox_policy *pol)
+{
+	size_t i;
+
+	for (i = 0; i < pol->allow_hosts.nr; i++) {
+		const char *why;
+
+		if (sc_hostlist_add(&pl->hosts, pol->allow_hosts.v[i], &why) < 0)
+			return sc_error("BAD-HOST", "'%s': %s",
+					pol->allow_hosts.v[i], why);
+	}
+	if (pol->connections &&
+	    (pl->conn_fd = sc_netproxy_open_log(pol->connections)) < 0)
+		return -1;
+	pl->proxy_env = sc_netproxy_env_apply(pl->env);
+	return 0;
+}
+
 static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 			char *const argv[], char *const envp[])
 {
@@ -464,6 +490,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	pl->uid = getuid();
 	pl->gid = getgid();
 	pl->report = pl->out[0] = pl->out[1] = -1;
+	pl->conn_fd = pl->proxy.inside = -1;
 	pl->abi = sc_landlock_abi();
 	pl->cwd = getcwd(NULL, 0);
 	if (!pl->cwd)
@@ -493,7 +520,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	qsort(pl->binds, pl->nbinds, sizeof(*pl->binds), bind_cmp);
 	pl->env = sc_env_build(envp, (enum sc_env_mode)pol->env,
 			       pol->env_keep.v, pol->env_keep.nr, pl->tmpdir);
-	return 0;
+	return pol->net == SC_NET_HOSTS ? plan_hosts(pl, pol) : 0;
 }
 
 /*
@@ -543,6 +570,10 @@ static void plan_release(struct plan *pl)
 	sc_strlist_release(&pl->sockets);
 	sc_strlist_release(&pl->shown);
 	sc_env_free(pl->env);
+	sc_env_free(pl->proxy_env);
+	sc_hostlist_release(&pl->hosts);
+	if (pl->conn_fd >= 0)
+		close(pl->conn_fd);
 }
 
 /* ---- protections: what each tier enforces ------------------------- */
@@ -1029,7 +1060,9 @@ static _Noreturn void run_command(const struct plan *pl)
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
-	environ = pl->env;
+	/* The proxy exists in the full tier only: elsewhere, no pointer to
+	 * a port someone else may hold. */
+	environ = pl->proxy_env && pl->tier == TIER_FULL ? pl->proxy_env : pl->env;
 	execvp(pl->argv[0], pl->argv);
 	err = errno;
 	errno = err;
@@ -1057,7 +1090,10 @@ static _Noreturn void namespace_init(const struct plan *pl)
 	/* If the supervisor dies, the namespace dies with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (map_ids(pl) < 0 || setup_mounts(pl) < 0 ||
-	    (pl->pol->net == SC_NET_LOOPBACK && loopback_up() < 0)) {
+	    ((pl->pol->net == SC_NET_LOOPBACK || pl->pol->net == SC_NET_HOSTS) &&
+	     loopback_up() < 0) ||
+	    (pl->pol->net == SC_NET_HOSTS &&
+	     sc_netproxy_listen_inside(pl->proxy.inside) < 0)) {
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
@@ -1413,8 +1449,15 @@ static int launch(struct plan *pl)
 	/* Forwarding output to a reader that left must not kill us. */
 	if (pl->pol->max_output)
 		signal(SIGPIPE, SIG_IGN);
+	/* The way out of --network hosts, outside before the namespace is. */
+	if (pl->tier == TIER_FULL && pl->pol->net == SC_NET_HOSTS &&
+	    sc_netproxy_start(&pl->proxy, &pl->hosts, pl->conn_fd) < 0) {
+		ret = SC_SANDBOX_FAILED;
+		goto out;
+	}
 	sv.child = start(pl);
 	err = errno;
+	close_fd(&pl->proxy.inside);
 	close_fd(&pl->report);
 	close_fd(&pl->out[0]);
 	close_fd(&pl->out[1]);
@@ -1431,6 +1474,7 @@ static int launch(struct plan *pl)
 	supervise(&sv, pl->pol->timeout_ms);
 	ret = exit_status(&sv);
 out:
+	sc_netproxy_stop(&pl->proxy);
 	close_fd(&sv.report);
 	close_fd(&sv.s[0].fd);
 	close_fd(&sv.s[1].fd);

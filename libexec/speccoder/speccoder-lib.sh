@@ -258,6 +258,16 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 		for w in "${list[@]}"; do
 			_args+=(--env-keep "$w")
 		done
+		# sandbox.networkHosts: every command reaches these hosts, and
+		# only these, through sc-sandbox-exec's proxy, unless a network
+		# was given on the command line.  sc-sandbox-exec checks them.
+		sc_conf_all list "$file" sandbox.networkHosts
+		if [ "${#list[@]}" -gt 0 ] && [ -z "$4" ] && [ "$net" = loopback ]; then
+			_args+=(--network hosts)
+			for w in "${list[@]}"; do
+				_args+=(--allow-host "$w")
+			done
+		fi
 	fi
 }
 
