@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "hostlist.h"
 #include "opt.h"
 #include "profile.h"
 #include "sandbox-linux.h"
@@ -34,7 +35,10 @@ static const struct sc_tool tool = {
 	"    --hide PATH              also hidden, like ~/.ssh (repeatable)\n"
 	"    --hide-home DIR          hide the credential paths under DIR too,\n"
 	"                             as under HOME (repeatable)\n"
-	"    --network none|loopback|full   (default: loopback)\n"
+	"    --network none|loopback|full|hosts   (default: loopback)\n"
+	"    --allow-host HOST[:PORT] with --network hosts, a host the\n"
+	"                             command may reach (repeatable)\n"
+	"    --connections FD|FILE    write type=connection records there\n"
 	"    --mode required|auto|off       (default: required)\n"
 	"    --tier full|landlock     force a tier instead of the best one\n"
 	"    --timeout SECONDS        kill everything after SECONDS\n"
@@ -55,8 +59,8 @@ static const struct sc_tool tool = {
 
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
-       O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME,
-       O_ACCEPT_GAPS };
+       O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME, O_ALLOW_HOST,
+       O_CONNECTIONS, O_ACCEPT_GAPS };
 
 /* Our own errors exit 125, so they never pass for the command's status. */
 static _Noreturn void fail(const char *code, const char *why, const char *arg)
@@ -140,7 +144,8 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 	case O_ENV_KEEP: sc_strlist_add(&p->env_keep, arg); break;
 	case O_NETWORK:
 		if ((v = sc_net_parse(arg)) < 0)
-			fail("BAD-OPTION", "--network wants none, loopback or full", arg);
+			fail("BAD-OPTION", "--network wants none, loopback, full "
+			     "or hosts", arg);
 		p->net = v;
 		break;
 	case O_MODE:
@@ -166,6 +171,19 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 		if (sc_parse_uint(arg, 1ULL << 50, &n) || !n)
 			fail("BAD-OPTION", "--max-output wants a number of bytes", arg);
 		p->max_output = (long long)n;
+		break;
+	case O_ALLOW_HOST: {
+		const char *why;
+
+		if (sc_host_entry_check(arg, &why) < 0)
+			fail("BAD-HOST", why, arg);
+		sc_strlist_add(&p->allow_hosts, arg);
+		break;
+	}
+	case O_CONNECTIONS:
+		if (p->connections)
+			fail("BAD-OPTION", "--connections given twice", NULL);
+		p->connections = sc_xstrdup(arg);
 		break;
 	case O_PROBE: *probe = 1; break;
 	case O_ACCEPT_GAPS: accept_gaps(p, arg); break;
@@ -197,6 +215,8 @@ int main(int argc, char *argv[])
 		{ "env-keep", required_argument, NULL, O_ENV_KEEP },
 		{ "probe", no_argument, NULL, O_PROBE },
 		{ "stdin", no_argument, NULL, O_STDIN },
+		{ "allow-host", required_argument, NULL, O_ALLOW_HOST },
+		{ "connections", required_argument, NULL, O_CONNECTIONS },
 		{ "accept-gaps", required_argument, NULL, O_ACCEPT_GAPS },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
@@ -222,6 +242,13 @@ int main(int argc, char *argv[])
 	if (profile && sc_profile_load(&pol, profile, "/proc/self/exe") < 0)
 		exit(SC_SANDBOX_FAILED);
 	sc_sandbox_policy_merge(&pol, &cli);
+	/* A host list asks for --network hosts; with another mode it would
+	 * be ignored, so it is refused. */
+	if (pol.allow_hosts.nr && pol.net < 0)
+		pol.net = SC_NET_HOSTS;
+	if ((pol.allow_hosts.nr || pol.connections) && pol.net != SC_NET_HOSTS)
+		fail("BAD-OPTION", "--allow-host and --connections need "
+		     "--network hosts", NULL);
 	sc_sandbox_policy_defaults(&pol);
 	sc_sandbox_policy_release(&cli);
 #ifdef __APPLE__

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "gitconfig.h"
+#include "hostlist.h"
 #include "opt.h"
 #include "profile.h"
 
@@ -51,6 +52,8 @@ void sc_sandbox_policy_release(struct sc_sandbox_policy *p)
 	sc_strlist_release(&p->hide);
 	sc_strlist_release(&p->hide_homes);
 	sc_strlist_release(&p->env_keep);
+	sc_strlist_release(&p->allow_hosts);
+	free(p->connections);
 	sc_strlist_release(&p->accept_gaps);
 	sc_sandbox_policy_init(p);
 }
@@ -105,6 +108,11 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 		p->max_output = o->max_output;
 	if (o->keep_stdin)
 		p->keep_stdin = 1;
+	merge_list(&p->allow_hosts, &o->allow_hosts);
+	if (o->connections) {
+		free(p->connections);
+		p->connections = sc_xstrdup(o->connections);
+	}
 }
 
 static int word_index(const char *s, const char *const *words)
@@ -117,7 +125,8 @@ static int word_index(const char *s, const char *const *words)
 	return -1;
 }
 
-static const char *const net_words[] = { "none", "loopback", "full", NULL };
+static const char *const net_words[] = { "none", "loopback", "full", "hosts",
+					 NULL };
 
 int sc_net_parse(const char *s)
 {
@@ -126,7 +135,7 @@ int sc_net_parse(const char *s)
 
 const char *sc_net_name(int net)
 {
-	return net >= 0 && net <= 2 ? net_words[net] : "?";
+	return net >= 0 && net <= SC_NET_HOSTS ? net_words[net] : "?";
 }
 
 int sc_mode_parse(const char *s)
@@ -271,6 +280,13 @@ static int load_entry(const char *name, const char *value, void *payload)
 		add_path(&p->read_only, v);
 	} else if (!strcmp(key, "hide") && *v) {
 		add_path(&p->hide, v);
+	} else if (!strcmp(key, "allowhost")) {
+		const char *why;
+
+		if (sc_host_entry_check(v, &why) < 0)
+			return sc_error("BAD-PROFILE", "%s: %s '%s': %s", c->file,
+					name, v, why);
+		sc_strlist_add(&p->allow_hosts, v);
 	} else if (!strcmp(key, "envkeep") && *v) {
 		sc_strlist_add(&p->env_keep, v);
 	} else if (!strcmp(key, "timeout")) {

@@ -8,7 +8,8 @@
  * global or system git configuration:
  *
  *	[sandbox]
- *		network = none | loopback | full
+ *		network = none | loopback | full | hosts
+ *		allowHost = HOST[:PORT]  (repeated; hostlist.h)
  *		writable = PATH          (repeated; ~/ is $HOME; skipped
  *		                          when it does not exist)
  *		rootWritable = BOOL      (false: the root is read-only too)
@@ -62,6 +63,10 @@ struct sc_sandbox_policy {
 	long long timeout_ms;          /* 0 none, -1 unset */
 	long long max_output;          /* bytes per stream; 0 none, -1 unset */
 	int keep_stdin;                /* 1: the caller's stdin (a protocol) */
+	/* --network hosts: the host list (entries checked when added) and
+	 * where connection records go ("N" a descriptor, else a file). */
+	struct sc_strlist allow_hosts;
+	char *connections;
 	/* Protections a person accepts going without under --mode required
 	 * (--accept-gaps, sandbox.acceptGaps): names as --probe prints them. */
 	struct sc_strlist accept_gaps;

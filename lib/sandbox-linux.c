@@ -34,6 +34,7 @@
 #include "io.h"
 #include "landlock.h"
 #include "mountinfo.h"
+#include "netproxy.h"
 #include "record.h"
 #include "rootguard.h"
 #include "sandbox-linux.h"
@@ -93,9 +94,17 @@ struct plan {
 	int tmpdir_in_ns;               /* TMPDIR exists only in the namespace */
 	pid_t janitor;                  /* removes an on-disk TMPDIR if we die */
 	int janitor_fd;                 /* its pipe: EOF when we are gone */
+	struct sc_strlist shown;        /* root, --writable, TMPDIR: kept inside
+					 * a hidden directory */
 	char **env;
 	char *const *envp;              /* the caller's environment */
 	char *const *argv;
+	/* --network hosts: the list, the record log, the proxy (full tier
+	 * only) and the environment pointing at it. */
+	struct sc_hostlist hosts;
+	int conn_fd;
+	struct sc_netproxy proxy;
+	char **proxy_env;
 	int report;                     /* write end of the report pipe */
 	sigset_t sigmask;               /* the caller's, for the command */
 	int out[2];                     /* stdout/stderr pipe write ends */
@@ -178,6 +187,7 @@ static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol
 			return -1;
 		}
 		sc_strlist_add(&pl->writable, real);
+		sc_strlist_add(&pl->shown, real);
 		add_bind(pl, real, 1);
 		free(real);
 	}
@@ -448,6 +458,25 @@ static int make_tmpdir(struct plan *pl)
 	return 0;
 }
 
+/* --network hosts: the list and the record log (the proxied environment
+ * comes with TMPDIR's, in plan_tmpdir). */
+static int plan_hosts(struct plan *pl, const struct sc_sandbox_policy *pol)
+{
+	size_t i;
+
+	for (i = 0; i < pol->allow_hosts.nr; i++) {
+		const char *why;
+
+		if (sc_hostlist_add(&pl->hosts, pol->allow_hosts.v[i], &why) < 0)
+			return sc_error("BAD-HOST", "'%s': %s",
+					pol->allow_hosts.v[i], why);
+	}
+	if (pol->connections &&
+	    (pl->conn_fd = sc_netproxy_open_log(pol->connections)) < 0)
+		return -1;
+	return 0;
+}
+
 static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 			char *const argv[], char *const envp[])
 {
@@ -459,6 +488,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	pl->uid = getuid();
 	pl->gid = getgid();
 	pl->report = pl->out[0] = pl->out[1] = pl->janitor_fd = -1;
+	pl->conn_fd = pl->proxy.inside = -1;
 	pl->abi = sc_landlock_abi();
 	pl->cwd = getcwd(NULL, 0);
 	if (!pl->cwd)
@@ -473,6 +503,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 		free(root);
 		return sc_error("BAD-ROOT", "refusing '/' as the root");
 	}
+	sc_strlist_add(&pl->shown, root);
 	if (!pol->root_read_only) {
 		sc_strlist_add(&pl->writable, root);
 		add_bind(pl, root, 1);
@@ -486,7 +517,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	resolve_hidden(pl, pol);
 	qsort(pl->binds, pl->nbinds, sizeof(*pl->binds), bind_cmp);
 	pl->envp = envp;
-	return 0;
+	return pol->net == SC_NET_HOSTS ? plan_hosts(pl, pol) : 0;
 }
 
 static int start_janitor(struct plan *pl);
@@ -526,8 +557,13 @@ static int plan_tmpdir(struct plan *pl, enum tier tier)
 		}
 	}
 	sc_strlist_add(&pl->writable, pl->tmpdir);
+	/* On disk it may lie in a hidden directory: shown again there. */
+	if (!pl->tmpdir_in_ns)
+		sc_strlist_add(&pl->shown, pl->tmpdir);
 	pl->env = sc_env_build(pl->envp, (enum sc_env_mode)pol->env,
 			       pol->env_keep.v, pol->env_keep.nr, pl->tmpdir);
+	if (pol->net == SC_NET_HOSTS)
+		pl->proxy_env = sc_netproxy_env_apply(pl->env);
 	return 0;
 }
 
@@ -635,7 +671,10 @@ static int start_janitor(struct plan *pl)
 	return 0;
 }
 
-/* Undo plan_tmpdir: the directory on disk, its writable entry (the last). */
+/*
+ * Undo plan_tmpdir: the directory on disk, its writable and shown entries
+ * (the last of each), the environments.
+ */
 static void plan_tmpdir_release(struct plan *pl)
 {
 	if (pl->tmpdir) {
@@ -646,6 +685,10 @@ static void plan_tmpdir_release(struct plan *pl)
 			close(pl->janitor_fd);
 		pl->janitor_fd = -1;
 		pl->janitor = 0;
+		if (!pl->tmpdir_in_ns) {
+			free(pl->shown.v[--pl->shown.nr]);
+			pl->shown.v[pl->shown.nr] = NULL;
+		}
 		free(pl->tmpdir);
 		pl->tmpdir = NULL;
 		pl->tmpdir_in_ns = 0;
@@ -654,7 +697,9 @@ static void plan_tmpdir_release(struct plan *pl)
 	}
 	if (pl->env)
 		sc_env_free(pl->env);
-	pl->env = NULL;
+	if (pl->proxy_env)
+		sc_env_free(pl->proxy_env);
+	pl->env = pl->proxy_env = NULL;
 }
 
 static void plan_release(struct plan *pl)
@@ -670,6 +715,10 @@ static void plan_release(struct plan *pl)
 	sc_strlist_release(&pl->hide_dirs);
 	sc_strlist_release(&pl->hide_files);
 	sc_strlist_release(&pl->sockets);
+	sc_strlist_release(&pl->shown);
+	sc_hostlist_release(&pl->hosts);
+	if (pl->conn_fd >= 0)
+		close(pl->conn_fd);
 }
 
 /* ---- protections: what each tier enforces ------------------------- */
@@ -851,16 +900,118 @@ static int rebind(const struct bind *b)
 	return ret;
 }
 
-/* Credential directories look empty; credential files read as empty. */
+/*
+ * Is SHOWN (the root or a --writable path) to be put back inside the
+ * hidden DIR: strictly beneath it, and not inside another such path
+ * (whose clone brings it along).
+ */
+static int shown_in(const struct plan *pl, const char *shown, const char *dir)
+{
+	size_t i;
+
+	if (!is_beneath(shown, dir) || !strcmp(shown, dir))
+		return 0;
+	for (i = 0; i < pl->shown.nr; i++)
+		if (strcmp(pl->shown.v[i], shown) &&
+		    is_beneath(shown, pl->shown.v[i]) &&
+		    is_beneath(pl->shown.v[i], dir) &&
+		    strcmp(pl->shown.v[i], dir))
+			return 0;
+	return 1;
+}
+
+/*
+ * The mount point for PATH inside the fresh tmpfs at DIR: each directory
+ * made and opened without following a symlink, the last one a directory
+ * or an empty file as ISDIR says.  An O_PATH descriptor, or -1.
+ */
+static int make_mount_point(const char *dir, const char *path, int isdir)
+{
+	char *rel = sc_xstrdup(path + strlen(dir) + 1), *comp = rel, *slash;
+	int at = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), next;
+
+	while (at >= 0 && comp) {
+		slash = strchr(comp, '/');
+		if (slash)
+			*slash = '\0';
+		if (slash || isdir)
+			next = mkdirat(at, comp, 0700) < 0 && errno != EEXIST ? -1 :
+			       openat(at, comp, O_PATH | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC);
+		else
+			next = openat(at, comp, O_WRONLY | O_CREAT | O_NOFOLLOW |
+				      O_CLOEXEC, 0600);
+		close(at);
+		at = next;
+		comp = slash ? slash + 1 : NULL;
+	}
+	free(rel);
+	return at;
+}
+
+/*
+ * Hide DIR, but keep the paths the command works in that lie beneath it
+ * (speccoder's state directory holds the worktree in use): each is cloned
+ * before a fresh tmpfs covers DIR, moved back onto a mount point made in
+ * it, and the tmpfs then made read-only.  Nothing else of DIR shows.
+ */
+static int hide_dir(const struct plan *pl, const char *dir)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	int *trees = sc_xcalloc(pl->shown.nr + 1, sizeof(*trees)), ret = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < pl->shown.nr; i++)
+		trees[i] = -1;
+	for (i = 0; !ret && i < pl->shown.nr; i++) {
+		if (!shown_in(pl, pl->shown.v[i], dir))
+			continue;
+		trees[i] = open_tree(AT_FDCWD, pl->shown.v[i], OPEN_TREE_CLONE |
+				     OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		if (trees[i] < 0)
+			ret = mount_error("clone the mount at", pl->shown.v[i]);
+		n++;
+	}
+	if (!ret && mount("tmpfs", dir, "tmpfs",
+			  (n ? 0 : MS_RDONLY) | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  n ? "mode=0700,size=64k,nr_inodes=4096"
+			    : "mode=0700,size=4k,nr_inodes=4") < 0)
+		ret = mount_error("hide", dir);
+	for (i = 0; !ret && i < pl->shown.nr; i++) {
+		struct stat st;
+		int at;
+
+		if (trees[i] < 0)
+			continue;
+		at = fstat(trees[i], &st) < 0 ? -1 :
+		     make_mount_point(dir, pl->shown.v[i], S_ISDIR(st.st_mode));
+		if (at < 0 || move_mount(trees[i], "", at, "",
+					 MOVE_MOUNT_F_EMPTY_PATH |
+					 MOVE_MOUNT_T_EMPTY_PATH) < 0)
+			ret = mount_error("show again", pl->shown.v[i]);
+		if (at >= 0)
+			close(at);
+	}
+	if (!ret && n && mount_setattr(AT_FDCWD, dir, 0, &ro, sizeof(ro)) < 0)
+		ret = mount_error("make read-only", dir);
+	for (i = 0; i < pl->shown.nr; i++)
+		if (trees[i] >= 0)
+			close(trees[i]);
+	free(trees);
+	return ret;
+}
+
+/*
+ * Credential directories look empty (but for the root or a writable path
+ * inside one); credential files read as empty.
+ */
 static int hide_paths(const struct plan *pl)
 {
 	size_t i;
 
 	for (i = 0; i < pl->hide_dirs.nr; i++)
-		if (mount("tmpfs", pl->hide_dirs.v[i], "tmpfs",
-			  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			  "mode=0700,size=4k,nr_inodes=4") < 0)
-			return mount_error("hide", pl->hide_dirs.v[i]);
+		if (hide_dir(pl, pl->hide_dirs.v[i]) < 0)
+			return -1;
 	for (i = 0; i < pl->hide_files.nr; i++)
 		if (mount("/dev/null", pl->hide_files.v[i], NULL, MS_BIND, NULL) < 0)
 			return mount_error("hide", pl->hide_files.v[i]);
@@ -1093,7 +1244,9 @@ static _Noreturn void run_command(const struct plan *pl)
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
-	environ = pl->env;
+	/* The proxy exists in the full tier only: elsewhere, no pointer to
+	 * a port someone else may hold. */
+	environ = pl->proxy_env && pl->tier == TIER_FULL ? pl->proxy_env : pl->env;
 	execvp(pl->argv[0], pl->argv);
 	err = errno;
 	errno = err;
@@ -1151,7 +1304,10 @@ static _Noreturn void namespace_init(const struct plan *pl)
 	/* If the supervisor dies, the namespace dies with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (map_ids(pl) < 0 || setup_mounts(pl) < 0 ||
-	    (pl->pol->net == SC_NET_LOOPBACK && loopback_up() < 0)) {
+	    ((pl->pol->net == SC_NET_LOOPBACK || pl->pol->net == SC_NET_HOSTS) &&
+	     loopback_up() < 0) ||
+	    (pl->pol->net == SC_NET_HOSTS &&
+	     sc_netproxy_listen_inside(pl->proxy.inside) < 0)) {
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
@@ -1531,8 +1687,15 @@ static int launch(struct plan *pl)
 	/* Forwarding output to a reader that left must not kill us. */
 	if (pl->pol->max_output)
 		signal(SIGPIPE, SIG_IGN);
+	/* The way out of --network hosts, outside before the namespace is. */
+	if (pl->tier == TIER_FULL && pl->pol->net == SC_NET_HOSTS &&
+	    sc_netproxy_start(&pl->proxy, &pl->hosts, pl->conn_fd) < 0) {
+		ret = SC_SANDBOX_FAILED;
+		goto out;
+	}
 	sv.child = start(pl);
 	err = errno;
+	close_fd(&pl->proxy.inside);
 	close_fd(&pl->report);
 	close_fd(&pl->out[0]);
 	close_fd(&pl->out[1]);
@@ -1549,6 +1712,7 @@ static int launch(struct plan *pl)
 	supervise(&sv, pl->pol->timeout_ms);
 	ret = exit_status(&sv);
 out:
+	sc_netproxy_stop(&pl->proxy);
 	close_fd(&sv.report);
 	close_fd(&sv.s[0].fd);
 	close_fd(&sv.s[1].fd);
@@ -1680,14 +1844,15 @@ static void probe_network_modes(const struct sc_sandbox_policy *pol, int abi,
 				int userns, struct sc_output *out,
 				struct sc_record *rec)
 {
-	static const int modes[] = { SC_NET_NONE, SC_NET_LOOPBACK, SC_NET_FULL };
+	static const int modes[] = { SC_NET_NONE, SC_NET_LOOPBACK, SC_NET_HOSTS,
+				     SC_NET_FULL };
 	static const enum tier tiers[] = { TIER_FULL, TIER_LANDLOCK };
 	struct sc_sandbox_policy q = *pol;   /* read only: net changes */
 	struct protection p[P_COUNT];
 	size_t t, m;
 
 	for (t = 0; t < 2; t++)
-		for (m = 0; m < 3; m++) {
+		for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 			q.net = modes[m];
 			protections(&q, abi, tiers[t] == TIER_FULL ? userns : 0, 1,
 				    0, p);
