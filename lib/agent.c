@@ -449,14 +449,107 @@ static int run_watched(struct loop *l, const struct sc_record *call,
 	}
 }
 
+/* 1 when the loop's sandbox prefix ends up with --network hosts. */
+static int prefix_hosts_mode(const struct loop *l)
+{
+	int hosts = 0;
+
+	for (char **a = l->prog->sandbox; a[0] && a[1]; a++)
+		if (!strcmp(a[0], "--network"))
+			hosts = !strcmp(a[1], "hosts");
+	return hosts;
+}
+
+/*
+ * The sandbox prefix for one command: the loop's, plus --network hosts
+ * and one --allow-host per host= field when the verdict gave the command
+ * its hosts (allow.network-hosts), and --connections CONN when the
+ * command runs with the proxy (CONN not NULL).  A new array of borrowed
+ * strings.
+ */
+static char **sandbox_prefix(const struct loop *l, const struct sc_record *verdict,
+			     char *conn)
+{
+	static char net[] = "--network", hosts[] = "hosts", allow[] = "--allow-host",
+		    conns[] = "--connections";
+	size_t nh, k = 0;
+	char **h = field_list(verdict, "host", &nh), **opts, **v;
+
+	opts = sc_xcalloc(2 * nh + 5, sizeof(*opts));
+	if (nh) {
+		opts[k++] = net;
+		opts[k++] = hosts;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		opts[k++] = allow;
+		opts[k++] = h[i];
+	}
+	if (conn) {
+		opts[k++] = conns;
+		opts[k++] = conn;
+	}
+	v = concat_argv(l->prog->sandbox, NULL, opts);
+	free(opts);
+	free(h);
+	return v;
+}
+
+/*
+ * Where the proxy writes the command's connection records: a private
+ * file, NULL when the command has no proxy.
+ */
+static char *connections_file(const struct loop *l, const struct sc_record *verdict)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct sc_buf b = SC_BUF_INIT;
+	int fd;
+
+	if (!sc_record_get(verdict, "host") && !prefix_hosts_mode(l))
+		return NULL;
+	sc_buf_addf(&b, "%s/sc-agent-conn.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	fd = mkstemp(b.data);
+	if (fd < 0) {
+		sc_buf_release(&b);
+		return NULL;
+	}
+	close(fd);
+	return sc_buf_detach(&b, NULL);
+}
+
+/* Every connection the command made, into the events (masked there). */
+static void journal_connections(struct loop *l, char *path)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record r;
+
+	if (!path)
+		return;
+	if (sc_read_file_max(path, 16 << 20, &b) == 0) {
+		sc_input_init_mem(&in, b.data, b.len);
+		sc_reader_init(&rd, &in);
+		sc_record_init(&r);
+		while (sc_reader_next(&rd, &r) == SC_READ_RECORD)
+			if (sc_record_type(&r) &&
+			    !strcmp(sc_record_type(&r), "connection"))
+				emit(l, &r);
+		sc_record_release(&r);
+	}
+	sc_buf_release(&b);
+	unlink(path);
+	free(path);
+}
+
 static void run_command(struct loop *l, const struct sc_record *call,
-			struct result *res)
+			const struct sc_record *verdict, struct result *res)
 {
 	const char *shell = sc_record_str(call, "shell");
 	char *sh_argv[] = { "/bin/sh", "-c", (char *)shell, NULL };
 	struct sc_buf why = SC_BUF_INIT, out = SC_BUF_INIT;
 	size_t nr;
-	char **words = field_list(call, "argv", &nr), **argv;
+	char **words = field_list(call, "argv", &nr), **argv, **prefix;
+	char *conn;
 	int dirfd, raw, devnull, st = -1;
 
 	res->source = "command";
@@ -466,7 +559,10 @@ static void run_command(struct loop *l, const struct sc_record *call,
 		free(words);
 		return;
 	}
-	argv = concat_argv(l->prog->sandbox, "--", nr ? words : sh_argv);
+	conn = connections_file(l, verdict);
+	prefix = sandbox_prefix(l, verdict, conn);
+	argv = concat_argv(prefix, "--", nr ? words : sh_argv);
+	free(prefix);
 	dirfd = command_dir(l, call, &why);
 	raw = sc_anon_file("sc-agent-command");
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -497,6 +593,7 @@ static void run_command(struct loop *l, const struct sc_record *call,
 		close(raw);
 	if (devnull >= 0)
 		close(devnull);
+	journal_connections(l, conn);
 	free(argv);
 	free(words);
 }
@@ -576,11 +673,14 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	return b->data;
 }
 
-static int add_grant(struct loop *l, const char *object)
+/* Grant the NR objects of PARTS for the rest of the run, all at once. */
+static int add_grant(struct loop *l, const struct sc_ask_part *parts,
+		     size_t nr)
 {
 	struct sc_record g;
 	struct sc_buf b = SC_BUF_INIT;
 	int fd, ret = 0;
+	size_t k;
 
 	if (!l->o->grants)
 		return 0;
@@ -589,9 +689,12 @@ static int add_grant(struct loop *l, const char *object)
 	if (fd < 0)
 		return sc_error_errno("GRANTS-FAILED", "cannot add the grant");
 	sc_record_init(&g);
-	sc_record_adds(&g, "type", "grant");
-	sc_record_adds(&g, "object", object);
-	sc_record_encode(&g, &b);
+	for (k = 0; k < nr; k++) {
+		sc_record_reset(&g);
+		sc_record_adds(&g, "type", "grant");
+		sc_record_adds(&g, "object", parts[k].object);
+		sc_record_encode(&g, &b);
+	}
 	if (sc_write_all(fd, b.data, b.len) < 0 || fsync(fd) < 0)
 		ret = sc_error_errno("GRANTS-FAILED", "cannot add the grant");
 	close(fd);
@@ -609,18 +712,58 @@ static int add_grant(struct loop *l, const char *object)
 }
 
 static void event_approval(struct loop *l, const char *id, const char *object,
+			   const struct sc_ask_part *parts, size_t nr,
 			   enum sc_answer ans, const char *how)
 {
 	struct sc_record r;
+	size_t k;
 
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "approval");
 	sc_record_adds(&r, "id", id ? id : "");
 	sc_record_adds(&r, "object", object ? object : "");
+	for (k = 0; nr > 1 && k < nr; k++)   /* what the answer covered */
+		sc_record_adds(&r, "part-object", parts[k].object);
 	sc_record_adds(&r, "answer", sc_answer_name(ans));
 	sc_record_adds(&r, "by", how);
 	emit(l, &r);
 	sc_record_release(&r);
+}
+
+/*
+ * The parts of verdict V that ask (part-rule/part-object pairs), or its
+ * rule and object alone from a classifier that lists none.  *PARTS points
+ * into V; free the array only.
+ */
+static size_t verdict_parts(const struct sc_record *v,
+			    struct sc_ask_part **parts)
+{
+	size_t k, nr = 0, alloc = 0;
+	const char *rule = NULL;
+
+	*parts = NULL;
+	for (k = 0; k < v->nr; k++) {
+		const struct sc_field *f = &v->fields[k];
+
+		if (!strcmp(f->name, "part-rule")) {
+			rule = f->value;
+		} else if (!strcmp(f->name, "part-object") && rule) {
+			SC_ALLOC_GROW(*parts, nr + 1, alloc);
+			(*parts)[nr].object = f->value;
+			(*parts)[nr++].rule = rule;
+			rule = NULL;
+		}
+	}
+	if (!nr) {
+		const char *o = sc_record_str(v, "object");
+		const char *r = sc_record_str(v, "rule");
+
+		*parts = sc_xcalloc(1, sizeof(**parts));
+		(*parts)[0].object = o ? o : "";
+		(*parts)[0].rule = r ? r : "";
+		nr = 1;
+	}
+	return nr;
 }
 
 /*
@@ -635,29 +778,34 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 	const char *how = "budget";
 	struct sc_buf what = SC_BUF_INIT;
 	enum sc_answer ans = SC_ANSWER_NO;
+	struct sc_ask_part *parts;
+	size_t nr = verdict_parts(v, &parts);
 
 	l->stats->asked++;
 	if (l->o->no_prompt)
 		how = "no-prompt";
 	else if (l->stats->asked <= l->o->budget)
-		ans = sc_ask(l->o->asker, describe(call, &what),
-			     object ? object : "", sc_record_str(v, "rule"),
+		ans = sc_ask(l->o->asker, describe(call, &what), parts, nr,
 			     sc_record_str(v, "reason"), &how);
 	sc_buf_release(&what);
-	event_approval(l, id, object, ans, how);
+	event_approval(l, id, object, parts, nr, ans, how);
 	switch (ans) {
 	case SC_ANSWER_STOP:
 		*ret = stop(l, "STOPPED", "the person stopped the attempt");
 		return -1;
 	case SC_ANSWER_RUN:
-		if (add_grant(l, object ? object : "") < 0) {
+		if (add_grant(l, parts, nr) < 0) {
+			free(parts);
 			*ret = SC_EXIT_INTERNAL;
 			return -1;
 		}
+		free(parts);
 		return 1;
 	case SC_ANSWER_ONCE:
+		free(parts);
 		return 1;
 	default:
+		free(parts);
 		return 0;
 	}
 }
@@ -892,6 +1040,16 @@ static void remember_approval(struct loop *l, const char *object)
 }
 
 /* 1 when OBJECT was approved in a permission request, now used up. */
+/* 1 when verdict V has at most one part that asks. */
+static int one_part(const struct sc_record *v)
+{
+	struct sc_ask_part *parts;
+	size_t nr = verdict_parts(v, &parts);
+
+	free(parts);
+	return nr <= 1;
+}
+
 static int take_approval(struct loop *l, const char *object)
 {
 	for (size_t i = 0; i < sizeof(l->approved) / sizeof(l->approved[0]); i++)
@@ -936,11 +1094,13 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	if (!strcmp(decision, "allow"))
 		allow = 1;
 	else if (!strcmp(decision, "ask") && l->acp && !permission &&
-		 sc_record_str(&v, "object") &&
+		 sc_record_str(&v, "object") && one_part(&v) &&
 		 take_approval(l, sc_record_str(&v, "object"))) {
-		/* The agent does what the person approved in its request. */
-		event_approval(l, id, sc_record_str(&v, "object"), SC_ANSWER_ONCE,
-			       "permission");
+		/* The agent does what the person approved in its request;
+		 * an approval names one object, so it never covers a call
+		 * with two parts that ask. */
+		event_approval(l, id, sc_record_str(&v, "object"), NULL, 0,
+			       SC_ANSWER_ONCE, "permission");
 		allow = asked = 1;
 	} else if (!strcmp(decision, "ask")) {
 		allow = ask_person(l, call, &v, &ret);
@@ -976,7 +1136,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		if (!ret)
 			ret = guard(l);
 	} else if (tool && !strcmp(tool, "run")) {
-		run_command(l, call, &res);
+		run_command(l, call, &v, &res);
 		ret = add_result(l, id, tool, &res);
 		if (!ret)
 			ret = guard(l);
@@ -1064,6 +1224,12 @@ static int take_reply(struct loop *l, const struct reply *reply,
 		const struct sc_record *r = &reply->recs[i];
 		const char *type = sc_record_type(r);
 
+		/* The usage goes to the journal, for report's totals. */
+		if (type && !strcmp(type, "usage")) {
+			if (emit(l, r) < 0)
+				return SC_EXIT_INTERNAL;
+			continue;
+		}
 		if (!type || (strcmp(type, "text") && strcmp(type, "call")))
 			continue;
 		if (append_conversation(l, r) < 0 || emit(l, r) < 0)

@@ -50,6 +50,7 @@ void sc_conversation_release(struct sc_conversation *c)
 	for (i = 0; i < c->items_nr; i++) {
 		sc_record_release(&c->items[i].rec);
 		json_decref(c->items[i].args);
+		free(c->items[i].elided);
 	}
 	free(c->tools);
 	free(c->items);
@@ -585,6 +586,16 @@ static void encode_tail(const struct sc_reply *r, unsigned bits,
 	sc_record_adds(&rec, "input-tokens", num);
 	snprintf(num, sizeof(num), "%llu", r->output_tokens);
 	sc_record_adds(&rec, "output-tokens", num);
+	if (r->elided) {
+		snprintf(num, sizeof(num), "%zu", r->elided);
+		sc_record_adds(&rec, "elided-results", num);
+	}
+	if (r->has_cache) {
+		snprintf(num, sizeof(num), "%llu", r->cache_read_tokens);
+		sc_record_adds(&rec, "cache-read-tokens", num);
+		snprintf(num, sizeof(num), "%llu", r->cache_write_tokens);
+		sc_record_adds(&rec, "cache-write-tokens", num);
+	}
 	for (i = 0; i < NLABELS; i++)
 		if (bits & labels[i].bit)
 			sc_record_adds(&rec, "labels", labels[i].name);
@@ -677,6 +688,20 @@ int sc_json_count(json_t *obj, const char *key, unsigned long long *out)
 	return 0;
 }
 
+int sc_reply_cache(struct sc_reply *r, json_t *usage, const char *read_key,
+		   const char *write_key, const char **why)
+{
+	if (sc_json_count(usage, read_key, &r->cache_read_tokens) ||
+	    (write_key &&
+	     sc_json_count(usage, write_key, &r->cache_write_tokens))) {
+		*why = "cache counts are not non-negative integers";
+		return -1;
+	}
+	r->has_cache = json_is_integer(json_object_get(usage, read_key)) ||
+		(write_key && json_is_integer(json_object_get(usage, write_key)));
+	return 0;
+}
+
 int sc_reply_finish(struct sc_reply *r, json_t *usage, const char *in_key,
 		    const char *out_key, json_t *reason, const char **why)
 {
@@ -710,4 +735,109 @@ void sc_provider_error_type(const char *body, size_t len, char *out,
 		word = "unknown";
 	snprintf(out, outsz, "%s", word);
 	json_decref(root);
+}
+
+unsigned long long sc_model_context_tokens(const char *model)
+{
+	static const struct {
+		const char *part;
+		unsigned long long tokens;
+	} windows[] = {
+		/* Bedrock ids hold the name after a prefix: matched anywhere. */
+		{ "claude", 200000 }, { "gpt-4.1", 1047576 },
+		{ "gpt-4o", 128000 }, { "o1", 200000 }, { "o3", 200000 },
+		{ "o4-mini", 200000 },
+	};
+	size_t i;
+
+	for (i = 0; model && i < sizeof(windows) / sizeof(windows[0]); i++)
+		if (strstr(model, windows[i].part))
+			return windows[i].tokens;
+	return 0;
+}
+
+unsigned long long sc_conversation_tokens(const struct sc_conversation *c)
+{
+	unsigned long long bytes = c->system.len;
+	size_t i;
+
+	for (i = 0; i < c->tools_nr; i++) {
+		char *schema = json_dumps(c->tools[i].schema, JSON_COMPACT);
+
+		bytes += strlen(c->tools[i].name) + (schema ? strlen(schema) : 0) +
+			 (c->tools[i].description ?
+			  strlen(c->tools[i].description) : 0);
+		free(schema);
+	}
+	for (i = 0; i < c->items_nr; i++) {
+		const struct sc_item *it = &c->items[i];
+
+		bytes += it->text_len + 32;   /* the block around it */
+		if (it->args) {
+			char *a = json_dumps(it->args, JSON_COMPACT);
+
+			bytes += a ? strlen(a) : 0;
+			free(a);
+		}
+	}
+	return (bytes + 3) / 4;
+}
+
+/* The one line that stands for an elided result. */
+static char *summary_of(const struct sc_item *it)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	size_t first = 0, lines = 0, i;
+
+	while (first < it->text_len && first < 120 && it->text[first] != '\n')
+		first++;
+	for (i = 0; i < it->text_len; i++)
+		lines += it->text[i] == '\n';
+	sc_buf_addf(&b, "[elided by sc-model to keep the conversation within "
+		    "its context: %zu bytes, %zu lines; it began: ",
+		    it->text_len, lines + (it->text_len &&
+					   it->text[it->text_len - 1] != '\n'));
+	sc_buf_add(&b, it->text, first);
+	sc_buf_adds(&b, "]");
+	return sc_buf_detach(&b, NULL);
+}
+
+int sc_conversation_fit(struct sc_conversation *c,
+			unsigned long long budget, size_t *elided)
+{
+	unsigned long long need = sc_conversation_tokens(c);
+	size_t last = c->items_nr, i;
+
+	*elided = 0;
+	if (!budget || need <= budget)
+		return 0;
+	/* The results after the model's last turn are the ones it asked for. */
+	while (last > 0 && c->items[last - 1].kind == SC_ITEM_RESULT)
+		last--;
+	for (i = 0; i < last && need > budget; i++) {
+		struct sc_item *it = &c->items[i];
+		char *line;
+		size_t len;
+
+		if (it->kind != SC_ITEM_RESULT || it->elided)
+			continue;
+		line = summary_of(it);
+		len = strlen(line);
+		if (len >= it->text_len) {
+			free(line);
+			continue;
+		}
+		need -= (it->text_len - len) / 4;
+		it->elided = line;
+		it->text = line;
+		it->text_len = len;
+		(*elided)++;
+	}
+	if (need > budget) {
+		sc_error("CONTEXT-FULL", "the conversation needs about %llu "
+			 "tokens, past the %llu it may take even with %zu older "
+			 "tool results elided", need, budget, *elided);
+		return -1;
+	}
+	return 0;
 }
