@@ -393,7 +393,8 @@ static char **server_argv(const struct sc_mcprun_opts *o)
 
 	while (o->sandbox[n])
 		n++;
-	v = sc_xcalloc(n + 2 * o->conf->nr_env + o->conf->argc + 8, sizeof(*v));
+	v = sc_xcalloc(n + 2 * o->conf->nr_env + 2 * o->conf->nr_hosts +
+		       o->conf->argc + 8, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[k++] = o->sandbox[i];
 	/* Its own network, only its named variables, our pipe as stdin:
@@ -406,6 +407,10 @@ static char **server_argv(const struct sc_mcprun_opts *o)
 	for (size_t i = 0; i < o->conf->nr_env; i++) {
 		v[k++] = "--env-keep";
 		v[k++] = o->conf->env[i];
+	}
+	for (size_t i = 0; i < o->conf->nr_hosts; i++) {
+		v[k++] = "--allow-host";
+		v[k++] = o->conf->hosts[i];
 	}
 	v[k++] = "--";
 	for (size_t i = 0; i < o->conf->argc; i++)

@@ -304,3 +304,32 @@ digest_of() { # NAME TOOL
 		[ "$(result 1 outcome)" = error ]
 	done
 }
+
+@test "a server with hosts of its own reaches those, through the sandbox's proxy, and nothing else" {
+	sb_require_full
+	command -v python3 >/dev/null || skip "python3 is needed for the host's service"
+	mkdir -p "$SC_TMP/www" && echo "listed page" >"$SC_TMP/www/page"
+	python3 -m http.server 0 --bind 127.0.0.1 --directory "$SC_TMP/www" >"$SC_TMP/http.log" 2>&1 &
+	WEB_PID=$!
+	local port=''
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$SC_TMP/http.log" | head -n 1)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ]
+	server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs"
+	allow rug fetch
+	calls type=call id=1 tool=mcp__rug__fetch "arguments={\"url\":\"http://127.0.0.1:$port/page\"}" ";" \
+		type=call id=2 tool=mcp__rug__fetch "arguments={\"url\":\"http://127.0.0.1:$((port + 1))/page\"}"
+	# Without a host list: no network at all.
+	mcp rug "$SC_TMP/in.rec"
+	[ "$status" -eq 0 ]
+	[[ "$(result 1 text)" != *"listed page"* ]]
+	git config -f "$CONF" mcp.rug.host "127.0.0.1:$port"
+	sc_run_io "$SC_TMP/in.rec" "$SC_TMP/out.rec" sc-mcp --config "$CONF" --server rug \
+		-- sc-sandbox-exec --root "$ROOT" --mode required
+	[ "$status" -eq 0 ]
+	[ "$(result 1 text)" = "200 listed page" ]
+	[[ "$(result 2 text)" == "403 "*"not on the li"* ]]
+}
