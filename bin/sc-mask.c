@@ -28,6 +28,8 @@ static const struct sc_tool tool = {
 	"  SOURCE is one of (each may repeat; values never on the command line):\n"
 	"    --env                     variables whose names look secret\n"
 	"    --secret NAME             the value of environment variable NAME\n"
+	"    --secret-stdin NAME       a value read from stdin, masked as NAME\n"
+	"                              (then the text to mask is in FILE...)\n"
 	"    --secrets-file FILE       a dotenv file\n"
 	"    --key-file NAME=PATH      a key file (each line on its own too)\n"
 	"    --records FILE            type=secret name= value= records\n"
@@ -43,7 +45,7 @@ static const struct sc_tool tool = {
 };
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
-       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN };
+       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_STDIN };
 
 /* Add one source; -1 when it cannot be read (already reported). */
 static int add_source(struct sc_secrets *s, int c, const char *arg)
@@ -108,6 +110,7 @@ int main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "env", no_argument, NULL, OPT_ENV },
 		{ "secret", required_argument, NULL, OPT_SECRET },
+		{ "secret-stdin", required_argument, NULL, OPT_STDIN },
 		{ "secrets-file", required_argument, NULL, OPT_FILE },
 		{ "key-file", required_argument, NULL, OPT_KEY },
 		{ "records", required_argument, NULL, OPT_RECORDS },
@@ -121,6 +124,7 @@ int main(int argc, char *argv[])
 	struct sc_secrets secrets;
 	struct sc_mask_set *set = NULL;
 	struct sc_masker *m = NULL;
+	const char *stdin_name = NULL;
 	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
 
 	sc_diag_init(tool.name);
@@ -137,6 +141,13 @@ int main(int argc, char *argv[])
 			continue;
 		}
 		sources++;
+		if (c == OPT_STDIN) {
+			if (stdin_name)
+				sc_usage_error(&tool, "one --secret-stdin: "
+					       "standard input holds one value");
+			stdin_name = optarg;
+			continue;
+		}
 		/* Read every source, so each bad one is reported at once. */
 		if (add_source(&secrets, c, optarg) < 0)
 			failed = 1;
@@ -149,6 +160,13 @@ int main(int argc, char *argv[])
 		sc_usage_error(&tool, "this mode reads stdin and takes no FILE");
 	if (!sources)
 		sc_usage_error(&tool, "no secret source");
+	/* Standard input holds the value: the text must come from files. */
+	if (stdin_name && (mode || optind == argc))
+		sc_usage_error(&tool, "--secret-stdin reads the value from "
+			       "standard input: name the FILEs to mask");
+	if (stdin_name && sc_secrets_from_fd(&secrets, stdin_name,
+					     STDIN_FILENO) < 0)
+		failed = 1;
 	/* A partial secret list is worse than none: refuse, output nothing. */
 	if (failed) {
 		sc_secrets_release(&secrets);
