@@ -32,6 +32,7 @@ static const struct sc_tool tool = {
 	"    --status            also hash the index and the tracked changes\n"
 	"    --check MANIFEST    compare with MANIFEST ('-': stdin) and write\n"
 	"                        findings; exit 1 when anything changed\n"
+	"    -z, --records       records even when stdout is a terminal\n"
 	"    -h, --help          show this help\n"
 	"    --version           show the version\n",
 	0,
@@ -49,10 +50,11 @@ int main(int argc, char *argv[])
 		  OPT_PROTECT_RECORDS },
 		{ "status", no_argument, NULL, OPT_STATUS },
 		{ "check", required_argument, NULL, OPT_CHECK },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_hg_options opt = { NULL, 0, NULL, 0 };
+	struct sc_hg_options opt = { NULL, 0, NULL, 0, 0 };
 	struct sc_patterns protect;
 	const char **excludes = NULL;
 	const char *dir = ".", *protect_file = NULL, *protect_records = NULL;
@@ -61,7 +63,7 @@ int main(int argc, char *argv[])
 	int c, ret;
 
 	sc_diag_init(tool.name);
-	while ((c = sc_getopt(argc, argv, "hC:", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "hzC:", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'C':
 			dir = optarg;
@@ -83,6 +85,9 @@ int main(int argc, char *argv[])
 			break;
 		case OPT_CHECK:
 			check = optarg;
+			break;
+		case 'z':
+			opt.records = 1;
 			break;
 		}
 	}

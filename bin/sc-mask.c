@@ -10,6 +10,7 @@
 #include "mask.h"
 #include "maskio.h"
 #include "opt.h"
+#include "rectable.h"
 #include "scan.h"
 #include "secrets.h"
 
@@ -39,6 +40,8 @@ static const struct sc_tool tool = {
 	"    --all-fields              with --records-stream: every field of every record\n"
 	"    --check-diff              find secrets on added lines of a diff\n"
 	"    --scan PATH...            find credential-shaped content in files\n"
+	"    -z                        records even when stdout is a terminal\n"
+	"                              (--records-stream, --check-diff, --scan)\n"
 	"    -h, --help                show this help\n"
 	"    --version                 show the version\n",
 	0,
@@ -65,14 +68,15 @@ static int add_source(struct sc_secrets *s, int c, const char *arg)
 	}
 }
 
-static int run(int mode, int all_fields, struct sc_masker *m, int argc,
-	       char **argv)
+static int run(int mode, int all_fields, int force_records,
+	       struct sc_masker *m, int argc, char **argv)
 {
 	struct sc_output out;
 	struct sc_input in;
 	int ret;
 
-	sc_output_init(&out, STDOUT_FILENO);
+	/* Masked text stays text; records are a table for a person. */
+	sc_output_init_records(&out, STDOUT_FILENO, force_records || !mode);
 	sc_input_init_fd(&in, STDIN_FILENO);
 	if (mode == OPT_STREAM)
 		ret = sc_mask_records(m, &in, &out, all_fields);
@@ -85,7 +89,7 @@ static int run(int mode, int all_fields, struct sc_masker *m, int argc,
 }
 
 /* --scan needs no secret: it looks for the shape of credentials. */
-static int scan(int sources, int npaths, char **paths)
+static int scan(int sources, int force_records, int npaths, char **paths)
 {
 	struct sc_scanner *sc;
 	struct sc_output out;
@@ -98,7 +102,7 @@ static int scan(int sources, int npaths, char **paths)
 	sc = sc_scanner_new();
 	if (!sc)
 		return SC_EXIT_INTERNAL;
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, force_records);
 	ret = sc_scan_paths(sc, paths, npaths, &out);
 	sc_output_release(&out);
 	sc_scanner_free(sc);
@@ -126,10 +130,15 @@ int main(int argc, char *argv[])
 	struct sc_masker *m = NULL;
 	const char *stdin_name = NULL;
 	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
+	int force_records = 0;
 
 	sc_diag_init(tool.name);
 	sc_secrets_init(&secrets);
-	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
+		if (c == 'z') {
+			force_records = 1;
+			continue;
+		}
 		if (c == OPT_ALL) {
 			all_fields = 1;
 			continue;
@@ -155,7 +164,8 @@ int main(int argc, char *argv[])
 	if (all_fields && mode != OPT_STREAM)
 		sc_usage_error(&tool, "--all-fields goes with --records-stream");
 	if (mode == OPT_SCAN)
-		return scan(sources, argc - optind, argv + optind);
+		return scan(sources, force_records, argc - optind,
+			    argv + optind);
 	if (mode && optind < argc)
 		sc_usage_error(&tool, "this mode reads stdin and takes no FILE");
 	if (!sources)
@@ -176,7 +186,8 @@ int main(int argc, char *argv[])
 	sc_secrets_release(&secrets);
 	if (set)
 		m = sc_masker_new(set);
-	ret = m ? run(mode, all_fields, m, argc - optind, argv + optind) :
+	ret = m ? run(mode, all_fields, force_records, m, argc - optind,
+		      argv + optind) :
 		  SC_EXIT_INTERNAL;
 	sc_masker_free(m);
 	sc_mask_set_free(set);

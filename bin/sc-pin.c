@@ -15,6 +15,7 @@
 #include "opt.h"
 #include "pin.h"
 #include "record.h"
+#include "rectable.h"
 #include "scan.h"
 #include "skills.h"
 
@@ -38,6 +39,7 @@ static const struct sc_tool tool = {
 	"from stdin\n"
 	"    --root DIR              skills, pin: the repository's top\n"
 	"    --config FILE           skills, pin: its speccoder.conf\n"
+	"    -z                      records even when stdout is a terminal\n"
 	"    -h, --help              show this help\n"
 	"    --version               show the version\n",
 	0,
@@ -51,6 +53,7 @@ struct args {
 	const char *root;
 	const char *config;
 	int records;
+	int force_records;    /* -z */
 	char **rest;
 	int nrest;
 };
@@ -67,8 +70,10 @@ static void parse(int argc, char *argv[], struct args *a)
 	};
 	int c;
 
-	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
-		if (c == OPT_LOCK)
+	while ((c = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
+		if (c == 'z')
+			a->force_records = 1;
+		else if (c == OPT_LOCK)
 			a->lock = optarg;
 		else if (c == OPT_ROOT)
 			a->root = optarg;
@@ -322,7 +327,7 @@ static int cmd_pin(const struct args *a)
 	sc = scanner();
 	if (a->root)
 		ret = skill_id(a, path, &id, &version, sc);
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, a->force_records);
 	if (ret == SC_EXIT_OK)
 		ret = pin_tree(a, id.data, version.data, path, sc, &out);
 	sc_output_release(&out);
@@ -443,7 +448,7 @@ static int cmd_verify(const struct args *a)
 	memset(&v, 0, sizeof(v));
 	v.sc = scanner();
 	sc_lock_init(&v.lock);
-	sc_output_init(&v.out, STDOUT_FILENO);
+	sc_output_init_records(&v.out, STDOUT_FILENO, a->force_records);
 	sc_pin_result_init(&v.res);
 	/* Read once; a lock that is missing or bad leaves every package
 	 * unverified, and each says why. */
@@ -468,7 +473,7 @@ static int cmd_skills(const struct args *a)
 	struct sc_output out;
 	int ret;
 
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, a->force_records);
 	ret = sc_skills_list(a->root, a->config, &out) < 0 ?
 	      SC_EXIT_MALFORMED : SC_EXIT_OK;
 	sc_output_release(&out);
@@ -477,7 +482,7 @@ static int cmd_skills(const struct args *a)
 
 int main(int argc, char *argv[])
 {
-	struct args a = { NULL, NULL, NULL, NULL, 0, NULL, 0 };
+	struct args a = { NULL, NULL, NULL, NULL, 0, 0, NULL, 0 };
 
 	sc_diag_init(tool.name);
 	parse(argc, argv, &a);

@@ -81,6 +81,7 @@ struct sc_hg_options {
 	size_t nr_exclude;
 	const struct sc_patterns *protect; /* NULL: no protected files */
 	int status;                        /* add the status item */
+	int records;                       /* records even to a terminal */
 };
 
 /* The deepest directory nesting walked (hooks/, info/, the worktree): a

@@ -35,6 +35,7 @@
 #include "landlock.h"
 #include "mountinfo.h"
 #include "record.h"
+#include "rectable.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
 
@@ -1424,7 +1425,8 @@ static int probe_userns(void)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
+int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd,
+		     int force_records)
 {
 	struct protection p[2][P_COUNT];
 	int abi = sc_landlock_abi(), userns = probe_userns(), t, i, ret;
@@ -1434,7 +1436,7 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 
 	protections(pol, abi, userns, 1, p[0]);
 	protections(pol, abi, 0, 1, p[1]);
-	sc_output_init(&out, fd);
+	sc_output_init_records(&out, fd, force_records);
 	sc_record_init(&rec);
 	snprintf(num, sizeof(num), "%d", abi);
 	sc_record_adds(&rec, "type", "host");
