@@ -9,7 +9,7 @@ load lib/common
 setup() {
 	sc_common_setup
 	command -v script >/dev/null || skip "script(1) is not installed: bsdutils gives it"
-	cd "$SC_TMP"
+	cd "$SC_TMP" || return
 	git init -q -b main repo
 	git -C repo -c user.name=t -c user.email=t@e commit -q --allow-empty -m start
 	printf -- '- [ ] T001 one\n- [x] T002 two\n' >tasks.md
