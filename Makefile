@@ -89,7 +89,8 @@ build/obj/%.o: %.c
 # sc-sandbox-exec's seccomp filters, built once here with libseccomp from
 # the rules in lib/seccomp.c: building them at every start cost ~1.5 ms.
 SECCOMP_BPF = build/gen/seccomp-bpf.h
-GEN_SECCOMP_OBJ = build/obj/lib/seccomp.o build/obj/lib/diag.o
+GEN_SECCOMP_OBJ = build/obj/lib/seccomp.o build/obj/lib/diag.o \
+	build/obj/lib/termtext.o build/obj/lib/buf.o build/obj/lib/alloc.o
 
 build/gen-seccomp: build-aux/gen-seccomp.c $(GEN_SECCOMP_OBJ)
 	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SECCOMP_OBJ) $(PKG_LIBS)

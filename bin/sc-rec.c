@@ -2,6 +2,7 @@
  * sc-rec: convert sc-record(5) streams to and from JSON Lines, and build a
  * record from the command line for scripts.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,13 @@
 #include "recjson.h"
 #include "record.h"
 #include "rectable.h"
+#include "termtext.h"
 
 static const char *const synopsis[] = {
 	"--to-json",
 	"--from-json",
+	"--clean",
+	"--clean-line",
 	"NAME=VALUE...",
 	NULL,
 };
@@ -27,6 +31,8 @@ static const struct sc_tool tool = {
 	"sc-rec", synopsis,
 	"    --to-json      records on stdin -> one JSON object a line on stdout\n"
 	"    --from-json    JSON Lines on stdin -> records on stdout\n"
+	"    --clean        text on stdin -> the same, safe for a terminal\n"
+	"    --clean-line   the same, newlines and tabs replaced too\n"
 	"    NAME=VALUE...  write one record made of these fields (type= first)\n"
 	"    -z, --records  records even when stdout is a terminal\n"
 	"    -h, --help     show this help\n"
@@ -71,6 +77,47 @@ static int to_json(void)
 	else if (status < 0)
 		ret = sc_reader_report(&rd, status);
 	sc_record_release(&rec);
+	sc_output_release(&out);
+	return ret;
+}
+
+/*
+ * Untrusted text (a commit subject, a file name, a check's output) as the
+ * drivers may print it: what sc_term_clean leaves, streamed, so a line of
+ * any length costs no more memory than a read.
+ */
+static int clean(int flags)
+{
+	static char chunk[SC_IO_CHUNK];
+	struct sc_output out;
+	size_t have = 0, used;
+	ssize_t n;
+	int ret = SC_EXIT_OK;
+
+	sc_output_init(&out, STDOUT_FILENO);
+	for (;;) {
+		n = read(STDIN_FILENO, chunk + have, sizeof(chunk) - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		/* A UTF-8 sequence cut by the read waits for the next one. */
+		used = sc_term_clean_some(&out.buf, chunk, have,
+					  flags | SC_TERM_MORE);
+		memmove(chunk, chunk + used, have - used);
+		have -= used;
+		/* Live output: what is cleaned goes out before the next read. */
+		if (sc_output_flush(&out) < 0)
+			break;
+	}
+	if (n < 0) {
+		sc_error_errno("READ-FAILED", "cannot read input");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_term_clean(&out.buf, chunk, have, flags);
+	if (sc_output_flush(&out) < 0)
+		ret = output_failed();
 	sc_output_release(&out);
 	return ret;
 }
@@ -182,6 +229,8 @@ int main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "to-json", no_argument, NULL, 'j' },
 		{ "from-json", no_argument, NULL, 'J' },
+		{ "clean", no_argument, NULL, 'c' },
+		{ "clean-line", no_argument, NULL, 'l' },
 		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
@@ -201,11 +250,15 @@ int main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (mode && argc)
-		sc_usage_error(&tool, "--to-json and --from-json take no arguments");
-	if (force_records && mode == 'j')
-		sc_usage_error(&tool, "-z does not go with --to-json");
+		sc_usage_error(&tool, "--to-json, --from-json and --clean take "
+			       "no arguments");
+	if (force_records && (mode == 'j' || mode == 'c' || mode == 'l'))
+		sc_usage_error(&tool, "-z goes with --from-json and NAME=VALUE");
 	if (mode == 'j')
 		return to_json();
+	if (mode == 'c' || mode == 'l')
+		return clean(mode == 'c' ? SC_TERM_KEEP_NEWLINE |
+				 SC_TERM_KEEP_TAB : 0);
 	if (mode == 'J')
 		return from_json(force_records);
 	if (!argc)

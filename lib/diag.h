@@ -53,8 +53,10 @@ noreturn void sc_die_errno(int status, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * Copy at most DSTSZ-1 bytes of SRC (length LEN) into DST, replacing bytes
- * that could disturb a terminal (C0 controls, DEL) with '?'.
+ * Copy at most DSTSZ-1 bytes of SRC (length LEN) into DST, NUL-terminated,
+ * with what could disturb a terminal replaced by '?': sc_term_clean_fixed
+ * of termtext.h (C0 and C1 controls, DEL, bidi controls, bytes that are not
+ * UTF-8).
  */
 void sc_sanitize(char *dst, size_t dstsz, const char *src, size_t len);
 

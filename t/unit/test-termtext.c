@@ -75,6 +75,40 @@ static void test_invalid_utf8_is_one_mark_a_byte(void **state)
 	check_clean("\xf4\x90\x80\x80", 4, 0, "????");
 }
 
+static void test_fixed_cuts_whole_pieces(void **state)
+{
+	char dst[6];
+
+	(void)state;
+	/* "ab€" is 5 bytes: it fits.  "abc€" would need 6: the euro sign is
+	 * left out whole, never cut in half. */
+	assert_int_equal(sc_term_clean_fixed(dst, sizeof(dst), "ab\xe2\x82\xac", 5, 0), 5);
+	assert_string_equal(dst, "ab\xe2\x82\xac");
+	assert_int_equal(sc_term_clean_fixed(dst, sizeof(dst), "abc\xe2\x82\xac" "d", 7, 0), 3);
+	assert_string_equal(dst, "abc");
+	assert_int_equal(sc_term_clean_fixed(dst, sizeof(dst), "\033[1m", 4, 0), 4);
+	assert_string_equal(dst, "?[1m");
+	assert_int_equal(sc_term_clean_fixed(dst, 0, "x", 1, 0), 0);
+}
+
+static void test_stream_keeps_cut_sequences(void **state)
+{
+	struct sc_buf out = SC_BUF_INIT;
+	size_t used;
+
+	(void)state;
+	/* A read that ends inside "€" leaves its two bytes for the next. */
+	used = sc_term_clean_some(&out, "a\xe2\x82", 3, SC_TERM_MORE);
+	assert_int_equal(used, 1);
+	used = sc_term_clean_some(&out, "\xe2\x82\xac", 3, SC_TERM_MORE);
+	assert_int_equal(used, 3);
+	assert_string_equal(out.data, "a\xe2\x82\xac");
+	/* A cut that can never complete is not held back. */
+	used = sc_term_clean_some(&out, "\xe2x", 2, SC_TERM_MORE);
+	assert_int_equal(used, 2);
+	sc_buf_release(&out);
+}
+
 static void test_record_row(void **state)
 {
 	struct sc_record r;
@@ -102,6 +136,8 @@ int main(void)
 		cmocka_unit_test(test_c1_raw_and_utf8),
 		cmocka_unit_test(test_bidi_controls),
 		cmocka_unit_test(test_invalid_utf8_is_one_mark_a_byte),
+		cmocka_unit_test(test_fixed_cuts_whole_pieces),
+		cmocka_unit_test(test_stream_keeps_cut_sequences),
 		cmocka_unit_test(test_record_row),
 	};
 
