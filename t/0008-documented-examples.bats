@@ -9,7 +9,7 @@
 # a network it needs) is its own business: only a documented command line
 # that the tools no longer accept fails the test.
 
-# shellcheck disable=SC2154 # bats run sets status, output
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run sets status, output; each @test is a subshell
 load lib/common
 load lib/porcelain
 
