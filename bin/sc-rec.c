@@ -115,7 +115,7 @@ static int clean(int flags)
 		sc_error_errno("READ-FAILED", "cannot read input");
 		ret = SC_EXIT_INTERNAL;
 	}
-	sc_term_clean(&out.buf, chunk, have, flags);
+	(void)sc_term_clean_some(&out.buf, chunk, have, flags);
 	if (sc_output_flush(&out) < 0)
 		ret = output_failed();
 	sc_output_release(&out);

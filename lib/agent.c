@@ -625,11 +625,14 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	return b->data;
 }
 
-static int add_grant(struct loop *l, const char *object)
+/* Grant the NR objects of PARTS for the rest of the run, all at once. */
+static int add_grant(struct loop *l, const struct sc_ask_part *parts,
+		     size_t nr)
 {
 	struct sc_record g;
 	struct sc_buf b = SC_BUF_INIT;
 	int fd, ret = 0;
+	size_t k;
 
 	if (!l->o->grants)
 		return 0;
@@ -638,9 +641,12 @@ static int add_grant(struct loop *l, const char *object)
 	if (fd < 0)
 		return sc_error_errno("GRANTS-FAILED", "cannot add the grant");
 	sc_record_init(&g);
-	sc_record_adds(&g, "type", "grant");
-	sc_record_adds(&g, "object", object);
-	sc_record_encode(&g, &b);
+	for (k = 0; k < nr; k++) {
+		sc_record_reset(&g);
+		sc_record_adds(&g, "type", "grant");
+		sc_record_adds(&g, "object", parts[k].object);
+		sc_record_encode(&g, &b);
+	}
 	if (sc_write_all(fd, b.data, b.len) < 0 || fsync(fd) < 0)
 		ret = sc_error_errno("GRANTS-FAILED", "cannot add the grant");
 	close(fd);
@@ -658,18 +664,58 @@ static int add_grant(struct loop *l, const char *object)
 }
 
 static void event_approval(struct loop *l, const char *id, const char *object,
+			   const struct sc_ask_part *parts, size_t nr,
 			   enum sc_answer ans, const char *how)
 {
 	struct sc_record r;
+	size_t k;
 
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "approval");
 	sc_record_adds(&r, "id", id ? id : "");
 	sc_record_adds(&r, "object", object ? object : "");
+	for (k = 0; nr > 1 && k < nr; k++)   /* what the answer covered */
+		sc_record_adds(&r, "part-object", parts[k].object);
 	sc_record_adds(&r, "answer", sc_answer_name(ans));
 	sc_record_adds(&r, "by", how);
 	emit(l, &r);
 	sc_record_release(&r);
+}
+
+/*
+ * The parts of verdict V that ask (part-rule/part-object pairs), or its
+ * rule and object alone from a classifier that lists none.  *PARTS points
+ * into V; free the array only.
+ */
+static size_t verdict_parts(const struct sc_record *v,
+			    struct sc_ask_part **parts)
+{
+	size_t k, nr = 0, alloc = 0;
+	const char *rule = NULL;
+
+	*parts = NULL;
+	for (k = 0; k < v->nr; k++) {
+		const struct sc_field *f = &v->fields[k];
+
+		if (!strcmp(f->name, "part-rule")) {
+			rule = f->value;
+		} else if (!strcmp(f->name, "part-object") && rule) {
+			SC_ALLOC_GROW(*parts, nr + 1, alloc);
+			(*parts)[nr].object = f->value;
+			(*parts)[nr++].rule = rule;
+			rule = NULL;
+		}
+	}
+	if (!nr) {
+		const char *o = sc_record_str(v, "object");
+		const char *r = sc_record_str(v, "rule");
+
+		*parts = sc_xcalloc(1, sizeof(**parts));
+		(*parts)[0].object = o ? o : "";
+		(*parts)[0].rule = r ? r : "";
+		nr = 1;
+	}
+	return nr;
 }
 
 /*
@@ -684,29 +730,34 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 	const char *how = "budget";
 	struct sc_buf what = SC_BUF_INIT;
 	enum sc_answer ans = SC_ANSWER_NO;
+	struct sc_ask_part *parts;
+	size_t nr = verdict_parts(v, &parts);
 
 	l->stats->asked++;
 	if (l->o->no_prompt)
 		how = "no-prompt";
 	else if (l->stats->asked <= l->o->budget)
-		ans = sc_ask(l->o->asker, describe(call, &what),
-			     object ? object : "", sc_record_str(v, "rule"),
+		ans = sc_ask(l->o->asker, describe(call, &what), parts, nr,
 			     sc_record_str(v, "reason"), &how);
 	sc_buf_release(&what);
-	event_approval(l, id, object, ans, how);
+	event_approval(l, id, object, parts, nr, ans, how);
 	switch (ans) {
 	case SC_ANSWER_STOP:
 		*ret = stop(l, "STOPPED", "the person stopped the attempt");
 		return -1;
 	case SC_ANSWER_RUN:
-		if (add_grant(l, object ? object : "") < 0) {
+		if (add_grant(l, parts, nr) < 0) {
+			free(parts);
 			*ret = SC_EXIT_INTERNAL;
 			return -1;
 		}
+		free(parts);
 		return 1;
 	case SC_ANSWER_ONCE:
+		free(parts);
 		return 1;
 	default:
+		free(parts);
 		return 0;
 	}
 }
@@ -870,6 +921,16 @@ static void remember_approval(struct loop *l, const char *object)
 }
 
 /* 1 when OBJECT was approved in a permission request, now used up. */
+/* 1 when verdict V has at most one part that asks. */
+static int one_part(const struct sc_record *v)
+{
+	struct sc_ask_part *parts;
+	size_t nr = verdict_parts(v, &parts);
+
+	free(parts);
+	return nr <= 1;
+}
+
 static int take_approval(struct loop *l, const char *object)
 {
 	for (size_t i = 0; i < sizeof(l->approved) / sizeof(l->approved[0]); i++)
@@ -912,11 +973,13 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	if (!strcmp(decision, "allow"))
 		allow = 1;
 	else if (!strcmp(decision, "ask") && l->acp && !permission &&
-		 sc_record_str(&v, "object") &&
+		 sc_record_str(&v, "object") && one_part(&v) &&
 		 take_approval(l, sc_record_str(&v, "object"))) {
-		/* The agent does what the person approved in its request. */
-		event_approval(l, id, sc_record_str(&v, "object"), SC_ANSWER_ONCE,
-			       "permission");
+		/* The agent does what the person approved in its request;
+		 * an approval names one object, so it never covers a call
+		 * with two parts that ask. */
+		event_approval(l, id, sc_record_str(&v, "object"), NULL, 0,
+			       SC_ANSWER_ONCE, "permission");
 		allow = asked = 1;
 	} else if (!strcmp(decision, "ask")) {
 		allow = ask_person(l, call, &v, &ret);

@@ -25,7 +25,7 @@ const char *sc_progname(void)
 
 void sc_sanitize(char *dst, size_t dstsz, const char *src, size_t len)
 {
-	(void)sc_term_clean_fixed(dst, dstsz, src, len, 0);
+	sc_term_clean_into(dst, dstsz, src, len);
 }
 
 __attribute__((format(printf, 4, 0)))

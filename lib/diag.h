@@ -53,10 +53,9 @@ noreturn void sc_die_errno(int status, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * Copy at most DSTSZ-1 bytes of SRC (length LEN) into DST, NUL-terminated,
- * with what could disturb a terminal replaced by '?': sc_term_clean_fixed
- * of termtext.h (C0 and C1 controls, DEL, bidi controls, bytes that are not
- * UTF-8).
+ * Copy SRC (length LEN), cleaned for a terminal (sc_term_clean_into() in
+ * termtext.h: controls, escape sequences, bidi overrides), into DST: at
+ * most DSTSZ-1 bytes, never cutting a character, NUL-terminated.
  */
 void sc_sanitize(char *dst, size_t dstsz, const char *src, size_t len);
 

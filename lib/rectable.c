@@ -17,7 +17,7 @@ static void add_value(struct sc_buf *out, const struct sc_field *f)
 	struct sc_buf v = SC_BUF_INIT;
 	size_t i;
 
-	sc_term_clean(&v, f->value, f->value_len,
+	(void)sc_term_clean_some(&v, f->value, f->value_len,
 		      SC_TERM_KEEP_NEWLINE | SC_TERM_KEEP_TAB);
 	if (!needs_quotes(&v)) {
 		sc_buf_add(out, v.data, v.len);
@@ -47,7 +47,7 @@ void sc_record_show(const struct sc_record *r, struct sc_buf *out)
 	size_t i, start = out->len, first = 0;
 
 	if (r->nr && !strcmp(r->fields[0].name, "type")) {
-		sc_term_clean(out, r->fields[0].value, r->fields[0].value_len, 0);
+		sc_term_clean(out, r->fields[0].value, r->fields[0].value_len);
 		first = 1;
 	}
 	while (out->len - start < TYPE_WIDTH)

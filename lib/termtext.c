@@ -1,73 +1,63 @@
 #include <string.h>
 
+#include "buf.h"
 #include "termtext.h"
 
-/* The length a UTF-8 sequence led by byte C has, 0 when C leads none. */
-static size_t utf8_lead_len(unsigned char c)
+/*
+ * Decode one UTF-8 character at S (LEN > 0 bytes left): its code point and
+ * length, or -1 when the bytes are not valid UTF-8 (the caller replaces
+ * one byte and goes on).
+ */
+static long utf8_next(const unsigned char *s, size_t len, size_t *used)
 {
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	return c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-}
+	unsigned long cp;
+	size_t need, k;
 
-/* The length of the valid UTF-8 sequence at P (at most LEFT bytes), 0 when
- * there is none: overlong forms, surrogates and values past U+10FFFF are
- * not valid. */
-static size_t utf8_len(const unsigned char *p, size_t left, unsigned *cp)
-{
-	size_t n = utf8_lead_len(p[0]), i;
-	unsigned v, min;
-
-	if (!n || left < n)
-		return 0;
-	v = p[0] & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
-	min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (p[i] & 0x3f);
+	if (s[0] < 0x80) {
+		*used = 1;
+		return s[0];
 	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return n;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		need = 1;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		need = 2;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		need = 3;
+		cp = s[0] & 0x07;
+	} else {
+		return -1;
+	}
+	if (len <= need)
+		return -1;
+	for (k = 1; k <= need; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return -1;
+		cp = (cp << 6) | (s[k] & 0x3f);
+	}
+	if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;   /* overlong, past Unicode, surrogate */
+	*used = need + 1;
+	return (long)cp;
 }
 
-/* 1 when the LEFT bytes at P are the start of a sequence that more bytes
- * could complete: a stream keeps them for the next read. */
-static int utf8_incomplete(const unsigned char *p, size_t left)
+/* Characters that reorder or hide text without being seen. */
+static int invisible(long cp)
 {
-	size_t n = utf8_lead_len(p[0]), i;
-
-	if (!n || left >= n)
-		return 0;
-	for (i = 1; i < left; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return 1;
+	return cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x206f) || cp == 0xfeff ||
+	       (cp >= 0xfff9 && cp <= 0xfffb);
 }
 
-/* Code points that steer a terminal or reorder what it shows. */
-static int code_point_unsafe(unsigned cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) ||      /* C1 controls */
-	       cp == 0x061c ||                     /* Arabic letter mark */
-	       cp == 0x200e || cp == 0x200f ||     /* LRM, RLM */
-	       (cp >= 0x202a && cp <= 0x202e) ||   /* embeddings, overrides */
-	       (cp >= 0x2066 && cp <= 0x2069);     /* isolates */
-}
-
-static int byte_kept(unsigned char c, int flags)
-{
-	if (c == '\n')
-		return flags & SC_TERM_KEEP_NEWLINE;
-	if (c == '\t')
-		return flags & SC_TERM_KEEP_TAB;
-	return c >= 0x20 && c != 0x7f;
-}
-
-/* Where cleaned text goes: a growing buffer, or a fixed array that stops
- * taking text at the first piece that does not fit whole. */
+/*
+ * Where cleaned text goes: a growing buffer, or a fixed array that takes
+ * whole characters only while they fit (diagnostics must not allocate:
+ * running out of memory is itself reported).
+ */
 struct sink {
 	struct sc_buf *buf;
 	char *dst;
@@ -79,41 +69,73 @@ static void put(struct sink *k, const void *p, size_t n)
 {
 	if (k->buf) {
 		sc_buf_add(k->buf, p, n);
-	} else if (!k->full && k->len + n <= k->cap) {
-		memcpy(k->dst + k->len, p, n);
-		k->len += n;
-	} else {
-		k->full = 1;
+		return;
 	}
+	if (k->full || k->len + n >= k->cap) {
+		k->full = 1;
+		return;
+	}
+	memcpy(k->dst + k->len, p, n);
+	k->len += n;
+}
+
+static int kept_control(long cp, int flags)
+{
+	return (cp == '\n' && (flags & SC_TERM_KEEP_NEWLINE)) ||
+	       (cp == '\t' && (flags & SC_TERM_KEEP_TAB));
 }
 
 static size_t clean(struct sink *k, const char *text, size_t len, int flags)
 {
-	const unsigned char *p = (const unsigned char *)text;
-	size_t i = 0, n;
-	unsigned cp;
-	char c;
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, used;
+	long cp;
 
-	while (i < len) {
-		if (p[i] < 0x80) {
-			c = byte_kept(p[i], flags) ? (char)p[i] : '?';
-			put(k, &c, 1);
+	while (i < len && !k->full) {
+		if ((flags & SC_TERM_MORE) && sc_term_partial(text + i, len - i) ==
+		    len - i)
+			break;   /* the rest of a character comes with the next piece */
+		cp = utf8_next(s + i, len - i, &used);
+		if (cp < 0) {
+			/* a raw byte: 0x80-0x9f is C1 on an 8-bit terminal */
+			put(k, "?", 1);
 			i++;
 			continue;
 		}
-		n = utf8_len(p + i, len - i, &cp);
-		if (!n && (flags & SC_TERM_MORE) && utf8_incomplete(p + i, len - i))
-			break;
-		if (!n || code_point_unsafe(cp)) {
-			/* One '?' for the whole sequence, or for the stray byte. */
+		/* C0, DEL, C1 (ESC and CSI start every escape sequence) */
+		if (kept_control(cp, flags))
+			put(k, s + i, used);
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
+			 invisible(cp))
 			put(k, "?", 1);
-			i += n ? n : 1;
-			continue;
-		}
-		put(k, p + i, n);
-		i += n;
+		else
+			put(k, s + i, used);
+		i += used;
 	}
 	return i;
+}
+
+size_t sc_term_partial(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t back, need, k;
+
+	/* The last lead byte within three of the end, and what it needs. */
+	for (back = 1; back <= 3 && back <= len; back++) {
+		unsigned char c = s[len - back];
+
+		if ((c & 0xc0) == 0x80)
+			continue;
+		need = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
+		       c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		if (need <= back)
+			return 0;
+		for (k = 1; k < back; k++)
+			if ((s[len - back + k] & 0xc0) != 0x80)
+				return 0;
+		return back;
+	}
+	return 0;
 }
 
 size_t sc_term_clean_some(struct sc_buf *out, const char *text, size_t len,
@@ -121,24 +143,23 @@ size_t sc_term_clean_some(struct sc_buf *out, const char *text, size_t len,
 {
 	struct sink k = { out, NULL, 0, 0, 0 };
 
-	sc_buf_grow(out, len);
+	sc_buf_adds(out, "");
 	return clean(&k, text, len, flags);
 }
 
-void sc_term_clean(struct sc_buf *out, const char *text, size_t len,
-		   int flags)
+void sc_term_clean(struct sc_buf *out, const char *text, size_t len)
 {
-	(void)sc_term_clean_some(out, text, len, flags & ~SC_TERM_MORE);
+	(void)sc_term_clean_some(out, text, len, 0);
 }
 
-size_t sc_term_clean_fixed(char *dst, size_t dstsz, const char *text,
-			   size_t len, int flags)
+size_t sc_term_clean_into(char *dst, size_t dstsz, const char *text,
+			  size_t len)
 {
-	struct sink k = { NULL, dst, dstsz ? dstsz - 1 : 0, 0, 0 };
+	struct sink k = { NULL, dst, dstsz, 0, 0 };
 
 	if (!dstsz)
 		return 0;
-	(void)clean(&k, text, len, flags & ~SC_TERM_MORE);
+	clean(&k, text, len, 0);
 	dst[k.len] = '\0';
 	return k.len;
 }

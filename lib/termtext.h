@@ -2,46 +2,64 @@
 #define SC_TERMTEXT_H
 
 /*
- * Untrusted text made safe to show on a terminal: the one function every
- * tool and driver uses for commit subjects, file names, model text, check
- * output and record values (sc_term_clean; `sc-rec --clean` for the drivers).
+ * Text for a terminal.  Everything speccoder shows a person (an approval
+ * question, a model's words, a diagnostic) may hold bytes the model or an
+ * input chose; a terminal acts on some of them: it moves the cursor,
+ * repaints lines, sets the title, writes the clipboard, reorders text.  The
+ * one function below turns any bytes into text that is only printed:
  *
- * A terminal acts on more than C0 controls: ESC starts sequences that move
- * the cursor, retitle the window or write the clipboard; C1 controls (CSI,
- * OSC, DCS, U+0080-U+009F) do the same, raw or UTF-8 encoded; bidi
- * overrides and isolates reorder what is shown, so a line can read other
- * than what it holds.  Each becomes '?'; so does a byte that is not part
- * of valid UTF-8, so no decoder can make a control out of it.
+ *   - C0 controls (U+0000-U+001F), DEL, and C1 controls (U+0080-U+009F),
+ *     in UTF-8 or as raw bytes, become '?'.  Every escape sequence starts
+ *     with one (ESC, or CSI, OSC, DCS, ... in C1), so it loses what makes
+ *     it act, while the rest of it stays visible: cleaning never hides text
+ *     a person is asked about;
+ *   - bidirectional overrides, embeddings and isolates (U+202A-U+202E,
+ *     U+2066-U+2069), marks (U+200E, U+200F, U+061C), zero-width and
+ *     invisible format characters (U+200B-U+200D, U+2060-U+2064, U+FEFF,
+ *     U+FFF9-U+FFFB), line and paragraph separators (U+2028, U+2029)
+ *     become '?';
+ *   - a byte that is not part of valid UTF-8 (overlong, surrogate, past
+ *     U+10FFFF, cut short) becomes '?';
+ *   - everything else (printable ASCII, other valid UTF-8) is kept.
+ *
+ * Every tool shows text through sc_term_clean(), directly or through
+ * sc_sanitize() (diag.h), which uses it.
  */
 
 #include <stddef.h>
 
-#include "buf.h"
+struct sc_buf;
 
-enum {
-	SC_TERM_KEEP_NEWLINE = 1,  /* keep '\n' (multi-line text) */
-	SC_TERM_KEEP_TAB = 2,      /* keep '\t' */
-	SC_TERM_MORE = 4,          /* sc_term_clean_some: more text follows */
-};
-
-/* Append the LEN bytes at TEXT to OUT, cleaned as above. */
-void sc_term_clean(struct sc_buf *out, const char *text, size_t len,
-		   int flags);
+/* Append LEN bytes of S to OUT, cleaned as above. */
+void sc_term_clean(struct sc_buf *out, const char *s, size_t len);
 
 /*
- * The same for a stream read in pieces: with SC_TERM_MORE, a UTF-8
- * sequence cut at the end of TEXT is left for the next piece.  Returns
- * the number of bytes of TEXT used (all of them without SC_TERM_MORE).
+ * How many bytes at the end of S (LEN bytes) start a UTF-8 character that
+ * is not complete yet (0 to 3): a reader of a stream keeps them for the
+ * next read rather than cleaning half a character.
  */
-size_t sc_term_clean_some(struct sc_buf *out, const char *text, size_t len,
+size_t sc_term_partial(const char *s, size_t len);
+
+enum {
+	SC_TERM_KEEP_NEWLINE = 1,  /* keep '\n': multi-line text */
+	SC_TERM_KEEP_TAB = 2,      /* keep '\t' */
+	SC_TERM_MORE = 4,          /* a stream: more text follows */
+};
+
+/*
+ * The same with FLAGS: newlines and tabs may be kept (multi-line text, a
+ * record value shown quoted); with SC_TERM_MORE a UTF-8 character cut at
+ * the end of S is left for the next piece of a stream.  Returns the
+ * number of bytes of S used (all of them without SC_TERM_MORE).
+ * `sc-rec --clean` is this function for the drivers.
+ */
+size_t sc_term_clean_some(struct sc_buf *out, const char *s, size_t len,
 			  int flags);
 
 /*
- * The same into DST (DSTSZ bytes, NUL-terminated; nothing allocated, so
- * error paths may use it): text that does not fit is cut before the
- * first piece that would not fit whole.  Returns the length written.
+ * The same into DST (DSTSZ bytes, NUL-terminated): whole characters only,
+ * as many as fit, and nothing allocated.  Returns the length written.
  */
-size_t sc_term_clean_fixed(char *dst, size_t dstsz, const char *text,
-			   size_t len, int flags);
+size_t sc_term_clean_into(char *dst, size_t dstsz, const char *s, size_t len);
 
 #endif
