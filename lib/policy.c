@@ -1306,6 +1306,8 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 				note(j, R_OPAQUE, object);
 				continue;
 			}
+			if (!w[i].len)
+				continue;   /* git -C '' stays where it is */
 			sc_path_init(&res);
 			st = sc_path_resolve(&j->p->root, gitcwd->data, w[i].s,
 					     w[i].len, 0, &res);
@@ -2622,6 +2624,8 @@ static void judge_cd(struct judge *j, struct ctx *c,
 			 !strcmp(w[k].s, "-e") || !strcmp(w[k].s, "--")))
 		k++;
 	note(j, R_BUILTIN, object);
+	if (k < n && !w[k].len)
+		return;   /* cd '' stays where it is */
 	if (k >= n || (w[k].flags & SC_SW_UNRESOLVED) || !strcmp(w[k].s, "-")) {
 		c->cwd_unknown = 1;   /* $HOME, $OLDPWD, a variable */
 		if (k < n && (w[k].flags & SC_SW_TILDE))
@@ -2918,6 +2922,8 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	if (c->cwd_unknown)
 		note(j, R_OPAQUE, object.data);
 	i = peel_launchers(j, c, w, n, object.data, feed, &done);
+	if (c->cwd_unknown)
+		note(j, R_OPAQUE, object.data);   /* env -C DIR: runs elsewhere */
 	if (!done && i >= n)
 		note(j, R_READ_COMMAND, object.data);   /* timeout 5: runs nothing */
 	if (done || i >= n)
