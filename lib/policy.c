@@ -1017,9 +1017,14 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 
 			if (in_list(s, date_values)) {
 				k++;
-			} else if (!strncmp(s, "--set", 5) ||
-				   (s[0] == '-' && s[1] != '-' && strchr(s, 's'))) {
+			} else if (!strncmp(s, "--set", 5)) {
 				return 1;
+			} else if (s[0] == '-' && s[1] != '-') {
+				/* -us sets; -Iseconds, -dSTR carry a value */
+				size_t at = strcspn(s + 1, "sIdfr") + 1;
+
+				if (s[at] == 's')
+					return 1;
 			} else if (s[0] != '-' && s[0] != '+') {
 				return 1;   /* date MMDDhhmm sets the clock */
 			}
@@ -3020,6 +3025,18 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 				sc_buf_addf(&a, "%s=", w[k + 1].s);
 				judge_assign(j, c, a.data);
 				sc_buf_release(&a);
+			}
+		/* date -f FILE echoes each line it cannot parse: a read */
+		for (k = i + 1; k < n && !strcmp(name.data, "date"); k++)
+			if ((!strcmp(w[k].s, "-f") || !strcmp(w[k].s, "--file")) &&
+			    k + 1 < n) {
+				judge_arg_path(j, c, &w[++k], 0, object.data);
+			} else if (!strncmp(w[k].s, "--file=", 7)) {
+				struct sc_sw_word t = w[k];
+
+				t.s += 7;
+				t.len -= 7;
+				judge_arg_path(j, c, &t, 0, object.data);
 			}
 		note(j, R_READ_COMMAND, object.data);
 	} else if (judge_file_command(j, c, name.data, w, n, i, object.data)) {
