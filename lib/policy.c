@@ -403,8 +403,16 @@ static void judge_path(struct judge *j, const char *cwd, const char *path,
 	st = sc_path_resolve(&j->p->root, cwd, path, len,
 			     write ? SC_PATH_WRITE : 0, &res);
 	if (st != SC_PATH_OK && st != SC_PATH_HARDLINK) {
-		note(j, status_rule(st), res.lexical ? show_rel(res.lexical)
-				       : "");
+		struct sc_buf spelled = SC_BUF_INIT;
+
+		/* outside the root there is no root-relative name: show the
+		 * path as written */
+		if (res.lexical && *res.lexical)
+			sc_buf_adds(&spelled, res.lexical);
+		else
+			sc_buf_add(&spelled, path, strnlen(path, len));
+		note(j, status_rule(st), spelled.len ? spelled.data : ".");
+		sc_buf_release(&spelled);
 		/* the spelling may still name a protected file: say which */
 	}
 	names[0] = res.rel;
