@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "findargs.h"
+#include "gitopts.h"
 #include "io.h"
 #include "gitkeys.h"
 #include "policy.h"
@@ -1595,10 +1596,16 @@ static void judge_git(struct judge *j, struct ctx *c,
 		note(j, R_IN_PLACE_GIT, object);
 	judge_git_outputs(j, c, w, n, at, object);
 	judge_git_paths(j, c, sub.data, w, n, at, &gitcwd, object);
-	if (!strcmp(sub.data, "config"))
+	if (!strcmp(sub.data, "config")) {
 		judge_git_config(j, w, n, at, object);
-	else if (git_read_only(sub.data, w, n, at))
+	} else if (git_read_only(sub.data, w, n, at)) {
+		/* an option this parser does not know: never allowed */
+		for (k = at + 1; k < n && strcmp(w[k].s, "--"); k++)
+			if (!strncmp(w[k].s, "--", 2) &&
+			    !sc_git_option_known(w[k].s, strcspn(w[k].s, "=")))
+				note(j, R_NOT_UNDERSTOOD, object);
 		note(j, R_GIT_READ, object);
+	}
 	else
 		note(j, R_GIT_STATE, object);
 out:
