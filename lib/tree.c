@@ -312,9 +312,6 @@ static int diff_regular(struct diff *d, int dfd, const char *name,
 	const char *refuse = (st->st_mode & (S_ISUID | S_ISGID)) ? "set-id"
 								  : NULL;
 
-	if (++d->files > SC_TREE_FILES_MAX)
-		return path_error(SC_EXIT_NO, "TOO-MANY-FILES",
-				  "more than 100000 files, at", path);
 	fd = open_at(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
@@ -386,6 +383,11 @@ static int diff_entry(struct diff *d, int fd, const char *name,
 	struct stat st;
 	int ign;
 
+	/* Every entry looked at counts, directories too: a million empty
+	 * directories must not keep the driver walking. */
+	if (++d->files > SC_TREE_FILES_MAX)
+		return path_error(SC_EXIT_NO, "TOO-MANY-FILES",
+				  "more than 100000 entries, at", path);
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
 				  path);
