@@ -134,6 +134,9 @@ assert_ticked() {
 	refute_line README.md
 	assert_line specs/greeting/tasks.md
 	run_journal_json >"$SC_TMP/j"
+	# The audit judged the deletion and the write, nothing else.
+	run jq -r 'select(.type == "audit") | "\(.task) \(.changes)"' "$SC_TMP/j"
+	assert_output "2 2"
 	run jq -r 'select(.type == "end" and .command == "run") | .code' "$SC_TMP/j"
 	assert_output DONE
 }
