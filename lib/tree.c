@@ -1,12 +1,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -17,17 +15,10 @@
 #include "record.h"
 #include "tree.h"
 
-#define RESOLVE_FLAGS (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV)
-
 /* Open NAME in directory DFD, never through a symlink or a mount. */
 static int open_at(int dfd, const char *name, int flags)
 {
-	struct open_how how;
-
-	memset(&how, 0, sizeof(how));
-	how.flags = (unsigned long long)(flags | O_CLOEXEC);
-	how.resolve = RESOLVE_FLAGS;
-	return (int)syscall(SYS_openat2, dfd, name, &how, sizeof(how));
+	return sc_open_beneath(dfd, name, flags, 0);
 }
 
 /* A path for a message: control bytes cleaned by sc_error itself. */
