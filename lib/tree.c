@@ -221,6 +221,7 @@ struct change {
 };
 
 struct diff {
+	struct names start_ignored;  /* sorted; directories end in '/' */
 	git_repository *repo;
 	git_odb *odb;
 	struct entries head;
@@ -251,6 +252,61 @@ static int add_change(struct diff *d, const char *path, const char *kind,
 		memset(&c->oid, 0, sizeof(c->oid));
 	c->refuse = refuse;
 	return 0;
+}
+
+/* 1 when PATH (a directory when IS_DIR) was ignored at the start. */
+static int start_ignored(struct diff *d, const char *path, int is_dir)
+{
+	struct sc_buf key;
+	int found;
+
+	if (!d->start_ignored.nr)
+		return 0;
+	sc_buf_init(&key);
+	sc_buf_adds(&key, path);
+	if (is_dir)
+		sc_buf_addch(&key, '/');
+	found = bsearch(&key.data, d->start_ignored.v, d->start_ignored.nr,
+			sizeof(char *), name_cmp) != NULL;
+	sc_buf_release(&key);
+	return found;
+}
+
+/* Read the NUL-separated list at PATH into D->start_ignored, sorted. */
+static int load_start_ignored(struct diff *d, const char *path)
+{
+	struct sc_buf data;
+	size_t i, start = 0;
+	int fd, truncated = 0, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		sc_error_errno("FILE-UNREADABLE", "cannot open the ignored list");
+		return SC_EXIT_UNAVAILABLE;
+	}
+	sc_buf_init(&data);
+	if (sc_read_fd_capped(fd, (size_t)64 << 20, &data, &truncated) < 0 ||
+	    truncated) {
+		sc_error("FILE-UNREADABLE", "the ignored list cannot be read whole (64 MiB at most)");
+		ret = SC_EXIT_UNAVAILABLE;
+	}
+	close(fd);
+	for (i = 0; !ret && i <= data.len; i++) {
+		if (i < data.len && data.data[i])
+			continue;
+		if (i > start) {
+			SC_ALLOC_GROW(d->start_ignored.v, d->start_ignored.nr + 1,
+				      d->start_ignored.alloc);
+			d->start_ignored.v[d->start_ignored.nr++] =
+				sc_xmemdup(data.data + start, i - start);
+		}
+		start = i + 1;
+	}
+	sc_buf_release(&data);
+	if (d->start_ignored.nr)
+		qsort(d->start_ignored.v, d->start_ignored.nr, sizeof(char *),
+		      name_cmp);
+	return ret;
 }
 
 static int ignored(struct diff *d, const char *path)
@@ -382,6 +438,9 @@ static int diff_entry(struct diff *d, int fd, const char *name,
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
 				  path);
+	if (!entry_find(&d->head, path) &&
+	    start_ignored(d, path, S_ISDIR(st.st_mode)))
+		return 0;
 	if (S_ISDIR(st.st_mode))
 		return diff_subdir(d, fd, name, path, depth);
 	if (!entry_find(&d->head, path)) {
@@ -555,7 +614,8 @@ static int open_both(const char *dir, git_repository **repo, int *rootfd)
 	return 0;
 }
 
-int sc_tree_diff(const char *dir, struct sc_output *out)
+int sc_tree_diff(const char *dir, const char *ignored_list,
+		 struct sc_output *out)
 {
 	struct diff d;
 	git_tree *tree = NULL;
@@ -564,9 +624,14 @@ int sc_tree_diff(const char *dir, struct sc_output *out)
 
 	memset(&d, 0, sizeof(d));
 	sc_buf_init(&d.data);
-	ret = open_both(dir, &d.repo, &rootfd);
-	if (ret)
+	ret = ignored_list ? load_start_ignored(&d, ignored_list) : 0;
+	if (!ret)
+		ret = open_both(dir, &d.repo, &rootfd);
+	if (ret) {
+		names_release(&d.start_ignored);
+		sc_buf_release(&d.data);
 		return ret;
+	}
 	ret = head_tree(d.repo, &tree);
 	if (!ret && git_repository_odb(&d.odb, d.repo) < 0)
 		ret = git_fail("cannot open the object database");
@@ -585,6 +650,7 @@ int sc_tree_diff(const char *dir, struct sc_output *out)
 		free(d.ch[i].path);
 	free(d.ch);
 	entries_release(&d.head);
+	names_release(&d.start_ignored);
 	sc_buf_release(&d.data);
 	git_odb_free(d.odb);
 	git_tree_free(tree);

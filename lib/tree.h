@@ -61,7 +61,12 @@ int sc_tree_audit_read(struct sc_tree_audit *a, struct sc_input *in);
 int sc_tree_audit_judge(const struct sc_tree_audit *a, struct sc_output *out);
 void sc_tree_audit_release(struct sc_tree_audit *a);
 
-int sc_tree_diff(const char *dir, struct sc_output *out);
+/*
+ * IGNORED, when set, is a NUL-separated list of root-relative paths (a
+ * directory ends in '/') git ignored when an in-place run started: the
+ * person's own files, never part of a diff, whatever .gitignore says now.
+ */
+int sc_tree_diff(const char *dir, const char *ignored, struct sc_output *out);
 int sc_tree_judge(const char *audit, struct sc_output *out);
 int sc_tree_write(const char *dir, const char *audit,
 		  const char *const *also, size_t nalso,

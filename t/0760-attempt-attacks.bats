@@ -385,3 +385,23 @@ audit() {
 	assert_regex "$stderr" "UNRESTORABLE.*'mnt'"
 	assert_equal "$(cat "$SC_TMP/person/file")" precious
 }
+
+@test "sc-tree: diff --ignored leaves out what git ignored at the start, whatever .gitignore says now" {
+	tree_repo
+	mkdir -p build/sub
+	echo cache >build/sub/o
+	echo KEY=1 >.env
+	printf '.env\0build/\0' >"$SC_TMP/ignored"
+	# The model's .gitignore ignores nothing any more.
+	: >.gitignore
+	run sc-tree diff --ignored "$SC_TMP/ignored"
+	assert_success
+	run sc-rec --to-json < <(sc-tree diff --ignored "$SC_TMP/ignored")
+	refute_output --partial '.env'
+	refute_output --partial 'build/'
+	assert_output --partial '"path":".gitignore"'
+	# Control: without the list, both are changes.
+	run sc-rec --to-json < <(sc-tree diff)
+	assert_output --partial '"path":".env"'
+	assert_output --partial '"path":"build/sub/o"'
+}
