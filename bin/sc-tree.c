@@ -17,6 +17,7 @@
 
 static const char *const synopsis[] = {
 	"diff [-C DIR] [--ignored FILE]",
+	"snapshot [-C DIR] [--ignored FILE]",
 	"judge AUDIT",
 	"write-tree [-C DIR] --audit AUDIT [--also PATH]...",
 	"restore [-C DIR] [--keep PATTERN]...",
@@ -27,7 +28,7 @@ static const char *const synopsis[] = {
 static const struct sc_tool tool = {
 	"sc-tree", synopsis,
 	"    -C DIR          the worktree (default .)\n"
-	"    --ignored FILE  diff: NUL-separated paths git ignored when an\n"
+	"    --ignored FILE  diff, snapshot: NUL-separated paths git ignored when an\n"
 	"                    in-place run started, left out ('/' ends a dir)\n"
 	"    --audit AUDIT   diff's records after sc-classify: every change\n"
 	"                    must have an allow verdict\n"
@@ -121,6 +122,11 @@ static int run(struct args *a, struct sc_output *out)
 		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
 			sc_usage_error(&tool, "diff takes -C and --ignored only");
 		return sc_tree_diff(a->dir, a->ignored, out);
+	}
+	if (!strcmp(cmd, "snapshot")) {
+		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
+			sc_usage_error(&tool, "snapshot takes -C and --ignored only");
+		return sc_tree_snapshot(a->dir, a->ignored, out);
 	}
 	if (!strcmp(cmd, "judge")) {
 		if (a->nr != 2 || !only_dir)
