@@ -405,3 +405,22 @@ audit() {
 	assert_output --partial '"path":".env"'
 	assert_output --partial '"path":"build/sub/o"'
 }
+
+@test "sc-tree: snapshot is the tree under test, without a symlink or gitlink" {
+	tree_repo
+	echo two >src/a.c
+	echo new >src/new.c
+	ln -s "$HOME/.ssh" keys
+	mkdir -p vendor/lib && git init -q vendor/lib
+	tree=$(sc-tree snapshot)
+	run git ls-tree -r "$tree"
+	assert_line --partial "	src/new.c"
+	refute_line --partial "	keys"
+	refute_line --partial "	src/lnk"
+	refute_line --partial "vendor"
+	refute_line --partial "120000"
+	assert_equal "$(git cat-file -p "$tree:src/a.c")" two
+	# The worktree and the index are as they were.
+	[ -L keys ] && [ -L src/lnk ]
+	assert_equal "$(git diff --cached --name-only)" ""
+}
