@@ -280,9 +280,9 @@ T
 		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
 	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
 		--transcript "$SC_TMP/t" --retries 0
-	assert_failure 1
-	# The diff audit judges the .env the new .gitignore lets through.
-	assert_regex "$stderr" "DIFF-DENIED.*[.]env"
+	# What git ignored at the start is the person's: never part of the
+	# tick's diff, whatever the new .gitignore says.
+	assert_success
 	run git log --all --format=%H -p
 	refute_output --partial "$key"
 	run git ls-tree -r --name-only HEAD

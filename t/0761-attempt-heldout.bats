@@ -174,12 +174,15 @@ exit 0
 		{type:"turn"}, {type:"text",text:"again"}' >"$SC_TMP/t2"
 	run --separate-stderr git speccoder run greeting --no-prompt \
 		--transcript "$SC_TMP/t2" --retries 0
+	# The next run starts from the branch tip (sc-tree restore): the
+	# poison is gone before the guard or the prompt sees anything, and the
+	# project's own Makefile runs (the task is not done: TASK-FAILED).
 	assert_failure 1
-	assert_regex "$stderr" INTEGRITY
+	assert_regex "$stderr" TASK-FAILED
 	[ ! -e "$wt/injected-recipe-ran" ]
-	run jq -r 'select(.type == "finding") | .path' < <(run_journal_json)
-	assert_line Makefile
-	assert_line specs/greeting/plan.md
+	run grep -c injected-plan-marker "$wt/specs/greeting/plan.md"
+	assert_output 0
+	assert_equal "$(cat "$wt/Makefile")" "$(git show main:Makefile)"
 	conv=$(newest_run)/conversation
 	[ ! -e "$conv" ] || run grep -c -e injected-task-marker -e injected-plan-marker "$conv"
 	[ ! -e "$conv" ] || assert_output 0
