@@ -106,7 +106,8 @@ build/fuzz/obj/lib/seccomp-load.o: $(SECCOMP_BPF)
 # sc-mask --scan's rules, compiled once here into a serialised Vectorscan
 # database: compiling them at every start cost about a second.
 SCAN_DB = build/gen/scan-db.h
-GEN_SCAN_DB_OBJ = build/obj/lib/scanrules.o build/obj/lib/diag.o build/obj/lib/alloc.o
+GEN_SCAN_DB_OBJ = build/obj/lib/scanrules.o build/obj/lib/diag.o build/obj/lib/alloc.o \
+	build/obj/lib/termtext.o build/obj/lib/buf.o
 
 build/gen-scan-db: build-aux/gen-scan-db.c $(GEN_SCAN_DB_OBJ)
 	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SCAN_DB_OBJ) $(PKG_LIBS)
