@@ -175,11 +175,13 @@ exit 0
 	run --separate-stderr git speccoder run greeting --no-prompt \
 		--transcript "$SC_TMP/t2" --retries 0
 	assert_failure 1
-	assert_regex "$stderr" INTEGRITY
+	# The run started from the tip (sc-tree restore), or, had anything
+	# been left, the guard's first check against the tip's tree stopped it.
 	[ ! -e "$wt/injected-recipe-ran" ]
-	run jq -r 'select(.type == "finding") | .path' < <(run_journal_json)
-	assert_line Makefile
-	assert_line specs/greeting/plan.md
+	run grep -c injected-plan-marker "$wt/specs/greeting/plan.md"
+	assert_output 0
+	run jq -r 'select(.type == "task-start") | .text' < <(run_journal_json)
+	refute_output --partial injected-task-marker
 	conv=$(newest_run)/conversation
 	[ ! -e "$conv" ] || run grep -c -e injected-task-marker -e injected-plan-marker "$conv"
 	[ ! -e "$conv" ] || assert_output 0
