@@ -36,6 +36,7 @@
 #include "mountinfo.h"
 #include "netproxy.h"
 #include "record.h"
+#include "rectable.h"
 #include "rootguard.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
@@ -1874,7 +1875,8 @@ static void probe_network_modes(const struct sc_sandbox_policy *pol, int abi,
 		}
 }
 
-int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
+int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd,
+		     int force_records)
 {
 	struct protection p[2][P_COUNT];
 	int abi = sc_landlock_abi(), userns = probe_userns(), t, i, ret;
@@ -1884,7 +1886,7 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 
 	protections(pol, abi, userns, 1, pol->read_only.nr > 0, p[0]);
 	protections(pol, abi, 0, 1, pol->read_only.nr > 0, p[1]);
-	sc_output_init(&out, fd);
+	sc_output_init_records(&out, fd, force_records);
 	sc_record_init(&rec);
 	snprintf(num, sizeof(num), "%d", abi);
 	sc_record_adds(&rec, "type", "host");

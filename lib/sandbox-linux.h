@@ -43,8 +43,12 @@ enum {
 int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		    char *const envp[]);
 
-/* Write the host's capabilities as records on FD.  0, or -1 on error. */
-int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd);
+/*
+ * Write the host's capabilities as records on FD (a table when FD is a
+ * terminal, unless FORCE_RECORDS).  0, or -1 on error.
+ */
+int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd,
+		     int force_records);
 
 /* The credential paths hidden by default (with "~/" for HOME). */
 const char *const *sc_sandbox_default_hidden(void);
