@@ -1361,6 +1361,7 @@ struct stream {
 struct supervisor {
 	pid_t child;
 	pid_t janitor;      /* not ours to kill: it outlives us on purpose */
+	int proxied;        /* --network hosts: a proxy still writing records */
 	enum tier tier;
 	int report, sigfd;
 	struct stream s[2];
@@ -1521,8 +1522,10 @@ static void on_signal(struct supervisor *sv)
  */
 static int full_tier_done(const struct supervisor *sv)
 {
-	return sv->tier == TIER_FULL && sv->got_status && !sv->setup_failed &&
-	       !sv->timed_out && !sv->signalled;
+	/* Under --network hosts the proxy is stopped once we end: its last
+	 * connection's record gets the time the init's exit takes. */
+	return sv->tier == TIER_FULL && !sv->proxied && sv->got_status &&
+	       !sv->setup_failed && !sv->timed_out && !sv->signalled;
 }
 
 /* Wait for the command, its output and its status; enforce the deadline. */
@@ -1657,6 +1660,7 @@ static int launch(struct plan *pl)
 	memset(&sv, 0, sizeof(sv));
 	sv.tier = pl->tier;
 	sv.janitor = pl->janitor;
+	sv.proxied = pl->pol->net == SC_NET_HOSTS;
 	sv.max_output = pl->pol->max_output;
 	sv.sigfd = -1;
 	if (make_pipes(pl, &sv, report) < 0)
