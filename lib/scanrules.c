@@ -20,7 +20,7 @@
 #include "scan.h"
 
 const struct sc_scan_rule sc_scan_rules[] = {
-	{ "private-key", SC_RULE_NO_ENTROPY,
+	{ "private-key", SC_RULE_NO_ENTROPY|SC_RULE_KEY_BLOCK,
 	  "-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY( BLOCK)?-----",
 	  "-----BEGIN RSA PRIVATE KEY-----",
 	  "-----BEGIN PUBLIC KEY-----" },
