@@ -602,6 +602,71 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "\\bsk_[a-f0-9]{48}\\b",
 	  "sk_f2491b78f1948ec36938d2fa994129d26600a60a38fda71b",
 	  "sk_ffd1ab68bc20de11f4fc" },
+	{ "scaleway-access-key", 0,
+	  "\\bSCW[A-Z0-9]{17}\\b",
+	  "SCWG3FAUZLZLWLRSEVTE",
+	  "SCWQQ16OKVW" },
+	{ "apify-token", 0,
+	  "\\bapify_api_[A-Za-z0-9]{36}\\b",
+	  "apify_api_8OZdYK3ydX6vyUn1Hx24M3xDUeQhGRwaYkFw",
+	  "apify_api_LRlEFzpnjv" },
+	{ "fcm-server-key", 0,
+	  "\\bAAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140}",
+	  "AAAA1I_dbEO:APA91bmLDPQr5BQDAqvkx97aw7X9ieD9hTbudMLn-2Rg4Rg2"
+	  "ite0DZ7RlVTymagtYxgliYNNcg0LB7FRBzbnizPK1gIZxoYSKVq1wRGXB4qZ"
+	  "WkMa7YeJqYMX8SQ-JxfH6SV69YLblIca",
+	  "AAAA7CVxl5G:YxUYhKgF3Sii08lRUSCH" },
+	{ "sonarqube-token", 0,
+	  "\\bsq[pua]_[a-f0-9]{40}\\b",
+	  "sqp_15348f5fb6a59eb12b8eee1a5d6edbfe8ba32123",
+	  "sqp_ee26ff02598c" },
+	{ "mailersend-token", 0,
+	  "\\bmlsn\\.[a-f0-9]{64}\\b",
+	  "mlsn.99c2bdbcc814fb2b0d4033457f3f3b0c0f5beb4f6f5d30ee6cccfca"
+	  "a0155c671",
+	  "mlsn.cfffc30f600c" },
+	{ "clickup-token", 0,
+	  "\\bpk_[0-9]{6,10}_[A-Z0-9]{32}\\b",
+	  "pk_91814825_JRJP2S9EOXMCUSB1ZXXZ7SU1K1V7Y7TB",
+	  "pk_77262244_IIWPATNG" },
+	{ "zapier-webhook", 0,
+	  "hooks\\.zapier\\.com/hooks/catch/[0-9]+/[A-Za-z0-9]{5,}",
+	  "https://hooks.zapier.com/hooks/catch/0293510/3ed9i1z/",
+	  "https://hooks.zapier.com/hooks/" },
+	{ "google-chat-webhook", 0,
+	  "chat\\.googleapis\\.com/v1/spaces/[A-Za-z0-9_-]+/messages\\?"
+	  "key=[A-Za-z0-9_-]{20,}&token=[A-Za-z0-9_%=-]{20,}",
+	  "https://chat.googleapis.com/v1/spaces/AAAAndpu_yF/messages?k"
+	  "ey=AIzakKt89f7mvgzUMypyJ1W_ydDpBLIKZX3XJE3&token=qJUpNKs9-pf"
+	  "sip5g0DmYHfc0rcqQWmY7HaOS8reeJlH%3D",
+	  "https://chat.googleapis.com/v1/spaces/AAAA/messages" },
+	{ "mandrill-api-key", 0,
+	  "\\bmd-[A-Za-z0-9_-]{22}\\b",
+	  "md-pteYyiTunUsYej2irR05aj",
+	  "md-hpBfme8j" },
+	{ "instagram-token", 0,
+	  "\\bIGQV[A-Za-z0-9_-]{100,}",
+	  "IGQVehFMIBSiWyp0EbpfzJi4yK9ne0ShtoXuriaOc0tW5yYUaxwgQKyOyafu"
+	  "RHMeWN-Dxqn3gn6sysUT5jWkwGJP2mBGkiihi6zZAebBtYnU6shdBrHYPSYm"
+	  "4cKEUc2Y8kERpuu5hB0t08Ywq5Vj5zrJrz",
+	  "IGQVkwMEsikokelMUhMSD5YT" },
+	{ "salesforce-access-token", 0,
+	  "\\b00[A-Za-z0-9]{13}![A-Za-z0-9._]{80,}",
+	  "00D277fJBjNAYU3!AQAmXqvrndcLt4bcx6TqXXkCTBWdngsNACjQMSpUqaKb"
+	  "dgbHFhC8yyw0LV4zhxCR5ZkJLx4U7arRXJgquqkYNlYvJaMsNL6TEMEkYo",
+	  "00D4qX6e24PAePp!short" },
+	{ "neon-api-key", 0,
+	  "\\bnapi_[a-z0-9]{64}\\b",
+	  "napi_p7bo0euuldnyx7d7lyv2xsb279qqt51kfixkdmzjk3svvcd4vq93a91"
+	  "8owfedw6h",
+	  "napi_s7h4xxp15owq" },
+	{ "url-password-parameter", SC_RULE_CASELESS,
+	  "(jdbc|odbc|mongodb|mysql|postgres|postgresql|redis|amqp|sqls"
+	  "erver)[^\\s'\"]{0,200}[?&;](password|pwd)=[^&;\\s'\"${}<>]{4"
+	  ",}",
+	  "jdbc:mysql://db.example.com:3306/app?user=app&password=1nOal"
+	  "0bbnu0puPLh",
+	  "jdbc:mysql://db:3306/app?user=app&password=${DB_PASSWORD}" },
 	{ "jwt", 0,
 	  "\\be[wy][A-Za-z0-9_/+-]{14,}={0,2}\\.e[wy][A-Za-z0-9_/+\\\\-]{1"
 	  "4,}={0,2}\\.[A-Za-z0-9_/+\\\\-]*",
@@ -627,23 +692,28 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "d2",
 	  "Authorization: Bearer $TOKEN" },
 	{ "provider-assignment", SC_RULE_CASELESS|SC_RULE_ASSIGN|SC_RULE_SHORT,
-	  "(adafruit|adobe|airtable|algolia|alibaba|anthropic|artifacto"
-	  "ry|asana|atlassian|auth0|azure|beamer|bitly|bittrex|brevo|ci"
-	  "rcleci|clickup|clojars|cloudflare|codecov|cohere|coinbase|co"
-	  "nfluent|contentful|databricks|datadog|deepseek|digitalocean|"
-	  "discord|docker|doppler|dropbox|duffel|dynatrace|easypost|ets"
-	  "y|facebook|fastly|figma|finicity|finnhub|flickr|flutterwave|"
-	  "frameio|freshbooks|gitter|gocardless|grafana|groq|harness|ha"
-	  "shicorp|heroku|hubspot|huggingface|infracost|intercom|jfrog|"
-	  "jira|kraken|kucoin|launchdarkly|linkedin|mailchimp|mailgun|m"
-	  "apbox|mattermost|messagebird|mistral|netlify|newrelic|notion"
-	  "|nuget|nytimes|okta|openai|pagerduty|paypal|pinecone|plaid|p"
-	  "lanetscale|postman|posthog|prefect|pulumi|pypi|rapidapi|razo"
-	  "rpay|replicate|rubygems|salesforce|scalingo|sendbird|sendgri"
-	  "d|sendinblue|sentry|shippo|shopify|sidekiq|slack|snyk|sonarq"
-	  "ube|sourcegraph|squarespace|stripe|sumologic|supabase|telegr"
-	  "am|terraform|travis|trello|twilio|twitch|twitter|typeform|ve"
-	  "rcel|yandex|zendesk)[A-Za-z0-9_.-]*[\"' \\t>=:,|?]",
+	  "(^|[^A-Za-z])(adafruit|adobe|airtable|algolia|alibaba|amplit"
+	  "ude|anthropic|artifactory|asana|atlassian|auth0|azure|beamer"
+	  "|bitbucket|bitly|bittrex|brevo|browserstack|bugsnag|circleci"
+	  "|clickup|clojars|cloudflare|codacy|codecov|cohere|coinbase|c"
+	  "onfluent|contentful|coveralls|databricks|datadog|deepseek|di"
+	  "gitalocean|discord|docker|doppler|dropbox|duffel|dynatrace|e"
+	  "asypost|etsy|facebook|fastly|figma|finicity|finnhub|firebase"
+	  "|flickr|flutterwave|frameio|freshbooks|gitea|github|gitlab|g"
+	  "itter|gocardless|grafana|groq|harness|hashicorp|heroku|hetzn"
+	  "er|honeycomb|hubspot|huggingface|infracost|intercom|jfrog|ji"
+	  "ra|kraken|kucoin|launchdarkly|linkedin|linode|logdna|loggly|"
+	  "mailchimp|mailgun|mailjet|mapbox|mattermost|messagebird|mist"
+	  "ral|mixpanel|mongodb|netlify|newrelic|ngrok|notion|nuget|nyt"
+	  "imes|openai|pagerduty|papertrail|paypal|pinecone|plaid|plane"
+	  "tscale|posthog|postman|postmark|prefect|pulumi|pusher|pypi|r"
+	  "ailway|rapidapi|razorpay|replicate|rollbar|rubygems|salesfor"
+	  "ce|saucelabs|scalingo|sendbird|sendgrid|sendinblue|sentry|sh"
+	  "ippo|shopify|sidekiq|slack|snowflake|snyk|sonarcloud|sonarqu"
+	  "be|sourcegraph|sparkpost|spotify|squarespace|stripe|sumologi"
+	  "c|supabase|telegram|terraform|todoist|travis|trello|twilio|t"
+	  "witch|twitter|typeform|upstash|vercel|vultr|yandex|zendesk)["
+	  "A-Za-z0-9_-]*[\"' \\t>=:,|?]",
 	  "ASANA_CLIENT_ID = \"k3Jd9Qm2Lx7Pw4\"",
 	  "slack_channel = \"#general\"" },
 	{ "secret-assignment", SC_RULE_CASELESS|SC_RULE_ASSIGN,
