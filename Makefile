@@ -103,6 +103,22 @@ $(SECCOMP_BPF): build/gen-seccomp
 build/obj/lib/seccomp-load.o build/asan/obj/lib/seccomp-load.o \
 build/fuzz/obj/lib/seccomp-load.o: $(SECCOMP_BPF)
 
+# sc-mask --scan's rules, compiled once here into a serialised Vectorscan
+# database: compiling them at every start cost about a second.
+SCAN_DB = build/gen/scan-db.h
+GEN_SCAN_DB_OBJ = build/obj/lib/scanrules.o build/obj/lib/diag.o build/obj/lib/alloc.o \
+	build/obj/lib/termtext.o build/obj/lib/buf.o
+
+build/gen-scan-db: build-aux/gen-scan-db.c $(GEN_SCAN_DB_OBJ)
+	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SCAN_DB_OBJ) $(PKG_LIBS)
+
+$(SCAN_DB): build/gen-scan-db
+	@mkdir -p $(dir $@)
+	build/gen-scan-db >$@.tmp && mv $@.tmp $@
+
+build/obj/lib/scan.o build/asan/obj/lib/scan.o \
+build/fuzz/obj/lib/scan.o: $(SCAN_DB)
+
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^

@@ -15,23 +15,31 @@
 #include "record.h"
 
 static const char *const synopsis[] = {
-	"--provider anthropic|openai|replay [--model NAME] [--endpoint URL] "
+	"--provider anthropic|openai|bedrock|replay [--model NAME] "
+	"[--endpoint URL] [--region R] "
 	"[--key-env NAME] [--max-tokens N] [--timeout S] [--retries N] "
-	"[--transcript FILE] [--allow-label LABEL]...",
+	"[--no-cache] [--no-stream] [--progress-fd FD] [--context-tokens N] "
+	"[--transcript FILE] [--allow-label LABEL]... [--credential-source]",
 	NULL,
 };
 
 static const struct sc_tool tool = {
 	"sc-model", synopsis,
-	"    --provider P         anthropic, openai or replay\n"
+	"    --provider P         anthropic, openai, bedrock or replay\n"
 	"    --model NAME         the model (default: the provider's own)\n"
 	"    --endpoint URL       the server (https, or http on loopback)\n"
+	"    --region R           bedrock: the AWS region\n"
 	"    --key-env NAME       the variable holding the key\n"
 	"    --max-tokens N       the longest reply (default 4096)\n"
 	"    --timeout S          seconds one attempt may take (default 120)\n"
 	"    --retries N          retries after 429, 5xx, drops (default 3)\n"
+	"    --no-cache           no cache_control breakpoints (anthropic, bedrock)\n"
+	"    --no-stream          ask for the answer whole, not streamed\n"
+	"    --progress-fd FD     type=progress records, once a second at most\n"
+	"    --context-tokens N   the model's window (default: its documented one)\n"
 	"    --transcript FILE    replay: the recorded replies\n"
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
+	"    --credential-source  name where the key would come from, ask nothing\n"
 	"    -h, --help           show this help\n"
 	"    --version            show the version\n",
 	0,
@@ -51,8 +59,12 @@ static unsigned long number(const char *arg, unsigned long long lo,
 	return (unsigned long)n;
 }
 
-/* Ask, then write the whole reply at once: never a partial one. */
-static int run(struct sc_provider *p, unsigned allowed)
+/*
+ * Ask, then write the whole reply at once: never a partial one.  BUDGET:
+ * the tokens the conversation may take (0: no bound).
+ */
+static int run(struct sc_provider *p, unsigned allowed,
+	       unsigned long long budget)
 {
 	struct sc_conversation c;
 	struct sc_reply reply;
@@ -64,6 +76,8 @@ static int run(struct sc_provider *p, unsigned allowed)
 	sc_reply_init(&reply);
 	ret = sc_conversation_read(&c, STDIN_FILENO);
 	if (!ret && sc_conversation_check_labels(&c, allowed) < 0)
+		ret = SC_EXIT_NO;
+	if (!ret && sc_conversation_fit(&c, budget, &reply.elided) < 0)
 		ret = SC_EXIT_NO;
 	if (!ret)
 		ret = sc_provider_call(p, &c, &reply);
@@ -82,28 +96,69 @@ static int run(struct sc_provider *p, unsigned allowed)
 	return ret;
 }
 
+/*
+ * --credential-source: one record naming where the key or the AWS
+ * credentials would come from, for doctor; nothing is read from standard
+ * input and nothing is sent.
+ */
+static int credential_source(struct sc_provider *p)
+{
+	struct sc_record rec;
+	struct sc_buf out = SC_BUF_INIT;
+	const char *why = NULL;
+	char source[192];
+	int ret = sc_provider_credential_source(p, source, sizeof(source), &why);
+
+	if (ret < 0) {
+		sc_error("NO-CREDENTIALS", "%s", why);
+		return SC_EXIT_UNAVAILABLE;
+	}
+	if (ret)
+		return ret;
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "credentials");
+	sc_record_adds(&rec, "provider", p->name);
+	sc_record_adds(&rec, "source", source);
+	sc_record_encode(&rec, &out);
+	if (sc_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_record_release(&rec);
+	sc_buf_release(&out);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "provider", required_argument, NULL, 'p' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "endpoint", required_argument, NULL, 'e' },
+		{ "region", required_argument, NULL, 'R' },
 		{ "key-env", required_argument, NULL, 'k' },
 		{ "max-tokens", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "retries", required_argument, NULL, 'r' },
+		{ "no-cache", no_argument, NULL, 'C' },
+		{ "no-stream", no_argument, NULL, 'S' },
+		{ "progress-fd", required_argument, NULL, 'P' },
+		{ "context-tokens", required_argument, NULL, 'W' },
 		{ "transcript", required_argument, NULL, 'T' },
 		{ "allow-label", required_argument, NULL, 'a' },
+		{ "credential-source", no_argument, NULL, 'Q' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = NULL, *endpoint = NULL, *key_env = NULL;
+	const char *region = NULL;
 	const char *transcript = NULL, *why = NULL;
-	unsigned long max_tokens = 4096, timeout = 120, retries = 3;
+	unsigned long max_tokens = 4096, timeout = 120, retries = 3, context = 0;
 	enum sc_provider_kind kind = SC_PROVIDER_NONE;
 	unsigned allowed = 0;
+	unsigned long long window;
 	struct sc_provider p;
-	int c, ret;
+	int c, ret, cache = 1, stream = 1, progress_fd = -1, show_source = 0;
 
 	sc_diag_init(tool.name);
 	/* No core dump and no ptrace by peers: the key is in this memory. */
@@ -114,15 +169,21 @@ int main(int argc, char *argv[])
 		case 'p':
 			if ((kind = sc_provider_kind(optarg)) == SC_PROVIDER_NONE)
 				sc_usage_error(&tool, "unknown provider (anthropic, "
-						      "openai or replay)");
+						      "openai, bedrock or replay)");
 			break;
 		case 'm': model = optarg; break;
 		case 'e': endpoint = optarg; break;
+		case 'R': region = optarg; break;
 		case 'k': key_env = optarg; break;
 		case 'n': max_tokens = number(optarg, 1, 1000000, "--max-tokens"); break;
 		case 't': timeout = number(optarg, 1, 86400, "--timeout"); break;
 		case 'r': retries = number(optarg, 0, 20, "--retries"); break;
+		case 'C': cache = 0; break;
+		case 'S': stream = 0; break;
+		case 'W': context = number(optarg, 1024, 100000000, "--context-tokens"); break;
+		case 'P': progress_fd = (int)number(optarg, 0, 1024, "--progress-fd"); break;
 		case 'T': transcript = optarg; break;
+		case 'Q': show_source = 1; break;
 		case 'a':
 			if (!sc_label_parse(optarg))
 				sc_usage_error(&tool, "unknown label (trusted, "
@@ -138,16 +199,31 @@ int main(int argc, char *argv[])
 	sc_provider_init(&p, kind);
 	p.model = model ? model : p.model;
 	p.endpoint = endpoint ? endpoint : p.endpoint;
+	p.region = region;
 	p.key_env = key_env ? key_env : p.key_env;
 	p.max_tokens = max_tokens;
+	p.cache = cache;
+	p.stream = stream;
+	p.progress_fd = progress_fd;
 	p.http.timeout_ms = timeout * 1000;
 	p.http.retries = retries;
 	p.transcript_path = transcript;
+	if (show_source) {
+		ret = credential_source(&p);
+		sc_provider_release(&p);
+		return ret;
+	}
+	/* The window less the reply's room; unknown windows: no bound. */
+	window = context ? context : kind == SC_PROVIDER_REPLAY ? 0 :
+		sc_model_context_tokens(p.model);
+	if (window && window <= max_tokens)
+		sc_usage_error(&tool, "--max-tokens leaves no room in "
+				      "--context-tokens");
 	ret = sc_provider_prepare(&p, &why);
 	if (ret < 0)
 		sc_usage_error(&tool, why);   /* nothing secret held yet to wipe */
 	if (!ret)
-		ret = run(&p, allowed);
+		ret = run(&p, allowed, window ? window - max_tokens : 0);
 	sc_provider_release(&p);
 	return ret;
 }

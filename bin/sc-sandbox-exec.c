@@ -48,6 +48,9 @@ static const struct sc_tool tool = {
 	"    --env-keep NAME          keep variable NAME (repeatable)\n"
 	"    --stdin                  keep standard input (a pipe, never a\n"
 	"                             terminal) for a protocol such as ACP\n"
+	"    --accept-gaps LIST       run under --mode required without these\n"
+	"                             protections (comma-separated, as --probe\n"
+	"                             names them)\n"
 	"    --probe                  describe what this host can enforce\n"
 	"    -h, --help               show this help\n"
 	"    --version                show the version\n",
@@ -57,7 +60,7 @@ static const struct sc_tool tool = {
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
        O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME, O_ALLOW_HOST,
-       O_CONNECTIONS };
+       O_CONNECTIONS, O_ACCEPT_GAPS };
 
 /* Our own errors exit 125, so they never pass for the command's status. */
 static _Noreturn void fail(const char *code, const char *why, const char *arg)
@@ -91,6 +94,26 @@ static long long parse_timeout(const char *s)
 	if (!whole && !frac)
 		fail("BAD-OPTION", "--timeout must be above 0", s);
 	return (long long)(whole * 1000 + frac);
+}
+
+/* "unix-sockets,kill-all": each a protection a tier may lack. */
+static void accept_gaps(struct sc_sandbox_policy *p, const char *arg)
+{
+	char *list = sc_xstrdup(arg), *save = NULL, *name;
+
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (!sc_sandbox_gap_acceptable(name)) {
+			sc_error("BAD-OPTION", "--accept-gaps: '%s' is not a "
+				 "protection that may be accepted", name);
+			free(list);
+			exit(SC_SANDBOX_FAILED);
+		}
+		sc_strlist_add(&p->accept_gaps, name);
+	}
+	free(list);
+	if (!p->accept_gaps.nr)
+		fail("BAD-OPTION", "--accept-gaps wants protection names", arg);
 }
 
 static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
@@ -163,6 +186,7 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 		p->connections = sc_xstrdup(arg);
 		break;
 	case O_PROBE: *probe = 1; break;
+	case O_ACCEPT_GAPS: accept_gaps(p, arg); break;
 	case O_STDIN:
 		/* A terminal would let the command push input into the
 		 * person's shell (TIOCSTI) or read what they type. */
@@ -193,6 +217,7 @@ int main(int argc, char *argv[])
 		{ "stdin", no_argument, NULL, O_STDIN },
 		{ "allow-host", required_argument, NULL, O_ALLOW_HOST },
 		{ "connections", required_argument, NULL, O_CONNECTIONS },
+		{ "accept-gaps", required_argument, NULL, O_ACCEPT_GAPS },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};

@@ -10,10 +10,13 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agentmcp.h"
+#include "coproc.h"
 #include "alloc.h"
 #include "diag.h"
 #include "filetool.h"
 #include "io.h"
+#include "model.h"
 #include "paths.h"
 #include "record.h"
 #include "process.h"
@@ -23,14 +26,6 @@
 
 enum outcome { GO_ON = 0, STOPPED = 1 };
 
-/* The classifier, kept running: one call in, one verdict out. */
-struct coproc {
-	pid_t pid;
-	int to;
-	struct sc_output out;
-	struct sc_input in;
-	struct sc_reader rd;
-};
 
 struct loop {
 	const struct sc_agent_opts *o;
@@ -38,8 +33,8 @@ struct loop {
 	struct sc_agent_stats *stats;
 	int rootfd;
 	int conv;
-	struct coproc *cls;
-	struct coproc *acp;        /* an external agent's session, or NULL */
+	struct sc_coproc *cls;
+	struct sc_coproc *acp;        /* an external agent's session, or NULL */
 	/* sc-acp's records read while a command ran, for the task loop. */
 	struct sc_record held[16];
 	size_t nheld;
@@ -54,6 +49,7 @@ struct loop {
 	 */
 	char *approved[8];
 	size_t next_approved;
+	struct sc_agent_mcp mcp;   /* the MCP servers of the attempt */
 };
 
 static const struct {
@@ -226,57 +222,11 @@ static char **concat_argv(char **prefix, const char *sep, char **rest)
 
 /* ---- the classifier coprocess -------------------------------------- */
 
-static struct coproc *coproc_start(char **argv)
-{
-	int in[2], out[2];
-	struct coproc *c;
-
-	if (pipe2(in, O_CLOEXEC) < 0)
-		return NULL;
-	if (pipe2(out, O_CLOEXEC) < 0) {
-		close(in[0]);
-		close(in[1]);
-		return NULL;
-	}
-	c = sc_xcalloc(1, sizeof(*c));
-	c->pid = sc_spawn(argv, in[0], out[1], -1, -1);
-	close(in[0]);
-	close(out[1]);
-	if (c->pid < 0) {
-		int e = errno;
-		close(in[1]);
-		close(out[0]);
-		free(c);
-		errno = e;
-		return NULL;
-	}
-	c->to = in[1];
-	sc_output_init(&c->out, c->to);
-	sc_input_init_fd(&c->in, out[0]);
-	sc_reader_init(&c->rd, &c->in);
-	return c;
-}
-
-/* Close the coprocess's input and collect it; its exit status. */
-static int coproc_end(struct coproc *c)
-{
-	int st;
-
-	if (!c)
-		return 0;
-	sc_output_release(&c->out);
-	close(c->to);
-	close(c->in.fd);
-	st = sc_wait(c->pid);
-	free(c);
-	return st;
-}
-
 /*
  * Send CALL, read the answer into VERDICT: a verdict (1), the classifier's
  * stop record (0), or a failure (-1).
  */
-static int coproc_ask(struct coproc *c, const struct sc_record *call,
+static int coproc_ask(struct sc_coproc *c, const struct sc_record *call,
 		      struct sc_record *verdict)
 {
 	int st;
@@ -707,7 +657,8 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	for (size_t i = 0; i < call->nr; i++) {
 		const char *n = call->fields[i].name;
 		if (!strcmp(n, "argv") || !strcmp(n, "path") ||
-		    !strcmp(n, "shell") || !strcmp(n, "url")) {
+		    !strcmp(n, "shell") || !strcmp(n, "url") ||
+		    !strcmp(n, "arguments")) {
 			sc_buf_addch(b, ' ');
 			sc_buf_add(b, call->fields[i].value,
 				   strnlen(call->fields[i].value,
@@ -752,8 +703,8 @@ static int add_grant(struct loop *l, const struct sc_ask_part *parts,
 	if (ret < 0)
 		return -1;
 	/* The classifier reads grants when it starts: start it again. */
-	coproc_end(l->cls);
-	l->cls = coproc_start(l->prog->classify);
+	sc_coproc_end(l->cls);
+	l->cls = sc_coproc_start(l->prog->classify);
 	if (!l->cls)
 		return sc_error_errno("CLASSIFY-FAILED",
 				      "cannot restart the classifier");
@@ -956,6 +907,77 @@ static int judge(struct loop *l, const struct sc_record *call,
 	return emit(l, v) < 0 ? SC_EXIT_INTERNAL : GO_ON;
 }
 
+/* ---- MCP tools (lib/agentmcp.c) ------------------------------------ */
+
+static int mcp_event(void *ctx, const struct sc_record *r)
+{
+	return emit(ctx, r);
+}
+
+/*
+ * An MCP tool's definition is the server's words, and the server holds
+ * the keys its configuration passes it: description and schema are
+ * masked like any result before the model sees them.
+ */
+static int mcp_conversation(void *ctx, const struct sc_record *r)
+{
+	struct loop *l = ctx;
+	struct sc_record m;
+	int ret = 0, trunc = 0;
+
+	sc_record_init(&m);
+	for (size_t i = 0; !ret && i < r->nr; i++) {
+		const struct sc_field *f = &r->fields[i];
+		struct sc_buf text = SC_BUF_INIT;
+
+		if (strcmp(f->name, "description") && strcmp(f->name, "schema")) {
+			sc_record_add(&m, f->name, f->value, f->value_len);
+			continue;
+		}
+		sc_buf_add(&text, f->value, f->value_len);
+		if (mask_text(l, &text, &trunc) < 0)
+			ret = -1;
+		else
+			sc_record_add(&m, f->name, text.data ? text.data : "",
+				      text.len);
+		sc_buf_release(&text);
+	}
+	if (!ret)
+		ret = append_conversation(l, &m);
+	sc_record_release(&m);
+	return ret;
+}
+
+/* The policy judges an MCP call as tool=mcp server= name= digest=. */
+static int judge_mcp(struct loop *l, const struct sc_record *call,
+		     struct sc_record *v)
+{
+	struct sc_record j;
+	int ret;
+
+	sc_record_init(&j);
+	ret = sc_agent_mcp_judged(&l->mcp, call, &j) < 0 ? SC_EXIT_INTERNAL :
+	      judge(l, &j, v);
+	sc_record_release(&j);
+	return ret;
+}
+
+/* Carry an allowed MCP call; its result is capped like a command's. */
+static int mcp_call(struct loop *l, const struct sc_record *call,
+		    struct result *res)
+{
+	int ok = 0;
+
+	if (sc_agent_mcp_call(&l->mcp, call, l->o->output_max, &res->text, &ok,
+			      &res->truncated, &res->source) < 0)
+		return SC_EXIT_INTERNAL;
+	res->outcome = ok ? "ok" : "error";
+	if (res->truncated)
+		sc_buf_addf(&res->text, "\n[output truncated at %zu bytes]",
+			    l->o->output_max);
+	return GO_ON;
+}
+
 /*
  * A request of an external agent that sc-acp cannot map to one object
  * (tool=other): the policy cannot judge it, so a person decides, shown
@@ -1054,6 +1076,8 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	sc_record_init(&v);
 	if (l->acp && tool && !strcmp(tool, "other"))
 		ret = unmapped(l, call, &v);
+	else if (!l->acp && sc_call_is_mcp(tool))
+		ret = judge_mcp(l, call, &v);
 	else
 		ret = judge(l, call, &v);
 	if (ret != GO_ON)
@@ -1104,6 +1128,10 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	if (l->acp && permission && !strcmp(permission, "1")) {
 		/* The external agent acts with its own tools: only the answer. */
 		ret = add_result(l, id, tool, &res);
+	} else if (!l->acp && sc_call_is_mcp(tool)) {
+		ret = mcp_call(l, call, &res);
+		if (!ret)
+			ret = add_result(l, id, tool, &res);
 	} else if (tool && !strcmp(tool, "run")) {
 		run_command(l, call, &v, &res);
 		ret = add_result(l, id, tool, &res);
@@ -1193,6 +1221,12 @@ static int take_reply(struct loop *l, const struct reply *reply,
 		const struct sc_record *r = &reply->recs[i];
 		const char *type = sc_record_type(r);
 
+		/* The usage goes to the journal, for report's totals. */
+		if (type && !strcmp(type, "usage")) {
+			if (emit(l, r) < 0)
+				return SC_EXIT_INTERNAL;
+			continue;
+		}
 		if (!type || (strcmp(type, "text") && strcmp(type, "call")))
 			continue;
 		if (append_conversation(l, r) < 0 || emit(l, r) < 0)
@@ -1357,13 +1391,20 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		return SC_EXIT_UNAVAILABLE;
 	}
 	sc_output_init(&l.events, o->events_fd);
-	l.cls = coproc_start(prog->classify);
+	l.cls = sc_coproc_start(prog->classify);
 	if (!l.cls) {
 		sc_error_errno("CLASSIFY-FAILED", "cannot start the classifier");
 		ret = SC_EXIT_UNAVAILABLE;
 	}
+	if (ret == GO_ON && prog->nr_mcp && !prog->executor) {
+		struct sc_agent_mcp_sink sink = { mcp_event, mcp_conversation, &l };
+
+		/* Servers start once per attempt, before the first turn. */
+		if (sc_agent_mcp_start(&l.mcp, prog->mcp, prog->nr_mcp, &sink) < 0)
+			ret = SC_EXIT_INTERNAL;
+	}
 	if (ret == GO_ON && prog->executor) {
-		l.acp = coproc_start(prog->executor);
+		l.acp = sc_coproc_start(prog->executor);
 		if (!l.acp) {
 			sc_error_errno("ACP-START", "cannot start the external agent");
 			ret = SC_EXIT_UNAVAILABLE;
@@ -1382,7 +1423,8 @@ int sc_agent_run(const struct sc_agent_opts *o,
 	if (ret < 0)
 		ret = 0;
 	acp_end(&l);
-	coproc_end(l.cls);
+	sc_agent_mcp_end(&l.mcp);
+	sc_coproc_end(l.cls);
 	for (size_t i = 0; i < sizeof(l.approved) / sizeof(l.approved[0]); i++)
 		free(l.approved[i]);
 	sc_output_flush(&l.events);

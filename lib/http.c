@@ -32,18 +32,97 @@ void sc_http_response_release(struct sc_http_response *r)
 struct sink {
 	struct sc_buf *body;
 	int too_large;
+	char *error_type;   /* resp->error_type */
+	const struct sc_http_stream *stream;
+	CURL *h;
+	int decided;        /* this attempt's status is known */
+	int streaming;      /* ... and it is a 2xx going to the stream */
+	int feed_status;    /* what the stream's reader last said */
+	unsigned long idle_ms;          /* streams: the longest silence */
+	long long last_ms;              /* when the server last sent bytes */
+	int idle;                       /* the silence was too long */
 };
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Streams: libcurl calls this about once a second whatever happens, so a
+ * server silent past the timeout (before its headers too) ends the attempt.
+ */
+static int check_idle(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+		      curl_off_t un)
+{
+	struct sink *s = ctx;
+
+	(void)dt, (void)dn, (void)ut, (void)un;
+	if (now_ms() - s->last_ms > (long long)s->idle_ms) {
+		s->idle = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A 2xx answer goes to the stream's reader when there is one; an error
+ * answer is kept whole, as without a stream, for its status and type.
+ */
 static size_t write_body(char *data, size_t size, size_t nmemb, void *ctx)
 {
 	struct sink *s = ctx;
 	size_t n = size * nmemb;  /* libcurl guarantees this cannot overflow */
 
+	s->last_ms = now_ms();
+	if (s->stream && !s->decided) {
+		long code = 0;
+
+		curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &code);
+		s->streaming = code >= 200 && code < 300;
+		s->decided = 1;
+	}
+	if (s->streaming) {
+		char *ct = NULL;
+
+		if (curl_easy_getinfo(s->h, CURLINFO_CONTENT_TYPE, &ct) != CURLE_OK)
+			ct = NULL;
+		s->feed_status = s->stream->feed(s->stream->ctx, ct, data, n);
+		return s->feed_status ? 0 : n;
+	}
 	if (s->body->len + n > SC_HTTP_BODY_MAX) {
 		s->too_large = 1;
 		return 0;   /* aborts the transfer with CURLE_WRITE_ERROR */
 	}
 	sc_buf_add(s->body, data, n);
+	return n;
+}
+
+/*
+ * AWS names its errors in a header (x-amzn-ErrorType: Name:namespace);
+ * the body has only a message, which may echo the request.
+ */
+static size_t read_header(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	static const char name[] = "x-amzn-errortype:";
+	struct sink *s = ctx;
+	size_t n = size * nmemb, i, w;
+
+	s->last_ms = now_ms();
+	if (n <= sizeof(name) - 1 || strncasecmp(data, name, sizeof(name) - 1))
+		return n;
+	for (i = sizeof(name) - 1; i < n && data[i] == ' '; i++)
+		;
+	w = 0;
+	while (i + w < n && w < 63 &&
+	       strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_.-", data[i + w]) && data[i + w])
+		w++;
+	memcpy(s->error_type, data + i, w);
+	s->error_type[w] = '\0';
 	return n;
 }
 
@@ -66,7 +145,8 @@ static struct curl_slist *append(struct curl_slist *list, const char *h)
 }
 
 static struct curl_slist *build_headers(const char *const *headers,
-					const struct sc_buf *secret)
+					const struct sc_buf *secrets,
+					size_t secrets_nr)
 {
 	struct curl_slist *list = NULL;
 	size_t i;
@@ -77,8 +157,9 @@ static struct curl_slist *build_headers(const char *const *headers,
 		list = append(list, "Content-Type: application/json");
 	for (i = 0; list && headers && headers[i]; i++)
 		list = append(list, headers[i]);
-	if (list && secret && secret->len)
-		list = append(list, secret->data);
+	for (i = 0; list && i < secrets_nr; i++)
+		if (secrets[i].len)
+			list = append(list, secrets[i].data);
 	return list;
 }
 
@@ -104,13 +185,30 @@ static int setup(CURL *h, const char *url, struct curl_slist *list,
 	bad |= curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED) != CURLE_OK;
 	/* Threads and alarms: signals must not cut a transfer short. */
 	bad |= curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
-	bad |= curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms) != CURLE_OK;
+	if (!sink->stream) {
+		bad |= curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+					(long)o->timeout_ms) != CURLE_OK;
+	} else {
+		/*
+		 * A streamed answer may rightly take many minutes: the limit is
+		 * on silence (the providers send pings), and a day in all.
+		 */
+		sink->idle_ms = o->timeout_ms;
+		bad |= curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, check_idle) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_XFERINFODATA, sink) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 86400000L) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+					(long)o->timeout_ms) != CURLE_OK;
+	}
 	bad |= curl_easy_setopt(h, CURLOPT_USERAGENT, "speccoder/" SC_VERSION) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_HTTPHEADER, list) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDS, body) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEDATA, sink) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, read_header) != CURLE_OK;
+	bad |= curl_easy_setopt(h, CURLOPT_HEADERDATA, sink) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK;
 	/*
 	 * Plain http is allowed only to loopback; through a proxy it would
@@ -172,6 +270,18 @@ static int classify(CURLcode rc, long code, const struct sink *sink,
 		    int *retry)
 {
 	*retry = 0;
+	if (sink->feed_status == SC_HTTP_FEED_BAD)
+		return SC_HTTP_STREAM_BAD;
+	if (sink->feed_status == SC_HTTP_FEED_RETRY) {
+		*retry = 1;
+		return SC_HTTP_STATUS;
+	}
+	/* A stream that ended before its last event was cut: a drop. */
+	if (rc == CURLE_OK && sink->streaming &&
+	    !sink->stream->done(sink->stream->ctx)) {
+		*retry = 1;
+		return SC_HTTP_NETWORK;
+	}
 	if (rc == CURLE_OK) {
 		if (code >= 200 && code < 300)
 			return SC_HTTP_OK;
@@ -182,7 +292,7 @@ static int classify(CURLcode rc, long code, const struct sink *sink,
 	}
 	if (sink->too_large)
 		return SC_HTTP_TOO_LARGE;
-	if (rc == CURLE_OPERATION_TIMEDOUT)
+	if (rc == CURLE_OPERATION_TIMEDOUT || sink->idle)
 		return SC_HTTP_TIMEOUT;
 	*retry = dropped(rc);
 	return SC_HTTP_NETWORK;
@@ -211,14 +321,27 @@ static int attempt_loop(CURL *h, const struct sc_http_opts *o,
 
 		sc_buf_reset(sink->body);
 		sink->too_large = 0;
+		sink->error_type[0] = '\0';
+		sink->decided = sink->streaming = sink->feed_status = 0;
+		sink->idle = 0;
+		sink->last_ms = now_ms();
+		if (sink->stream)
+			sink->stream->reset(sink->stream->ctx);
 		resp->code = 0;
 		resp->why[0] = '\0';   /* the reason of this attempt only */
 		rc = curl_easy_perform(h);
 		resp->attempts = n + 1;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->code);
 		status = classify(rc, resp->code, sink, &retry);
-		if (rc != CURLE_OK)
+		if (sink->feed_status == SC_HTTP_FEED_RETRY) {
+			snprintf(resp->error_type, sizeof(resp->error_type), "%s",
+				 sink->stream->error_type(sink->stream->ctx));
+			set_why(resp, "the provider reported an error mid-stream");
+		} else if (status == SC_HTTP_NETWORK && rc == CURLE_OK) {
+			set_why(resp, "the stream ended before its last event");
+		} else if (rc != CURLE_OK && !sink->feed_status) {
 			set_why(resp, errbuf[0] ? errbuf : curl_easy_strerror(rc));
+		}
 		if (!retry || n == o->retries)
 			break;
 		if (curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &after) != CURLE_OK)
@@ -239,13 +362,25 @@ static int attempt_loop(CURL *h, const struct sc_http_opts *o,
 }
 
 int sc_http_post(const char *url, const char *const *headers,
-		 const struct sc_buf *secret_header, const char *body,
-		 size_t len, const struct sc_http_opts *opts,
+		 const struct sc_buf *secrets, size_t secrets_nr,
+		 const char *body, size_t len, const struct sc_http_opts *opts,
 		 struct sc_http_response *resp)
+{
+	return sc_http_post_stream(url, headers, secrets, secrets_nr, body, len,
+				   opts, NULL, resp);
+}
+
+int sc_http_post_stream(const char *url, const char *const *headers,
+			const struct sc_buf *secrets, size_t secrets_nr,
+			const char *body, size_t len,
+			const struct sc_http_opts *opts,
+			const struct sc_http_stream *stream,
+			struct sc_http_response *resp)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *list;
-	struct sink sink = { &resp->body, 0 };
+	struct sink sink = { &resp->body, 0, resp->error_type, stream, NULL,
+			     0, 0, 0, 0, 0, 0 };
 	CURL *h;
 	int status;
 
@@ -255,7 +390,8 @@ int sc_http_post(const char *url, const char *const *headers,
 		return SC_HTTP_SETUP;
 	}
 	h = curl_easy_init();
-	list = build_headers(headers, secret_header);
+	sink.h = h;
+	list = build_headers(headers, secrets, secrets_nr);
 	if (!h || !list || setup(h, url, list, body, len, opts, &sink, errbuf) < 0) {
 		snprintf(resp->why, sizeof(resp->why),
 			 "libcurl cannot be set up for this request");

@@ -43,12 +43,37 @@ enum sc_http_status {
 	SC_HTTP_TIMEOUT = -4,    /* an attempt ran past its timeout */
 	SC_HTTP_TOO_LARGE = -5,  /* the body passed SC_HTTP_BODY_MAX */
 	SC_HTTP_SETUP = -6,      /* libcurl could not be set up */
+	SC_HTTP_STREAM_BAD = -7, /* the stream's reader refused it (final) */
+};
+
+/*
+ * A 2xx answer read as it arrives: its bytes go to FEED instead of the
+ * body.  RESET starts each attempt (a retry reads from nothing); FEED
+ * returns 0, SC_HTTP_FEED_BAD (final: SC_HTTP_STREAM_BAD) or
+ * SC_HTTP_FEED_RETRY (the provider's error mid-stream, retried like a
+ * 5xx, its word in ERROR_TYPE); DONE, after a clean end, says whether the
+ * stream was whole (one that was not is a dropped connection, retried).
+ */
+enum { SC_HTTP_FEED_BAD = -1, SC_HTTP_FEED_RETRY = -2 };
+
+struct sc_http_stream {
+	void (*reset)(void *ctx);
+	int (*feed)(void *ctx, const char *content_type, const char *data,
+		    size_t len);
+	int (*done)(void *ctx);
+	const char *(*error_type)(void *ctx);
+	void *ctx;
 };
 
 struct sc_http_response {
 	long code;               /* the last HTTP status, 0 when none */
 	struct sc_buf body;      /* the last body */
 	unsigned long attempts;
+	/*
+	 * The last answer's x-amzn-ErrorType (AWS's error name, cut at ':'),
+	 * when it is a short word of [A-Za-z0-9_.-]; "" otherwise.
+	 */
+	char error_type[64];
 	char why[128];           /* a fixed reason for NETWORK/TIMEOUT/SETUP */
 };
 
@@ -57,13 +82,22 @@ void sc_http_response_release(struct sc_http_response *r);
 
 /*
  * POST BODY (LEN bytes) to URL with the HEADERS (NULL-terminated "Name:
- * value" lines, none secret) and SECRET_HEADER (one "Name: value" line
- * holding a key, or NULL).  Returns an sc_http_status.
+ * value" lines, none secret) and the SECRETS_NR lines of SECRETS ("Name:
+ * value" lines holding a key or a signature; empty ones are skipped).
+ * Returns an sc_http_status.
  */
 int sc_http_post(const char *url, const char *const *headers,
-		 const struct sc_buf *secret_header, const char *body,
-		 size_t len, const struct sc_http_opts *opts,
+		 const struct sc_buf *secrets, size_t secrets_nr,
+		 const char *body, size_t len, const struct sc_http_opts *opts,
 		 struct sc_http_response *resp);
+
+/* The same, a 2xx answer going to STREAM (see above) instead of the body. */
+int sc_http_post_stream(const char *url, const char *const *headers,
+			const struct sc_buf *secrets, size_t secrets_nr,
+			const char *body, size_t len,
+			const struct sc_http_opts *opts,
+			const struct sc_http_stream *stream,
+			struct sc_http_response *resp);
 
 /*
  * The wait before retry ATTEMPT+1 (ATTEMPT from 0) with random bits R:

@@ -50,6 +50,7 @@ void sc_conversation_release(struct sc_conversation *c)
 	for (i = 0; i < c->items_nr; i++) {
 		sc_record_release(&c->items[i].rec);
 		json_decref(c->items[i].args);
+		free(c->items[i].elided);
 	}
 	free(c->tools);
 	free(c->items);
@@ -137,16 +138,43 @@ static int add_system(struct sc_conversation *c, const struct sc_record *rec,
 	return 0;
 }
 
+/*
+ * A tool named again replaces its earlier definition, and withdrawn=1
+ * removes it: an MCP server's tools are offered anew at each start and
+ * withdrawn when their definition changes (sc-mcp(1)).
+ */
+static void drop_tool(struct sc_conversation *c, const char *name)
+{
+	for (size_t i = 0; i < c->tools_nr; i++) {
+		if (strcmp(c->tools[i].name, name))
+			continue;
+		free(c->tools[i].name);
+		free(c->tools[i].description);
+		json_decref(c->tools[i].schema);
+		memmove(c->tools + i, c->tools + i + 1,
+			(c->tools_nr - i - 1) * sizeof(*c->tools));
+		c->tools_nr--;
+		return;
+	}
+}
+
 static int add_tool(struct sc_conversation *c, const struct sc_record *rec,
 		    unsigned long nr)
 {
 	const char *name = need(rec, "name", "tool", nr);
-	const char *schema = need(rec, "schema", "tool", nr);
+	const char *withdrawn = sc_record_str(rec, "withdrawn");
+	const char *schema;
 	const char *desc = sc_record_str(rec, "description");
 	struct sc_tooldef *t;
 	json_t *js;
 
-	if (!name || !schema)
+	if (!name)
+		return -1;
+	drop_tool(c, name);
+	if (withdrawn && !strcmp(withdrawn, "1"))
+		return 0;
+	schema = need(rec, "schema", "tool", nr);
+	if (!schema)
 		return -1;
 	js = json_loads(schema, JSON_REJECT_DUPLICATES, NULL);
 	if (!json_is_object(js)) {
@@ -193,10 +221,27 @@ int sc_call_field_reserved(const char *name)
 	return 0;
 }
 
+int sc_call_is_mcp(const char *tool)
+{
+	return tool && !strncmp(tool, "mcp__", 5);
+}
+
 json_t *sc_call_args_from_record(const struct sc_record *rec)
 {
-	json_t *args = json_object();
+	json_t *args;
 	size_t i;
+
+	if (sc_call_is_mcp(sc_record_str(rec, "tool"))) {
+		const struct sc_field *f = sc_record_get(rec, "arguments");
+
+		args = f ? json_loadb(f->value, f->value_len,
+				      JSON_REJECT_DUPLICATES, NULL) : NULL;
+		if (json_is_object(args))
+			return args;
+		json_decref(args);
+		return json_object();
+	}
+	args = json_object();
 
 	for (i = 0; i < rec->nr; i++) {
 		const struct sc_field *f = &rec->fields[i];
@@ -499,9 +544,23 @@ static int encode_call(const struct sc_reply_item *it, unsigned bits,
 	sc_record_adds(&rec, "tool", it->name);
 	sc_record_adds(&rec, "source", "model");
 	add_taint(&rec, bits);
-	json_object_foreach(it->args, key, v) {
-		if ((ret = add_arg(&rec, key, v, why)) < 0)
-			break;
+	if (sc_call_is_mcp(it->name)) {
+		/* An MCP tool's arguments keep their names and JSON types
+		 * (camelCase, numbers): one field, the canonical object. */
+		char *js = json_dumps(it->args, JSON_COMPACT | JSON_SORT_KEYS);
+
+		if (!js) {
+			*why = "a tool call's arguments cannot be encoded";
+			ret = -1;
+		} else {
+			sc_record_adds(&rec, "arguments", js);
+			free(js);
+		}
+	} else {
+		json_object_foreach(it->args, key, v) {
+			if ((ret = add_arg(&rec, key, v, why)) < 0)
+				break;
+		}
 	}
 	if (!ret && rec.wire_size > SC_RECORD_MAX) {
 		*why = "a tool call is larger than a record may be";
@@ -527,6 +586,16 @@ static void encode_tail(const struct sc_reply *r, unsigned bits,
 	sc_record_adds(&rec, "input-tokens", num);
 	snprintf(num, sizeof(num), "%llu", r->output_tokens);
 	sc_record_adds(&rec, "output-tokens", num);
+	if (r->elided) {
+		snprintf(num, sizeof(num), "%zu", r->elided);
+		sc_record_adds(&rec, "elided-results", num);
+	}
+	if (r->has_cache) {
+		snprintf(num, sizeof(num), "%llu", r->cache_read_tokens);
+		sc_record_adds(&rec, "cache-read-tokens", num);
+		snprintf(num, sizeof(num), "%llu", r->cache_write_tokens);
+		sc_record_adds(&rec, "cache-write-tokens", num);
+	}
 	for (i = 0; i < NLABELS; i++)
 		if (bits & labels[i].bit)
 			sc_record_adds(&rec, "labels", labels[i].name);
@@ -619,6 +688,20 @@ int sc_json_count(json_t *obj, const char *key, unsigned long long *out)
 	return 0;
 }
 
+int sc_reply_cache(struct sc_reply *r, json_t *usage, const char *read_key,
+		   const char *write_key, const char **why)
+{
+	if (sc_json_count(usage, read_key, &r->cache_read_tokens) ||
+	    (write_key &&
+	     sc_json_count(usage, write_key, &r->cache_write_tokens))) {
+		*why = "cache counts are not non-negative integers";
+		return -1;
+	}
+	r->has_cache = json_is_integer(json_object_get(usage, read_key)) ||
+		(write_key && json_is_integer(json_object_get(usage, write_key)));
+	return 0;
+}
+
 int sc_reply_finish(struct sc_reply *r, json_t *usage, const char *in_key,
 		    const char *out_key, json_t *reason, const char **why)
 {
@@ -652,4 +735,109 @@ void sc_provider_error_type(const char *body, size_t len, char *out,
 		word = "unknown";
 	snprintf(out, outsz, "%s", word);
 	json_decref(root);
+}
+
+unsigned long long sc_model_context_tokens(const char *model)
+{
+	static const struct {
+		const char *part;
+		unsigned long long tokens;
+	} windows[] = {
+		/* Bedrock ids hold the name after a prefix: matched anywhere. */
+		{ "claude", 200000 }, { "gpt-4.1", 1047576 },
+		{ "gpt-4o", 128000 }, { "o1", 200000 }, { "o3", 200000 },
+		{ "o4-mini", 200000 },
+	};
+	size_t i;
+
+	for (i = 0; model && i < sizeof(windows) / sizeof(windows[0]); i++)
+		if (strstr(model, windows[i].part))
+			return windows[i].tokens;
+	return 0;
+}
+
+unsigned long long sc_conversation_tokens(const struct sc_conversation *c)
+{
+	unsigned long long bytes = c->system.len;
+	size_t i;
+
+	for (i = 0; i < c->tools_nr; i++) {
+		char *schema = json_dumps(c->tools[i].schema, JSON_COMPACT);
+
+		bytes += strlen(c->tools[i].name) + (schema ? strlen(schema) : 0) +
+			 (c->tools[i].description ?
+			  strlen(c->tools[i].description) : 0);
+		free(schema);
+	}
+	for (i = 0; i < c->items_nr; i++) {
+		const struct sc_item *it = &c->items[i];
+
+		bytes += it->text_len + 32;   /* the block around it */
+		if (it->args) {
+			char *a = json_dumps(it->args, JSON_COMPACT);
+
+			bytes += a ? strlen(a) : 0;
+			free(a);
+		}
+	}
+	return (bytes + 3) / 4;
+}
+
+/* The one line that stands for an elided result. */
+static char *summary_of(const struct sc_item *it)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	size_t first = 0, lines = 0, i;
+
+	while (first < it->text_len && first < 120 && it->text[first] != '\n')
+		first++;
+	for (i = 0; i < it->text_len; i++)
+		lines += it->text[i] == '\n';
+	sc_buf_addf(&b, "[elided by sc-model to keep the conversation within "
+		    "its context: %zu bytes, %zu lines; it began: ",
+		    it->text_len, lines + (it->text_len &&
+					   it->text[it->text_len - 1] != '\n'));
+	sc_buf_add(&b, it->text, first);
+	sc_buf_adds(&b, "]");
+	return sc_buf_detach(&b, NULL);
+}
+
+int sc_conversation_fit(struct sc_conversation *c,
+			unsigned long long budget, size_t *elided)
+{
+	unsigned long long need = sc_conversation_tokens(c);
+	size_t last = c->items_nr, i;
+
+	*elided = 0;
+	if (!budget || need <= budget)
+		return 0;
+	/* The results after the model's last turn are the ones it asked for. */
+	while (last > 0 && c->items[last - 1].kind == SC_ITEM_RESULT)
+		last--;
+	for (i = 0; i < last && need > budget; i++) {
+		struct sc_item *it = &c->items[i];
+		char *line;
+		size_t len;
+
+		if (it->kind != SC_ITEM_RESULT || it->elided)
+			continue;
+		line = summary_of(it);
+		len = strlen(line);
+		if (len >= it->text_len) {
+			free(line);
+			continue;
+		}
+		need -= (it->text_len - len) / 4;
+		it->elided = line;
+		it->text = line;
+		it->text_len = len;
+		(*elided)++;
+	}
+	if (need > budget) {
+		sc_error("CONTEXT-FULL", "the conversation needs about %llu "
+			 "tokens, past the %llu it may take even with %zu older "
+			 "tool results elided", need, budget, *elided);
+		return -1;
+	}
+	return 0;
 }

@@ -67,6 +67,7 @@ struct sc_item {
 	const char *name;    /* call: the tool's name */
 	json_t *args;        /* call: the arguments, a JSON object */
 	unsigned labels;
+	char *elided;        /* the one-line summary text points to, if elided */
 };
 
 struct sc_tooldef {
@@ -119,11 +120,39 @@ int sc_conversation_check_labels(const struct sc_conversation *c,
 				 unsigned allowed);
 
 /*
+ * The context window of MODEL, in tokens, from the providers' documents
+ * (Claude 200000, GPT-4o 128000, GPT-4.1 1047576, o-series 200000); 0 when
+ * it is not known (a local model: set it).
+ */
+unsigned long long sc_model_context_tokens(const char *model);
+
+/* A rough token count of what C sends: its bytes over four. */
+unsigned long long sc_conversation_tokens(const struct sc_conversation *c);
+
+/*
+ * Keep C within BUDGET tokens (the context window less the reply's room):
+ * while it is over, replace the oldest tool result's text by a one-line
+ * summary (its size and its first line), oldest first.  Never the system
+ * prompt, the tools, a message (the trusted task context included), a
+ * call, nor the results the model has not yet seen (those after its last
+ * turn).  Returns the number elided into *ELIDED; -1 with
+ * error[CONTEXT-FULL] printed when eliding every older result is not
+ * enough.  BUDGET 0: no bound.
+ */
+int sc_conversation_fit(struct sc_conversation *c,
+			unsigned long long budget, size_t *elided);
+
+/*
  * A JSON string of LEN bytes at S (new reference).  Bytes that are not
  * UTF-8 become '?', since every provider takes UTF-8 only.
  */
 json_t *sc_json_string(const char *s, size_t len);
 
+/*
+ * 1 when TOOL names an MCP server's tool (mcp__SERVER__TOOL): its call
+ * record carries the arguments as one field, arguments=, a JSON object.
+ */
+int sc_call_is_mcp(const char *tool);
 /* Turn a call record's argument fields into a JSON object (new reference). */
 json_t *sc_call_args_from_record(const struct sc_record *rec);
 /* 1 when NAME is a structural call field (type, id, tool, source, label). */
@@ -140,7 +169,14 @@ struct sc_reply_item {
 struct sc_reply {
 	struct sc_reply_item *items;
 	size_t nr, alloc;
+	size_t elided;       /* tool results elided to fit the context */
 	unsigned long long input_tokens, output_tokens;
+	/*
+	 * Prompt caching, when the provider reported it: input read from its
+	 * cache, and input written to it (billed above the plain rate).
+	 */
+	unsigned long long cache_read_tokens, cache_write_tokens;
+	int has_cache;
 	char reason[32];     /* end-turn, tool-use, max-tokens, ... */
 };
 
@@ -167,6 +203,14 @@ void sc_reply_set_reason(struct sc_reply *r, const char *word);
  */
 int sc_reply_finish(struct sc_reply *r, json_t *usage, const char *in_key,
 		    const char *out_key, json_t *reason, const char **why);
+
+/*
+ * The provider's cache counts: READ_KEY and WRITE_KEY (NULL when it has
+ * none) of USAGE; has_cache is set when either is there.  -1 with *WHY set
+ * when one is not a count.
+ */
+int sc_reply_cache(struct sc_reply *r, json_t *usage, const char *read_key,
+		   const char *write_key, const char **why);
 
 /*
  * Read the non-negative integer member KEY of OBJ into *OUT (left alone

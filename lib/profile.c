@@ -54,6 +54,7 @@ void sc_sandbox_policy_release(struct sc_sandbox_policy *p)
 	sc_strlist_release(&p->env_keep);
 	sc_strlist_release(&p->allow_hosts);
 	free(p->connections);
+	sc_strlist_release(&p->accept_gaps);
 	sc_sandbox_policy_init(p);
 }
 
@@ -90,6 +91,7 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 	merge_list(&p->hide, &o->hide);
 	merge_list(&p->hide_homes, &o->hide_homes);
 	merge_list(&p->env_keep, &o->env_keep);
+	merge_list(&p->accept_gaps, &o->accept_gaps);
 	if (o->root_read_only)
 		p->root_read_only = 1;
 	if (o->net >= 0)
@@ -320,4 +322,30 @@ int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *e
 	rc = load_file(p, file);
 	free(file);
 	return rc;
+}
+
+int sc_sandbox_gap_acceptable(const char *name)
+{
+	static const char *const acceptable[] = {
+		"network", "unix-sockets", "abstract-sockets", "read-only-paths",
+		"hidden-credentials", "process-isolation", "ipc-isolation",
+		"file-metadata", "kill-all", NULL,
+	};
+	size_t i;
+
+	for (i = 0; acceptable[i]; i++)
+		if (!strcmp(name, acceptable[i]))
+			return 1;
+	return 0;
+}
+
+int sc_sandbox_gap_accepted(const struct sc_sandbox_policy *pol,
+			    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < pol->accept_gaps.nr; i++)
+		if (!strcmp(pol->accept_gaps.v[i], name))
+			return 1;
+	return 0;
 }

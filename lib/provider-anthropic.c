@@ -1,6 +1,7 @@
 /*
  * Anthropic Messages API: conversation -> request, response -> reply.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,10 +55,46 @@ static json_t *block(const struct sc_item *it)
 	return b;
 }
 
-/* Consecutive items of one role share one message, as the API wants. */
-static json_t *messages_json(const struct sc_conversation *c)
+/*
+ * A cache breakpoint: the provider caches the prompt up to and including
+ * this block, and later requests that share the prefix read it back at a
+ * fraction of the price.
+ */
+static void cache_mark(json_t *block)
+{
+	json_t *cc = json_object();
+
+	json_object_set_new(cc, "type", json_string("ephemeral"));
+	json_object_set_new(block, "cache_control", cc);
+}
+
+/*
+ * The last item of the trusted task context: the run of user messages
+ * that opens the conversation and carries only the trusted label.  It is
+ * the same on every turn of a task, so it is worth a breakpoint of its
+ * own; SIZE_MAX when there is none.
+ */
+static size_t trusted_context_end(const struct sc_conversation *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->items_nr; i++)
+		if (c->items[i].kind != SC_ITEM_USER ||
+		    c->items[i].labels != SC_LABEL_TRUSTED)
+			break;
+	return i ? i - 1 : SIZE_MAX;
+}
+
+/*
+ * Consecutive items of one role share one message, as the API wants.
+ * With CACHE, the trusted context's last block and the conversation's
+ * last block are breakpoints (with the system prompt's, three of the
+ * four the API allows).
+ */
+static json_t *messages_json(const struct sc_conversation *c, int cache)
 {
 	json_t *msgs = json_array(), *content = NULL;
+	size_t ctx = cache ? trusted_context_end(c) : SIZE_MAX;
 	const char *role = NULL;
 	size_t i;
 
@@ -65,6 +102,7 @@ static json_t *messages_json(const struct sc_conversation *c)
 		const struct sc_item *it = &c->items[i];
 		const char *r = (it->kind == SC_ITEM_USER ||
 				 it->kind == SC_ITEM_RESULT) ? "user" : "assistant";
+		json_t *b;
 
 		if (!role || strcmp(role, r)) {
 			json_t *m = json_object();
@@ -75,25 +113,58 @@ static json_t *messages_json(const struct sc_conversation *c)
 			json_array_append_new(msgs, m);
 			role = r;
 		}
-		json_array_append_new(content, block(it));
+		b = block(it);
+		if (i == ctx || (cache && i + 1 == c->items_nr))
+			cache_mark(b);
+		json_array_append_new(content, b);
 	}
 	return msgs;
 }
 
-void sc_anthropic_request(const struct sc_conversation *c, const char *model,
-			  unsigned long max_tokens, struct sc_buf *body)
+/* The system prompt; with CACHE, one text block that ends a breakpoint. */
+static json_t *system_json(const struct sc_conversation *c, int cache)
 {
+	json_t *blocks, *b;
+
+	if (!cache)
+		return sc_json_string(c->system.data, c->system.len);
+	b = json_object();
+	json_object_set_new(b, "type", json_string("text"));
+	json_object_set_new(b, "text", sc_json_string(c->system.data, c->system.len));
+	cache_mark(b);
+	blocks = json_array();
+	json_array_append_new(blocks, b);
+	return blocks;
+}
+
+void sc_anthropic_request(const struct sc_conversation *c, const char *model,
+			  unsigned long max_tokens, unsigned flags,
+			  struct sc_buf *body)
+{
+	const int cache = !!(flags & SC_ANTHROPIC_CACHE);
 	json_t *req = json_object();
 	char *text;
 
-	json_object_set_new(req, "model", sc_json_string(model, strlen(model)));
+	/* Bedrock names the model in the URL and the version in the body. */
+	if (flags & SC_ANTHROPIC_BEDROCK)
+		json_object_set_new(req, "anthropic_version",
+				    json_string(SC_BEDROCK_ANTHROPIC_VERSION));
+	else
+		json_object_set_new(req, "model", sc_json_string(model, strlen(model)));
 	json_object_set_new(req, "max_tokens", json_integer((json_int_t)max_tokens));
 	if (c->has_system)
-		json_object_set_new(req, "system",
-				    sc_json_string(c->system.data, c->system.len));
-	if (c->tools_nr)
-		json_object_set_new(req, "tools", tools_json(c));
-	json_object_set_new(req, "messages", messages_json(c));
+		json_object_set_new(req, "system", system_json(c, cache));
+	if (c->tools_nr) {
+		json_t *tools = tools_json(c);
+
+		/* The system breakpoint covers the tools before it. */
+		if (cache && !c->has_system)
+			cache_mark(json_array_get(tools, c->tools_nr - 1));
+		json_object_set_new(req, "tools", tools);
+	}
+	json_object_set_new(req, "messages", messages_json(c, cache));
+	if ((flags & SC_ANTHROPIC_STREAM) && !(flags & SC_ANTHROPIC_BEDROCK))
+		json_object_set_new(req, "stream", json_true());
 	text = json_dumps(req, JSON_COMPACT);
 	sc_buf_adds(body, text);
 	free(text);
@@ -131,10 +202,9 @@ static int parse_block(json_t *b, struct sc_reply *reply, const char **why)
 	return 0;
 }
 
-int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
-		       const char **why)
+int sc_anthropic_parse_json(json_t *root, struct sc_reply *reply,
+			    const char **why)
 {
-	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
 	json_t *content = json_object_get(root, "content");
 	json_t *usage = json_object_get(root, "usage"), *reason;
 	size_t i;
@@ -150,6 +220,18 @@ int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
 	if (!ret)
 		ret = sc_reply_finish(reply, usage, "input_tokens",
 				      "output_tokens", reason, why);
+	if (!ret)
+		ret = sc_reply_cache(reply, usage, "cache_read_input_tokens",
+				     "cache_creation_input_tokens", why);
+	return ret;
+}
+
+int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
+		       const char **why)
+{
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+	int ret = sc_anthropic_parse_json(root, reply, why);
+
 	json_decref(root);
 	return ret;
 }

@@ -118,7 +118,8 @@ static json_t *messages_json(const struct sc_conversation *c)
 }
 
 void sc_openai_request(const struct sc_conversation *c, const char *model,
-		       unsigned long max_tokens, struct sc_buf *body)
+		       unsigned long max_tokens, int stream,
+		       struct sc_buf *body)
 {
 	json_t *req = json_object();
 	char *text;
@@ -128,6 +129,13 @@ void sc_openai_request(const struct sc_conversation *c, const char *model,
 	json_object_set_new(req, "messages", messages_json(c));
 	if (c->tools_nr)
 		json_object_set_new(req, "tools", tools_json(c));
+	if (stream) {
+		json_t *so = json_object();
+
+		json_object_set_new(so, "include_usage", json_true());
+		json_object_set_new(req, "stream", json_true());
+		json_object_set_new(req, "stream_options", so);
+	}
 	text = json_dumps(req, JSON_COMPACT);
 	sc_buf_adds(body, text);
 	free(text);
@@ -179,10 +187,9 @@ static int parse_message(json_t *msg, struct sc_reply *reply, const char **why)
 	return 0;
 }
 
-int sc_openai_parse(const char *body, size_t len, struct sc_reply *reply,
-		    const char **why)
+int sc_openai_parse_json(json_t *root, struct sc_reply *reply,
+			 const char **why)
 {
-	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
 	json_t *choice = json_array_get(json_object_get(root, "choices"), 0);
 	json_t *usage = json_object_get(root, "usage"), *reason;
 	int ret = 0;
@@ -197,6 +204,20 @@ int sc_openai_parse(const char *body, size_t len, struct sc_reply *reply,
 	if (!ret)
 		ret = sc_reply_finish(reply, usage, "prompt_tokens",
 				      "completion_tokens", reason, why);
+	/* OpenAI caches prefixes by itself and reports the hits only. */
+	if (!ret)
+		ret = sc_reply_cache(reply, json_object_get(usage,
+					"prompt_tokens_details"),
+				     "cached_tokens", NULL, why);
+	return ret;
+}
+
+int sc_openai_parse(const char *body, size_t len, struct sc_reply *reply,
+		    const char **why)
+{
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+	int ret = sc_openai_parse_json(root, reply, why);
+
 	json_decref(root);
 	return ret;
 }

@@ -18,9 +18,13 @@
 #define SC_OPENAI_MODEL "gpt-4o"
 #define SC_OPENAI_KEY_ENV "OPENAI_API_KEY"
 
-/* Append the request body for C to BODY (compact JSON). */
+/*
+ * Append the request body for C to BODY (compact JSON).  With STREAM, the
+ * answer is asked as a stream, its usage in a last chunk.
+ */
 void sc_openai_request(const struct sc_conversation *c, const char *model,
-		       unsigned long max_tokens, struct sc_buf *body);
+		       unsigned long max_tokens, int stream,
+		       struct sc_buf *body);
 
 /*
  * Parse a successful response (the first choice) into REPLY: its text
@@ -29,5 +33,8 @@ void sc_openai_request(const struct sc_conversation *c, const char *model,
  */
 int sc_openai_parse(const char *body, size_t len, struct sc_reply *reply,
 		    const char **why);
+/* The same, from the response already parsed (a streamed one rebuilt). */
+int sc_openai_parse_json(json_t *root, struct sc_reply *reply,
+			 const char **why);
 
 #endif

@@ -1,14 +1,18 @@
 /*
  * From a conversation to a reply through one provider.
  */
+#include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diag.h"
 #include "provider-anthropic.h"
 #include "provider-openai.h"
+#include "modelstream.h"
 #include "provider.h"
+#include "sigv4.h"
 
 enum sc_provider_kind sc_provider_kind(const char *name)
 {
@@ -18,6 +22,8 @@ enum sc_provider_kind sc_provider_kind(const char *name)
 		return SC_PROVIDER_OPENAI;
 	if (!strcmp(name, "replay"))
 		return SC_PROVIDER_REPLAY;
+	if (!strcmp(name, "bedrock"))
+		return SC_PROVIDER_BEDROCK;
 	return SC_PROVIDER_NONE;
 }
 
@@ -28,7 +34,11 @@ void sc_provider_init(struct sc_provider *p, enum sc_provider_kind kind)
 	sc_buf_init(&p->url);
 	sc_buf_init(&p->key_header);
 	sc_transcript_init(&p->transcript);
+	sc_aws_creds_init(&p->aws);
 	p->max_tokens = 4096;
+	p->cache = 1;
+	p->stream = 1;
+	p->progress_fd = -1;
 	p->http.timeout_ms = 120000;
 	p->http.retries = 3;
 	p->http.backoff_ms = 500;
@@ -50,6 +60,10 @@ void sc_provider_init(struct sc_provider *p, enum sc_provider_kind kind)
 		p->name = "replay";
 		p->model = "replay";
 		break;
+	case SC_PROVIDER_BEDROCK:
+		/* Model ids differ by account and region: no default. */
+		p->name = "bedrock";
+		break;
 	case SC_PROVIDER_NONE:
 		break;
 	}
@@ -59,6 +73,7 @@ void sc_provider_release(struct sc_provider *p)
 {
 	sc_buf_release(&p->url);
 	sc_buf_wipe(&p->key_header);
+	sc_aws_creds_release(&p->aws);
 	sc_transcript_release(&p->transcript);
 }
 
@@ -101,10 +116,112 @@ static int take_key(struct sc_provider *p, const char **usage)
 	return 0;
 }
 
+/* The region: --region, AWS_REGION, AWS_DEFAULT_REGION, the profile's. */
+static const char *bedrock_region(struct sc_provider *p)
+{
+	const char *r = p->region;
+
+	if (!r || !*r)
+		r = getenv("AWS_REGION");
+	if (!r || !*r)
+		r = getenv("AWS_DEFAULT_REGION");
+	if (!r || !*r)
+		r = p->aws.region;
+	return r && *r ? r : NULL;
+}
+
+/*
+ * Bedrock: the credentials, then the region (a profile may name it), then
+ * the default endpoint and the InvokeModel path for the model id, sent
+ * percent-encoded (':' and '/' of ids and ARNs included).
+ */
+static int prepare_bedrock(struct sc_provider *p, const char **usage)
+{
+	const char *region;
+	int st;
+
+	if (!p->model || !*p->model) {
+		*usage = "the bedrock provider needs --model MODEL_ID";
+		return -1;
+	}
+	st = sc_aws_creds_load(&p->aws);
+	if (st < 0)
+		return SC_EXIT_UNAVAILABLE;
+	if (st > 0) {
+		*usage = "no AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, "
+			 "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE";
+		return -1;
+	}
+	p->key_name = p->aws.source;
+	region = bedrock_region(p);
+	if (!region || !sc_aws_region_ok(region)) {
+		*usage = region ? "the AWS region is not a region name" :
+			 "no AWS region: give --region R or set AWS_REGION";
+		return -1;
+	}
+	snprintf(p->region_buf, sizeof(p->region_buf), "%s", region);
+	p->region = p->region_buf;
+	if (!p->endpoint) {
+		sc_buf_addf(&p->url, "https://bedrock-runtime.%s.amazonaws.com",
+			    p->region);
+	} else if (!sc_http_url_is_https(p->endpoint) &&
+		   !sc_http_url_is_loopback(p->endpoint)) {
+		*usage = "--endpoint must be https, or http to a loopback address";
+		return -1;
+	} else {
+		size_t n = strlen(p->endpoint);
+
+		while (n && p->endpoint[n - 1] == '/')
+			n--;
+		sc_buf_add(&p->url, p->endpoint, n);
+	}
+	sc_buf_adds(&p->url, "/model/");
+	sc_sigv4_encode(&p->url, p->model, strlen(p->model), 0);
+	sc_buf_adds(&p->url, p->stream ? "/invoke-with-response-stream" :
+		    "/invoke");
+	return 0;
+}
+
+int sc_provider_credential_source(struct sc_provider *p, char *out,
+				  size_t outsz, const char **usage)
+{
+	const char *key;
+	int st;
+
+	if (p->kind == SC_PROVIDER_REPLAY) {
+		snprintf(out, outsz, "none needed");
+		return 0;
+	}
+	if (p->kind != SC_PROVIDER_BEDROCK) {
+		key = getenv(p->key_env);
+		if (!key || !*key) {
+			snprintf(p->why, sizeof(p->why), "%s is not set: %s needs "
+				 "a key (or --key-env NAME)", p->key_env, p->name);
+			*usage = p->why;
+			return -1;
+		}
+		snprintf(out, outsz, "%s", p->key_env);
+		return 0;
+	}
+	st = sc_aws_creds_probe(&p->aws);
+	if (st < 0)
+		return SC_EXIT_UNAVAILABLE;
+	if (st > 0) {
+		*usage = "no AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, "
+			 "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE";
+		return -1;
+	}
+	snprintf(out, outsz, "%s", p->aws.source);
+	sc_aws_creds_release(&p->aws);
+	return 0;
+}
+
 int sc_provider_prepare(struct sc_provider *p, const char **usage)
 {
 	size_t n;
 
+	if (p->kind == SC_PROVIDER_BEDROCK)
+		return prepare_bedrock(p, usage);
 	if (p->kind == SC_PROVIDER_REPLAY) {
 		if (!p->transcript_path) {
 			*usage = "the replay provider needs --transcript FILE";
@@ -119,6 +236,7 @@ int sc_provider_prepare(struct sc_provider *p, const char **usage)
 	}
 	if (take_key(p, usage) < 0)
 		return -1;
+	p->key_name = p->key_env;
 	n = strlen(p->endpoint);
 	while (n && p->endpoint[n - 1] == '/')
 		n--;
@@ -128,19 +246,43 @@ int sc_provider_prepare(struct sc_provider *p, const char **usage)
 	return 0;
 }
 
+/* AWS's words for a request signed at a time too far from its own. */
+static int clock_skewed(const struct sc_http_response *resp)
+{
+	const char *body = resp->body.data ? resp->body.data : "";
+
+	return !strcmp(resp->error_type, "InvalidSignatureException") &&
+	       (memmem(body, resp->body.len, "Signature expired", 17) ||
+		memmem(body, resp->body.len, "Signature not yet current", 25));
+}
+
 static int report_http(const struct sc_provider *p, int status,
 		       const struct sc_http_response *resp)
 {
 	char type[72];
 
-	switch (status) {
-	case SC_HTTP_AUTH:
-		sc_error("AUTH", "%s refused the key in %s (HTTP %ld)", p->name,
-			 p->key_env, resp->code);
-		return SC_EXIT_UNAVAILABLE;
-	case SC_HTTP_STATUS:
+	if (resp->error_type[0])
+		snprintf(type, sizeof(type), "%s", resp->error_type);
+	else
 		sc_provider_error_type(resp->body.data ? resp->body.data : "",
 				       resp->body.len, type, sizeof(type));
+	switch (status) {
+	case SC_HTTP_AUTH:
+		if (clock_skewed(resp)) {
+			sc_error("CLOCK-SKEW", "%s refused the request's time "
+				 "(HTTP %ld, %s): this machine's clock is more "
+				 "than 5 minutes off", p->name, resp->code, type);
+			return SC_EXIT_UNAVAILABLE;
+		}
+		if (p->kind != SC_PROVIDER_BEDROCK)
+			sc_error("AUTH", "%s refused the key in %s (HTTP %ld)",
+				 p->name, p->key_name, resp->code);
+		else
+			sc_error("AUTH", "%s refused the credentials from %s "
+				 "(HTTP %ld, %s)", p->name, p->key_name,
+				 resp->code, type);
+		return SC_EXIT_UNAVAILABLE;
+	case SC_HTTP_STATUS:
 		sc_error("PROVIDER", "%s answered HTTP %ld (%s) after %lu attempts%s%s",
 			 p->name, resp->code, type, resp->attempts,
 			 resp->why[0] ? ": " : "", resp->why);
@@ -163,28 +305,147 @@ static int report_http(const struct sc_provider *p, int status,
 	}
 }
 
-static int call_http(struct sc_provider *p, const struct sc_conversation *c,
-		     struct sc_reply *reply)
+/* The Host header as sent: the URL's host, and its port when it has one. */
+static int host_of(const char *url, struct sc_buf *out)
 {
-	const char *const anthropic_headers[] = {
-		"anthropic-version: " SC_ANTHROPIC_VERSION, NULL };
-	const int is_anthropic = p->kind == SC_PROVIDER_ANTHROPIC;
+	CURLU *u = curl_url();
+	char *host = NULL, *port = NULL;
+	int ret = -1;
+
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		sc_buf_adds(out, host);
+		if (curl_url_get(u, CURLUPART_PORT, &port, 0) == CURLUE_OK)
+			sc_buf_addf(out, ":%s", port);
+		ret = 0;
+	}
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return ret;
+}
+
+/*
+ * The headers of one Bedrock request: Host and X-Amz-Date in HEAD (they
+ * are signed, so they are sent as signed, not left to libcurl), the
+ * Authorization (a SigV4 signature, or the API key as a Bearer token) and
+ * the session token in SECRETS[0..1].  -1 when it cannot be signed.
+ */
+static int bedrock_auth(struct sc_provider *p, const struct sc_buf *body,
+			struct sc_buf head[2], struct sc_buf secrets[2])
+{
+	struct sc_buf host = SC_BUF_INIT, path = SC_BUF_INIT;
+	char date[17];
+	int ret = -1;
+
+	if (p->aws.kind == SC_AWS_BEARER) {
+		sc_buf_addf(&secrets[0], "Authorization: Bearer %s",
+			    p->aws.token.data);
+		return 0;
+	}
+	sc_sigv4_date((long long)time(NULL), date);
+	if (host_of(p->url.data, &host) == 0) {
+		const char *slash = strstr(p->url.data, "://");
+		struct sc_sigv4_header h[4] = {
+			{ "content-type", "application/json" },
+			{ "host", host.data },
+			{ "x-amz-date", date },
+			{ "x-amz-security-token", p->aws.token.data },
+		};
+		struct sc_sigv4_request r = {
+			"POST", NULL, "", h, p->aws.token.len ? 4 : 3,
+			body->data, body->len, p->region, "bedrock", date,
+			p->aws.key_id.data, p->aws.secret.data,
+		};
+
+		slash = slash ? strchr(slash + 3, '/') : NULL;
+		sc_buf_adds(&path, slash ? slash : "/");
+		r.path = path.data;
+		sc_buf_addf(&head[0], "Host: %s", host.data);
+		sc_buf_addf(&head[1], "X-Amz-Date: %s", date);
+		sc_buf_adds(&secrets[0], "Authorization: ");
+		ret = sc_sigv4_authorization(&r, &secrets[0]);
+		if (p->aws.token.len)
+			sc_buf_addf(&secrets[1], "X-Amz-Security-Token: %s",
+				    p->aws.token.data);
+	}
+	sc_buf_release(&host);
+	sc_buf_release(&path);
+	return ret;
+}
+
+static void stream_reset(void *ctx)
+{
+	sc_stream_reset(ctx);
+}
+
+static int stream_feed(void *ctx, const char *ct, const char *data,
+		       size_t len)
+{
+	int st = sc_stream_feed(ctx, ct, data, len);
+
+	return st == SC_STREAM_BAD ? SC_HTTP_FEED_BAD :
+	       st == SC_STREAM_RETRY ? SC_HTTP_FEED_RETRY : 0;
+}
+
+static int stream_done(void *ctx)
+{
+	return sc_stream_done(ctx);
+}
+
+static const char *stream_error_type(void *ctx)
+{
+	return ((struct sc_stream *)ctx)->error_type;
+}
+
+/* The request body for P's provider. */
+static void request_body(const struct sc_provider *p,
+			 const struct sc_conversation *c, struct sc_buf *body)
+{
+	unsigned flags = (p->cache ? SC_ANTHROPIC_CACHE : 0) |
+			 (p->stream ? SC_ANTHROPIC_STREAM : 0);
+
+	if (p->kind == SC_PROVIDER_ANTHROPIC)
+		sc_anthropic_request(c, p->model, p->max_tokens, flags, body);
+	else if (p->kind == SC_PROVIDER_BEDROCK)
+		sc_anthropic_request(c, NULL, p->max_tokens,
+				     flags | SC_ANTHROPIC_BEDROCK, body);
+	else
+		sc_openai_request(c, p->model, p->max_tokens, p->stream, body);
+}
+
+/*
+ * Send BODY and read the answer into REPLY: streamed (each attempt read
+ * from nothing, the reply made only from a whole stream) or whole.
+ */
+static int send_and_read(struct sc_provider *p, const char *const *headers,
+			 const struct sc_buf *secrets, const struct sc_buf *body,
+			 struct sc_reply *reply)
+{
+	const int anthropic = p->kind != SC_PROVIDER_OPENAI;
+	struct sc_stream st;
+	struct sc_http_stream hs = { stream_reset, stream_feed, stream_done,
+				     stream_error_type, &st };
 	struct sc_http_response resp;
-	struct sc_buf body = SC_BUF_INIT;
 	const char *why = NULL;
 	int status, ret = 0;
 
-	if (is_anthropic)
-		sc_anthropic_request(c, p->model, p->max_tokens, &body);
-	else
-		sc_openai_request(c, p->model, p->max_tokens, &body);
+	sc_stream_init(&st, anthropic ? SC_STREAM_ANTHROPIC : SC_STREAM_OPENAI,
+		       p->progress_fd, p->name);
 	sc_http_response_init(&resp);
-	status = sc_http_post(p->url.data, is_anthropic ? anthropic_headers : NULL,
-			      &p->key_header, body.data, body.len, &p->http, &resp);
-	sc_buf_wipe(&p->key_header);
-	if (status != SC_HTTP_OK) {
+	status = sc_http_post_stream(p->url.data, headers, secrets, 2,
+				     body->data, body->len, &p->http,
+				     p->stream ? &hs : NULL, &resp);
+	if (status == SC_HTTP_STREAM_BAD && st.too_large) {
+		ret = report_http(p, SC_HTTP_TOO_LARGE, &resp);
+	} else if (status == SC_HTTP_STREAM_BAD) {
+		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name,
+			 st.why ? st.why : "a malformed stream");
+		ret = SC_EXIT_NO;
+	} else if (status != SC_HTTP_OK) {
 		ret = report_http(p, status, &resp);
-	} else if ((is_anthropic ?
+	} else if ((p->stream ? sc_stream_reply(&st, reply, &why) :
+		    anthropic ?
 		    sc_anthropic_parse(resp.body.data ? resp.body.data : "",
 				       resp.body.len, reply, &why) :
 		    sc_openai_parse(resp.body.data ? resp.body.data : "",
@@ -193,6 +454,40 @@ static int call_http(struct sc_provider *p, const struct sc_conversation *c,
 		ret = SC_EXIT_NO;
 	}
 	sc_http_response_release(&resp);
+	sc_stream_release(&st);
+	return ret;
+}
+
+static int call_http(struct sc_provider *p, const struct sc_conversation *c,
+		     struct sc_reply *reply)
+{
+	struct sc_buf head[2] = { SC_BUF_INIT, SC_BUF_INIT };
+	struct sc_buf secrets[2] = { SC_BUF_INIT, SC_BUF_INIT };
+	const char *headers[3] = { NULL, NULL, NULL };
+	struct sc_buf body = SC_BUF_INIT;
+	int ret = 0;
+	size_t i;
+
+	request_body(p, c, &body);
+	if (p->kind == SC_PROVIDER_ANTHROPIC) {
+		headers[0] = "anthropic-version: " SC_ANTHROPIC_VERSION;
+		sc_buf_add(&secrets[0], p->key_header.data, p->key_header.len);
+	} else if (p->kind == SC_PROVIDER_OPENAI) {
+		sc_buf_add(&secrets[0], p->key_header.data, p->key_header.len);
+	} else if (bedrock_auth(p, &body, head, secrets) < 0) {
+		sc_error("NETWORK", "bedrock: the request cannot be signed");
+		ret = SC_EXIT_INTERNAL;
+	} else {
+		headers[0] = head[0].len ? head[0].data : NULL;
+		headers[1] = head[1].len ? head[1].data : NULL;
+	}
+	sc_buf_wipe(&p->key_header);
+	if (!ret)
+		ret = send_and_read(p, headers, secrets, &body, reply);
+	for (i = 0; i < 2; i++)
+		sc_buf_wipe(&secrets[i]);
+	sc_buf_release(&head[0]);
+	sc_buf_release(&head[1]);
 	sc_buf_release(&body);
 	return ret;
 }

@@ -12,6 +12,7 @@
  * message names the variable, never its value.
  */
 
+#include "awscred.h"
 #include "buf.h"
 #include "http.h"
 #include "model.h"
@@ -22,20 +23,28 @@ enum sc_provider_kind {
 	SC_PROVIDER_ANTHROPIC,
 	SC_PROVIDER_OPENAI,
 	SC_PROVIDER_REPLAY,
+	SC_PROVIDER_BEDROCK,
 };
 
 struct sc_provider {
 	enum sc_provider_kind kind;
-	const char *name;           /* "anthropic", "openai", "replay" */
+	const char *name;           /* "anthropic", "openai", "replay", "bedrock" */
 	const char *model;          /* --model, or the provider's default */
+	const char *region;         /* bedrock: --region, or from the environment */
 	const char *endpoint;       /* --endpoint, or the provider's default */
 	const char *key_env;        /* --key-env, or the provider's default */
 	unsigned long max_tokens;
+	int cache;                  /* cache_control breakpoints (default 1) */
+	int stream;                 /* ask for a streamed answer (default 1) */
+	int progress_fd;            /* type=progress records, or -1 */
 	struct sc_http_opts http;
 	const char *transcript_path;
 	/* Set up by sc_provider_prepare: */
 	struct sc_buf url;
 	struct sc_buf key_header;   /* secret: wiped by release */
+	struct sc_aws_creds aws;    /* bedrock: secret, wiped by release */
+	const char *key_name;       /* where the key came from, for messages */
+	char region_buf[40];
 	struct sc_transcript transcript;
 	char why[160];              /* a usage error naming what is missing */
 };
@@ -49,15 +58,28 @@ void sc_provider_release(struct sc_provider *p);
 /*
  * Check the options and the environment before any input is read.  -1 with
  * a fixed reason in *USAGE for a usage error (a missing key, a key a header
- * cannot carry, plain http to a host that is not loopback, no transcript);
- * an exit code > 0 (error printed) when the transcript cannot be loaded.
+ * cannot carry, plain http to a host that is not loopback, no transcript,
+ * bedrock without a model, a region or credentials); an exit code > 0
+ * (error printed) when the transcript cannot be loaded or the AWS
+ * credentials found are broken (error[AWS-CREDENTIALS]).
  */
 int sc_provider_prepare(struct sc_provider *p, const char **usage);
 
 /*
+ * Name where P's key or credentials would come from (a variable, a
+ * profile), never a value, into OUT; nothing is sent and no
+ * credential_process is run.  0 when found; -1 with a fixed reason in
+ * *USAGE when there are none; an exit code > 0 (error printed) when a
+ * source is broken.
+ */
+int sc_provider_credential_source(struct sc_provider *p, char *out,
+				  size_t outsz, const char **usage);
+
+/*
  * Ask for C's next turn and fill REPLY.  Returns 0, or an exit code with
- * the error printed: error[AUTH], error[PROVIDER], error[NETWORK],
- * error[TIMEOUT] (4), error[PROVIDER-RESPONSE], error[REPLAY-DIVERGED] (1).
+ * the error printed: error[AUTH], error[CLOCK-SKEW], error[PROVIDER],
+ * error[NETWORK], error[TIMEOUT] (4), error[PROVIDER-RESPONSE],
+ * error[REPLAY-DIVERGED] (1).
  */
 int sc_provider_call(struct sc_provider *p, const struct sc_conversation *c,
 		     struct sc_reply *reply);

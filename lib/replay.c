@@ -62,7 +62,9 @@ static const char *check_record(const struct sc_record *rec)
 		       NULL : "a call record needs id= and tool=";
 	if (!strcmp(type, "usage"))
 		return count_ok(rec, "input-tokens") &&
-		       count_ok(rec, "output-tokens") ? NULL :
+		       count_ok(rec, "output-tokens") &&
+		       count_ok(rec, "cache-read-tokens") &&
+		       count_ok(rec, "cache-write-tokens") ? NULL :
 		       "usage counts must be decimal numbers";
 	if (!strcmp(type, "end"))
 		return has_str(rec, "reason") ? NULL : "an end record needs reason=";
@@ -281,11 +283,19 @@ static void fill_reply(const struct sc_turn *turn, struct sc_reply *reply)
 		} else if (!strcmp(type, "usage")) {
 			const char *in = sc_record_str(r, "input-tokens");
 			const char *out = sc_record_str(r, "output-tokens");
+			const char *cr = sc_record_str(r, "cache-read-tokens");
+			const char *cw = sc_record_str(r, "cache-write-tokens");
 
 			if (in)
 				sc_parse_uint(in, ~0ULL, &reply->input_tokens);
 			if (out)
 				sc_parse_uint(out, ~0ULL, &reply->output_tokens);
+			/* A recorded cache count replays like the others. */
+			if (cr)
+				sc_parse_uint(cr, ~0ULL, &reply->cache_read_tokens);
+			if (cw)
+				sc_parse_uint(cw, ~0ULL, &reply->cache_write_tokens);
+			reply->has_cache |= cr || cw;
 		} else if (!strcmp(type, "end")) {
 			reason = sc_record_str(r, "reason");
 		}

@@ -127,3 +127,18 @@ replay() {
 	run model_json "$SC_TMP/out"
 	assert_line --index 1 '{"type":"call","id":"call-1","tool":"read","source":"model","label":"trusted","path":"hello.c"}'
 }
+
+@test "replay: recorded cache counts replay into the usage record; bad ones are malformed" {
+	printf '{"type":"turn"}\n{"type":"text","text":"ok"}\n{"type":"usage","input-tokens":"5","output-tokens":"1","cache-read-tokens":"900"}\n' >"$SC_TMP/tc"
+	printf '{"type":"turn"}\n{"type":"usage","cache-write-tokens":"x"}\n' >"$SC_TMP/tbad"
+	echo '{"type":"message","role":"user","text":"hi","label":"trusted","source":"person"}' | model_conv
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$SC_TMP/tc"
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 1 '{"type":"usage","input-tokens":"5","output-tokens":"1","cache-read-tokens":"900","cache-write-tokens":"0","labels":"trusted","provider":"replay","model":"replay"}'
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$SC_TMP/tbad"
+	assert_equal "$status" 3
+	[[ "$stderr" == *"error[MALFORMED-TRANSCRIPT]"*"usage counts must be decimal numbers"* ]]
+}

@@ -124,3 +124,71 @@ ask() {
 	[[ "$stderr" == *"error[PROVIDER]: anthropic answered HTTP 500 (api_error) after 2 attempts"* ]]
 	[[ "$stderr" != *"Empty reply"* ]]
 }
+
+@test "anthropic: caching marks the system prompt, the trusted task and the last turn" {
+	model_server_start anthropic-text.http
+	ask conv-second.jsonl
+	assert_equal "$status" 0
+	model_req_body 1 >"$SC_TMP/body"
+	# Three breakpoints, at most the API's four.
+	run jq '[.. | objects | select(has("cache_control"))] | length' "$SC_TMP/body"
+	assert_output 3
+	run jq -c '.system[0].cache_control, .messages[0].content[0].cache_control, .messages[-1].content[-1].cache_control' "$SC_TMP/body"
+	assert_output "$(printf '{"type":"ephemeral"}\n%.0s' 1 2 3)"
+	# The model's own turn (untrusted results follow it) is not the trusted context.
+	run jq -c '.messages[1].content | map(has("cache_control"))' "$SC_TMP/body"
+	assert_output '[false,false,false]'
+}
+
+@test "anthropic: an untrusted opening message is not cached as trusted context" {
+	model_server_start anthropic-text.http
+	sed 's/"label":"trusted","source":"person"/"label":"untrusted","source":"issue"/' \
+		"$MODEL_DATA/conv-second.jsonl" >"$SC_TMP/untrusted.jsonl"
+	grep -q '"untrusted","source":"issue"' "$SC_TMP/untrusted.jsonl"
+	model_conv <"$SC_TMP/untrusted.jsonl"
+	ANTHROPIC_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
+		sc-model --provider anthropic --endpoint "$MS_URL"
+	assert_equal "$status" 0
+	run jq '.messages[0].content[0] | has("cache_control")' <(model_req_body 1)
+	assert_output false
+}
+
+@test "anthropic: --no-cache sends the plain Messages request" {
+	model_server_start anthropic-text.http
+	ask conv-second.jsonl --no-cache
+	assert_equal "$status" 0
+	model_req_body 1 | jq -S . >"$SC_TMP/body"
+	jq -S 'walk(if type == "object" then del(.cache_control) else . end)
+		| .system = .system[0].text' \
+		"$MODEL_DATA/anthropic-request-second.json" >"$SC_TMP/want"
+	diff -u "$SC_TMP/want" "$SC_TMP/body"
+	[[ "$(jq -r .system "$SC_TMP/body")" == "You are a careful coding agent." ]]
+}
+
+@test "anthropic: cache reads and writes reach the usage record" {
+	model_server_start anthropic-cached.http
+	ask conv-first.jsonl
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 1 '{"type":"usage","input-tokens":"12","output-tokens":"4","cache-read-tokens":"2048","cache-write-tokens":"310","labels":"trusted","provider":"anthropic","model":"claude-sonnet-4-5"}'
+}
+
+@test "anthropic: a negative cache count is PROVIDER-RESPONSE, nothing written" {
+	model_server_start anthropic-bad-cache.http
+	ask conv-first.jsonl
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[PROVIDER-RESPONSE]: anthropic: cache counts are not non-negative integers"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "anthropic: caching bills at least 60% fewer input tokens from the third turn on (benchmark)" {
+	run --separate-stderr env BENCH_TURNS=6 bash "$SC_TOP/t/bench/model-cache.sh"
+	assert_equal "$status" 0
+	pct=$(sed -n 's/^bench\/model-cache: from turn 3 on, .*: \([0-9]*\)% fewer$/\1/p' <<<"$output")
+	[ -n "$pct" ]
+	[ "$pct" -ge 60 ]
+	# The control: without caching every turn bills its whole input.
+	run awk '$3 != 0 || $4 != 0 { bad = 1 } END { exit bad }' \
+		"$SC_TOP/build/bench/model-cache/plain.bill"
+	assert_success
+}

@@ -72,3 +72,15 @@ KEY=sk-proj-test-SECRETVALUE-9876543210
 	[[ "$stderr" == *"error[PROVIDER-RESPONSE]: openai:"* ]]
 	[ ! -s "$SC_TMP/out" ]
 }
+
+@test "openai: the prefix cache's hits reach the usage record as cache-read-tokens" {
+	model_server_start openai-cached.http
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	OPENAI_API_KEY=$KEY sc_run_io "$SC_TMP/conv" "$SC_TMP/out" \
+		sc-model --provider openai --endpoint "$MS_URL/v1"
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 1 '{"type":"usage","input-tokens":"3000","output-tokens":"2","cache-read-tokens":"2816","cache-write-tokens":"0","labels":"trusted","provider":"openai","model":"gpt-4o"}'
+	# OpenAI caches by itself: the request carries no breakpoints.
+	run ! grep -q cache_control <(model_req_body 1)
+}

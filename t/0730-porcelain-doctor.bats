@@ -44,3 +44,21 @@ setup() {
 	assert_output --partial "cannot be guarded"
 	assert_output --partial "UNSUPPORTED-REPOSITORY"
 }
+
+@test "doctor: Bedrock's credential source is named, never a value; none is missing for bedrock" {
+	printf '[model]\n\tprovider = bedrock\n\tname = anthropic.claude-test-v1:0\n' >speccoder.conf
+	printf '[profile dev]\naws_access_key_id = AKIADOCTORTEST000001\naws_secret_access_key = doctor-secret-value-0123\n' >"$SC_TMP/aws-config"
+	run env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_BEARER_TOKEN_BEDROCK \
+		AWS_CONFIG_FILE="$SC_TMP/aws-config" AWS_SHARED_CREDENTIALS_FILE="$SC_TMP/none" \
+		AWS_PROFILE=dev git speccoder doctor
+	assert_output --partial "set      AWS credentials (bedrock): profile 'dev' (static keys, config file)"
+	refute_output --partial doctor-secret-value
+	refute_output --partial AKIADOCTORTEST
+	refute_output --partial "bedrock needs AWS credentials"
+	run env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_BEARER_TOKEN_BEDROCK \
+		-u AWS_PROFILE AWS_CONFIG_FILE="$SC_TMP/none" \
+		AWS_SHARED_CREDENTIALS_FILE="$SC_TMP/none" git speccoder doctor
+	assert_equal "$status" 1
+	assert_output --partial "not set  AWS credentials (bedrock)"
+	assert_output --partial "bedrock needs AWS credentials"
+}

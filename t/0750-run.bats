@@ -346,3 +346,17 @@ T
 	run jq -r 'select(.type == "message") | .text | split("\n")[0]' < <(sc-rec --to-json <"$conv")
 	assert_line --index 1 --partial "Implement task 3 of feature greeting: T002"
 }
+
+@test "run: the model's usage is journaled, and report sums it with the cache's saving" {
+	run --separate-stderr git speccoder run greeting \
+		--transcript "$DEMO/demo.transcript" --answers "$SC_TMP/answers"
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	turns=$(jq -s 'map(select(.type == "usage")) | length' "$SC_TMP/j")
+	[ "$turns" -ge 1 ]
+	input=$(jq -s 'map(select(.type == "usage") | ."input-tokens" | tonumber) | add' "$SC_TMP/j")
+	run --separate-stderr git speccoder report
+	assert_success
+	assert_line "usage: $turns model turns, $input input tokens, $(jq -s 'map(select(.type == "usage") | ."output-tokens" | tonumber) | add' "$SC_TMP/j") output tokens"
+	assert_line "  cache: 0 read, 0 written; saved about 0 input tokens (0% of $input)"
+}

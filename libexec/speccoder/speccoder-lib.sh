@@ -208,6 +208,12 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	mode=$(sc_conf_get "$2" sandbox.mode required)
 	net=${4:-$(sc_conf_get "$2" sandbox.network loopback)}
 	_args=(--root "$2" --mode "$mode" --network "$net")
+	# Gaps of a lower tier the person accepts by name (sc-sandbox-exec(1)).
+	local gaps
+	gaps=$(sc_conf_get "$2" sandbox.acceptGaps "")
+	if [ -n "$gaps" ]; then
+		_args+=(--accept-gaps "$gaps")
+	fi
 	if [ -n "$3" ]; then
 		_args+=(--profile "$3")
 	fi

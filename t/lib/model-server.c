@@ -14,6 +14,11 @@
  *   @drop        read the request, then close without answering
  *   @sleep N     wait N seconds before answering
  *
+ * In a body (which may be binary: it is sent as its bytes), for streams:
+ *
+ *   @@pause N@@  send what came before, wait N milliseconds, go on
+ *   @@cut@@      send what came before, then close the connection
+ *
  * An alarm ends the server after 60 seconds whatever happens, so a test
  * that fails never leaves it behind.
  */
@@ -120,12 +125,42 @@ static void save(const char *prefix, int n, const char *data, size_t len)
 		die(path);
 }
 
-/* Send RESP (a response file's text after its directives). */
-static void answer(int fd, const char *resp)
+/* Send a body of LEN bytes, honouring @@pause N@@ and @@cut@@. */
+static void send_body(int fd, const char *body, size_t len)
 {
-	const char *sep = strstr(resp, "\n\n");
-	const char *body = sep ? sep + 2 : resp + strlen(resp);
-	size_t hlen = sep ? (size_t)(sep - resp) : strlen(resp);
+	const char *end = body + len;
+
+	while (body < end) {
+		const char *m = memmem(body, (size_t)(end - body), "@@", 2);
+
+		if (!m) {
+			write_all(fd, body, (size_t)(end - body));
+			return;
+		}
+		write_all(fd, body, (size_t)(m - body));
+		if ((size_t)(end - m) >= 7 && !memcmp(m, "@@cut@@", 7))
+			return;
+		if ((size_t)(end - m) >= 9 && !memcmp(m, "@@pause ", 8)) {
+			unsigned long ms = strtoul(m + 8, NULL, 10);
+			const char *close_ = memmem(m + 8, (size_t)(end - m - 8),
+						    "@@", 2);
+
+			usleep((useconds_t)(ms * 1000));
+			body = close_ ? close_ + 2 : end;
+			continue;
+		}
+		write_all(fd, m, 2);
+		body = m + 2;
+	}
+}
+
+/* Send RESP (LEN bytes: a response file's text after its directives). */
+static void answer(int fd, const char *resp, size_t len)
+{
+	const char *sep = memmem(resp, len, "\n\n", 2);
+	const char *body = sep ? sep + 2 : resp + len;
+	size_t hlen = sep ? (size_t)(sep - resp) : len;
+	size_t blen = len - (size_t)(body - resp);
 	char *head = strndup(resp, hlen), *line, *save_ptr = NULL;
 	char num[64];
 
@@ -134,15 +169,14 @@ static void answer(int fd, const char *resp)
 	for (line = strtok_r(head, "\n", &save_ptr); line;
 	     line = strtok_r(NULL, "\n", &save_ptr)) {
 		if (!strcasecmp(line, "Content-Length: auto")) {
-			snprintf(num, sizeof(num), "Content-Length: %zu",
-				 strlen(body));
+			snprintf(num, sizeof(num), "Content-Length: %zu", blen);
 			line = num;
 		}
 		write_all(fd, line, strlen(line));
 		write_all(fd, "\r\n", 2);
 	}
 	write_all(fd, "Connection: close\r\n\r\n", 21);
-	write_all(fd, body, strlen(body));
+	send_body(fd, body, blen);
 	free(head);
 }
 
@@ -161,7 +195,7 @@ static void serve(int fd, const char *path)
 		}
 		break;
 	}
-	answer(fd, p);
+	answer(fd, p, len - (size_t)(p - resp));
 out:
 	free(resp);
 }
