@@ -17,7 +17,7 @@
 
 static const char *const synopsis[] = {
 	"[--config FILE] [--list] [--timeout S] [--max-output BYTES] "
-	"[--keep-stderr] --server NAME -- SANDBOX [ARG...]",
+	"[--keep-stderr] [--cwd DIR] --server NAME -- SANDBOX [ARG...]",
 	NULL,
 };
 
@@ -30,13 +30,14 @@ static const struct sc_tool tool = {
 	"(default mcp.NAME.timeout)\n"
 	"    --max-output BYTES  bytes of a result's text (default 1048576)\n"
 	"    --keep-stderr       the server's stderr to ours (else dropped)\n"
+	"    --cwd DIR           the server's working directory (default .)\n"
 	"    -h, --help          show this help\n"
 	"    --version           show the version\n",
 	0,
 };
 
 enum { OPT_CONFIG = 0x100, OPT_SERVER, OPT_LIST, OPT_TIMEOUT, OPT_MAX,
-       OPT_STDERR };
+       OPT_STDERR, OPT_CWD };
 
 int main(int argc, char *argv[])
 {
@@ -47,13 +48,14 @@ int main(int argc, char *argv[])
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "max-output", required_argument, NULL, OPT_MAX },
 		{ "keep-stderr", no_argument, NULL, OPT_STDERR },
+		{ "cwd", required_argument, NULL, OPT_CWD },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sc_mcprun_opts o;
 	struct sc_config cfg;
 	struct sc_mcp_conf conf;
-	const char *path = "speccoder.conf";
+	const char *path = "speccoder.conf", *cwd = NULL;
 	unsigned long long timeout = 0, max = (size_t)1 << 20;
 	int c, ret;
 
@@ -67,6 +69,7 @@ int main(int argc, char *argv[])
 		case OPT_SERVER: o.server = optarg; break;
 		case OPT_LIST: o.list = 1; break;
 		case OPT_STDERR: o.keep_stderr = 1; break;
+		case OPT_CWD: cwd = optarg; break;
 		case OPT_TIMEOUT:
 			if (sc_parse_uint(optarg, 3600, &timeout) < 0 || !timeout)
 				sc_usage_error(&tool, "--timeout takes seconds, "
@@ -87,6 +90,8 @@ int main(int argc, char *argv[])
 		sc_usage_error(&tool, "the sandbox's command is missing: the "
 			       "server never runs unconfined");
 	sc_config_init(&cfg);
+	/* The configuration is named from where sc-mcp was started; the
+	 * server then works in DIR (the root), as a command does. */
 	if (sc_config_load(&cfg, path) != SC_CONFIG_OK)
 		return SC_EXIT_USAGE;
 	if (sc_mcp_conf_load(&conf, path, o.server)) {
@@ -104,7 +109,12 @@ int main(int argc, char *argv[])
 		o.conf = &conf;
 		o.sandbox = argv + optind;
 		o.max_output = (size_t)max;
-		ret = sc_mcprun(&o, STDIN_FILENO, STDOUT_FILENO);
+		if (cwd && chdir(cwd) < 0) {
+			sc_error_errno("BAD-CWD", "cannot enter '%s'", cwd);
+			ret = SC_EXIT_USAGE;
+		} else {
+			ret = sc_mcprun(&o, STDIN_FILENO, STDOUT_FILENO);
+		}
 	}
 	sc_mcp_conf_release(&conf);
 	sc_config_release(&cfg);

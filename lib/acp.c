@@ -28,6 +28,7 @@
 #include "io.h"
 #include "jsonrpc.h"
 #include "opt.h"
+#include "process.h"
 #include "record.h"
 
 extern char **environ;
@@ -232,38 +233,6 @@ fail:
 	_exit(127);
 }
 
-/*
- * The agent's process group, for the signal handler below: the only
- * process-wide state here, because a handler has no other way to know it.
- */
-static volatile sig_atomic_t agent_group;
-
-/*
- * sc-acp killed by its caller (a driver interrupted by the person) must
- * not leave the agent running: take its group along, then die of the same
- * signal.
- */
-static void on_fatal_signal(int sig)
-{
-	if (agent_group > 0)
-		(void)kill(-(pid_t)agent_group, SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_fatal_signals(pid_t group)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal_signal;
-	sigemptyset(&sa.sa_mask);
-	agent_group = group;
-	(void)sigaction(SIGTERM, &sa, NULL);
-	(void)sigaction(SIGINT, &sa, NULL);
-	(void)sigaction(SIGHUP, &sa, NULL);
-}
-
 static int start_agent(struct acp *a)
 {
 	int to[2], from[2], rep[2], err;
@@ -287,7 +256,7 @@ static int start_agent(struct acp *a)
 		close(rep[0]);
 		return sc_error_errno("ACP-START", "cannot fork");
 	}
-	catch_fatal_signals(a->pid);
+	sc_kill_group_on_fatal_signal(a->pid);
 	do
 		n = read(rep[0], &err, sizeof(err));
 	while (n < 0 && errno == EINTR);
@@ -314,7 +283,7 @@ static void kill_agent(struct acp *a)
 	(void)kill(a->pid, SIGKILL);
 	while (waitpid(a->pid, NULL, 0) < 0 && errno == EINTR)
 		;
-	agent_group = 0;
+	sc_kill_group_on_fatal_signal(0);
 	a->pid = 0;
 }
 

@@ -1132,6 +1132,9 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		ret = mcp_call(l, call, &res);
 		if (!ret)
 			ret = add_result(l, id, tool, &res);
+		/* A server writes the root like a command can: checked alike. */
+		if (!ret)
+			ret = guard(l);
 	} else if (tool && !strcmp(tool, "run")) {
 		run_command(l, call, &v, &res);
 		ret = add_result(l, id, tool, &res);

@@ -18,6 +18,7 @@
 #include "intoto.h"
 #include "mcp.h"
 #include "model.h"
+#include "process.h"
 #include "record.h"
 
 /* Pages of tools/list followed: a server cycling cursors is cut off. */
@@ -401,35 +402,6 @@ fail:
 	_exit(127);
 }
 
-/*
- * The server's process group, for the signal handler below: the only
- * process-wide state here, because a handler has no other way to know it
- * (one server a process, as sc-mcp runs it).
- */
-static volatile sig_atomic_t server_group;
-
-/* Killed by its caller, the client takes the server's group along. */
-static void on_fatal_signal(int sig)
-{
-	if (server_group > 0)
-		(void)kill(-(pid_t)server_group, SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_fatal_signals(pid_t group)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal_signal;
-	sigemptyset(&sa.sa_mask);
-	server_group = group;
-	(void)sigaction(SIGTERM, &sa, NULL);
-	(void)sigaction(SIGINT, &sa, NULL);
-	(void)sigaction(SIGHUP, &sa, NULL);
-}
-
 int sc_mcp_start(struct sc_mcp *m, char *const argv[], int stderr_fd)
 {
 	int to[2], from[2], rep[2], e = 0, err = stderr_fd;
@@ -462,7 +434,7 @@ int sc_mcp_start(struct sc_mcp *m, char *const argv[], int stderr_fd)
 		close(rep[0]);
 		return m->why = "cannot fork", SC_MCP_START;
 	}
-	catch_fatal_signals(m->pid);
+	sc_kill_group_on_fatal_signal(m->pid);
 	do
 		n = read(rep[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
@@ -515,7 +487,7 @@ void sc_mcp_stop(struct sc_mcp *m)
 		while (waitpid(m->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		m->pid = -1;
-		server_group = 0;
+		sc_kill_group_on_fatal_signal(0);
 	}
 	if (m->rpc.in_fd >= 0) {
 		close(m->rpc.in_fd);
@@ -600,6 +572,8 @@ static int request(struct sc_mcp *m, const char *method, json_t *params,
 		else if (msg.kind == SC_RPC_NOTIFICATION) {
 			if (!strcmp(msg.method, "notifications/tools/list_changed"))
 				m->list_changed = 1;
+			else if (!strcmp(msg.method, "notifications/progress"))
+				m->progress++;   /* counted, never shown */
 		} else if (!json_is_integer(msg.id) ||
 			   json_integer_value(msg.id) != id) {
 			m->why = "a response to a request never made";
@@ -703,12 +677,17 @@ int sc_mcp_list_tools(struct sc_mcp *m, struct sc_mcp_tools *t)
 int sc_mcp_call(struct sc_mcp *m, const char *name, json_t *args, size_t max,
 		struct sc_buf *out, int *truncated, int *is_error)
 {
-	json_t *params = json_pack("{s:s, s:o}", "name", name, "arguments",
-				   args), *result = NULL;
+	/* The token is the id the request gets: progress is allowed, and
+	 * counted, but never extends the deadline (a server could send it
+	 * forever). */
+	json_t *params = json_pack("{s:s, s:o, s:{s:I}}", "name", name,
+				   "arguments", args, "_meta", "progressToken",
+				   (json_int_t)m->rpc.next_id), *result = NULL;
 	struct sc_buf err = SC_BUF_INIT;
 	int st;
 
 	*is_error = 0;
+	m->progress = 0;
 	st = request(m, "tools/call", params, &result, &err);
 	if (!st && !result) {
 		*is_error = 1;

@@ -111,6 +111,7 @@ struct sc_mcp {
 	pid_t pid;             /* the server's process (a session leader) */
 	int timeout_ms;        /* every wait for the server */
 	int list_changed;      /* notifications/tools/list_changed was seen */
+	unsigned progress;     /* progress notifications of the last call */
 	char version[32];      /* the protocol version agreed */
 	const char *why;       /* fixed text of the last failure */
 };

@@ -34,6 +34,9 @@ void sc_mcp_conf_release(struct sc_mcp_conf *c)
 	for (size_t i = 0; i < c->nr_env; i++)
 		free(c->env[i]);
 	free(c->env);
+	for (size_t i = 0; i < c->nr_hosts; i++)
+		free(c->hosts[i]);
+	free(c->hosts);
 	sc_mcp_conf_init(c);
 }
 
@@ -73,6 +76,14 @@ static int set_key(struct sc_mcp_conf *c, const char *key, const char *value)
 		else
 			return sc_error("BAD-CONFIG", "mcp.*.network takes none "
 					"or loopback");
+	} else if (!strcmp(key, "host")) {
+		/* sc-sandbox-exec --allow-host judges the form; a word here. */
+		if (!*value || strcspn(value, " \t\n\r\v\f") != strlen(value))
+			return sc_error("BAD-CONFIG", "mcp.*.host takes one "
+					"HOST[:PORT]");
+		SC_ALLOC_GROW(c->hosts, c->nr_hosts + 2, c->alloc_hosts);
+		c->hosts[c->nr_hosts++] = sc_xstrdup(value);
+		c->hosts[c->nr_hosts] = NULL;
 	} else if (!strcmp(key, "timeout")) {
 		if (sc_parse_uint(value, MAX_TIMEOUT, &t) < 0 || !t)
 			return sc_error("BAD-CONFIG", "mcp.*.timeout takes "
@@ -111,6 +122,9 @@ int sc_mcp_conf_load(struct sc_mcp_conf *c, const char *path, const char *name)
 	x.len = prefix.len;
 	ret = sc_gitconfig_foreach(path, "BAD-CONFIG", on_entry, &x);
 	sc_buf_release(&prefix);
+	/* A server with hosts of its own reaches those, through the proxy. */
+	if (!ret && c->nr_hosts)
+		c->network = "hosts";
 	if (ret)
 		sc_mcp_conf_release(c);
 	return ret;

@@ -8,6 +8,7 @@
  *           command = npx -y some-server --flag   (one argv, shell-split)
  *           env = SOME_API_KEY                    (a name, repeated)
  *           network = none | loopback             (default none)
+ *           host = HOST[:PORT]                    (repeated: network hosts)
  *           timeout = SECONDS                     (default 60)
  *           allow = TOOL [sha256:...]             (read by config.c)
  *
@@ -22,7 +23,9 @@ struct sc_mcp_conf {
 	size_t argc;
 	char **env;        /* variable names, NULL-terminated */
 	size_t nr_env, alloc_env;
-	const char *network;   /* "none" or "loopback" (static) */
+	const char *network;   /* "none", "loopback" or "hosts" (static) */
+	char **hosts;          /* mcp.NAME.host, NULL-terminated */
+	size_t nr_hosts, alloc_hosts;
 	unsigned timeout;      /* seconds */
 };
 

@@ -267,6 +267,8 @@ static int result_record(struct session *s, const char *id,
 			 const char *outcome, const struct sc_buf *text,
 			 int truncated, const char *digest)
 {
+	char progress[16];
+
 	struct sc_record r;
 	struct sc_buf source = SC_BUF_INIT;
 	int ret;
@@ -281,6 +283,10 @@ static int result_record(struct session *s, const char *id,
 	if (digest)
 		sc_record_adds(&r, "digest", digest);
 	sc_record_adds(&r, "truncated", truncated ? "yes" : "no");
+	if (digest && s->m.progress) {
+		snprintf(progress, sizeof(progress), "%u", s->m.progress);
+		sc_record_adds(&r, "progress", progress);
+	}
 	sc_record_add(&r, "text", text->data ? text->data : "", text->len);
 	ret = write_rec(s, &r);
 	sc_record_release(&r);
@@ -387,7 +393,8 @@ static char **server_argv(const struct sc_mcprun_opts *o)
 
 	while (o->sandbox[n])
 		n++;
-	v = sc_xcalloc(n + 2 * o->conf->nr_env + o->conf->argc + 8, sizeof(*v));
+	v = sc_xcalloc(n + 2 * o->conf->nr_env + 2 * o->conf->nr_hosts +
+		       o->conf->argc + 8, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[k++] = o->sandbox[i];
 	/* Its own network, only its named variables, our pipe as stdin:
@@ -400,6 +407,10 @@ static char **server_argv(const struct sc_mcprun_opts *o)
 	for (size_t i = 0; i < o->conf->nr_env; i++) {
 		v[k++] = "--env-keep";
 		v[k++] = o->conf->env[i];
+	}
+	for (size_t i = 0; i < o->conf->nr_hosts; i++) {
+		v[k++] = "--allow-host";
+		v[k++] = o->conf->hosts[i];
 	}
 	v[k++] = "--";
 	for (size_t i = 0; i < o->conf->argc; i++)

@@ -1,5 +1,7 @@
 #include <errno.h>
+#include <signal.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,4 +60,33 @@ int sc_wait(pid_t pid)
 int sc_anon_file(const char *name)
 {
 	return memfd_create(name, MFD_CLOEXEC);
+}
+
+/*
+ * The group to take along, for the signal handler below: the only
+ * process-wide state here, because a handler has no other way to know it.
+ */
+static volatile sig_atomic_t fatal_group;
+
+static void on_fatal_signal(int sig)
+{
+	if (fatal_group > 0)
+		(void)kill(-(pid_t)fatal_group, SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void sc_kill_group_on_fatal_signal(pid_t group)
+{
+	struct sigaction sa;
+
+	fatal_group = group;
+	if (group <= 0)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGHUP, &sa, NULL);
 }

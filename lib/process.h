@@ -27,6 +27,14 @@ pid_t sc_spawn(char *const argv[], int in, int out, int err, int dirfd);
  */
 int sc_wait(pid_t pid);
 
+/*
+ * Killed by SIGTERM, SIGINT or SIGHUP, the process first kills process
+ * group GROUP (a child started in a session of its own: an agent, an MCP
+ * server), then dies of that signal.  GROUP 0 forgets it.  One group a
+ * process: the handler has no other way to know it.
+ */
+void sc_kill_group_on_fatal_signal(pid_t group);
+
 /* An anonymous read-write file (memfd), close-on-exec; -1 with errno. */
 int sc_anon_file(const char *name);
 

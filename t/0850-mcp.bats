@@ -22,7 +22,12 @@ setup() {
 	FILESYSTEM="node $NPM/@modelcontextprotocol/server-filesystem/dist/index.js"
 }
 
-teardown() { sb_teardown; }
+teardown() {
+	if [ -n "${WEB_PID:-}" ]; then
+		kill "$WEB_PID" 2>/dev/null || true
+	fi
+	sb_teardown
+}
 
 server() { # NAME COMMAND
 	git config -f "$CONF" "mcp.$1.command" "$2"
@@ -103,6 +108,8 @@ digest_of() { # NAME TOOL
 	[ "$(result 1 label) $(result 1 source) $(result 1 outcome)" = "untrusted mcp:ev ok" ]
 	[ "$(result 2 text)" = "The sum of 2 and 40 is 42." ]
 	[[ "$(result 3 text)" == "Long running operation completed."* ]]
+	# Its progress came (one notification a step) and was only counted.
+	[ "$(result 3 progress)" = 3 ]
 	[[ "$(result 4 text)" == *"[resource demo://resource/dynamic/text/3]"* ]]
 	# Fields typed by the schema: numbers stay numbers.
 	[ "$(result 5 text)" = "The sum of 1 and 2 is 3." ]
@@ -264,4 +271,65 @@ digest_of() { # NAME TOOL
 	[[ "$stderr" == *"error[MCP-UNKNOWN-SERVER]"* ]]
 	run --separate-stderr sc-mcp --config "$CONF" --server 'a__b' -- sc-sandbox-exec --root "$ROOT"
 	[ "$status" -eq 2 ]
+}
+
+@test "a server cannot reach a service on the host's loopback: network none, and loopback is its own" {
+	sb_require_full
+	command -v python3 >/dev/null || skip "python3 is needed for the host's service"
+	mkdir -p "$SC_TMP/www" && echo "host page" >"$SC_TMP/www/page"
+	python3 -m http.server 0 --bind 127.0.0.1 --directory "$SC_TMP/www" >"$SC_TMP/http.log" 2>&1 &
+	WEB_PID=$!
+	local port=''
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$SC_TMP/http.log" | head -n 1)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ]
+	server ev "$EVERYTHING"
+	allow ev gzip-file-as-resource
+	calls type=call id=1 tool=mcp__ev__gzip-file-as-resource \
+		"arguments={\"name\":\"p.gz\",\"data\":\"http://127.0.0.1:$port/page\"}"
+	# The attack works without the sandbox: the fetch succeeds.
+	printf '#!/bin/sh\nwhile [ "$1" != -- ]; do shift; done; shift; exec "$@"\n' >"$SC_TMP/nosandbox"
+	chmod +x "$SC_TMP/nosandbox"
+	sc_run_io "$SC_TMP/in.rec" "$SC_TMP/out.rec" sc-mcp --config "$CONF" --server ev -- "$SC_TMP/nosandbox"
+	[ "$(result 1 outcome)" = ok ]
+	for net in none loopback; do
+		git config -f "$CONF" mcp.ev.network "$net"
+		sc_run_io "$SC_TMP/in.rec" "$SC_TMP/out.rec" sc-mcp --config "$CONF" --server ev \
+			-- sc-sandbox-exec --root "$ROOT" --mode required
+		echo "$net: $(result 1 text)"
+		[ "$status" -eq 0 ]
+		[ "$(result 1 outcome)" = error ]
+	done
+}
+
+@test "a server with hosts of its own reaches those, through the sandbox's proxy, and nothing else" {
+	sb_require_full
+	command -v python3 >/dev/null || skip "python3 is needed for the host's service"
+	mkdir -p "$SC_TMP/www" && echo "listed page" >"$SC_TMP/www/page"
+	python3 -m http.server 0 --bind 127.0.0.1 --directory "$SC_TMP/www" >"$SC_TMP/http.log" 2>&1 &
+	WEB_PID=$!
+	local port=''
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$SC_TMP/http.log" | head -n 1)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ]
+	server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs"
+	allow rug fetch
+	calls type=call id=1 tool=mcp__rug__fetch "arguments={\"url\":\"http://127.0.0.1:$port/page\"}" ";" \
+		type=call id=2 tool=mcp__rug__fetch "arguments={\"url\":\"http://127.0.0.1:$((port + 1))/page\"}"
+	# Without a host list: no network at all.
+	mcp rug "$SC_TMP/in.rec"
+	[ "$status" -eq 0 ]
+	[[ "$(result 1 text)" != *"listed page"* ]]
+	git config -f "$CONF" mcp.rug.host "127.0.0.1:$port"
+	sc_run_io "$SC_TMP/in.rec" "$SC_TMP/out.rec" sc-mcp --config "$CONF" --server rug \
+		-- sc-sandbox-exec --root "$ROOT" --mode required
+	[ "$status" -eq 0 ]
+	[ "$(result 1 text)" = "200 listed page" ]
+	[[ "$(result 2 text)" == "403 "*"not on the li"* ]]
 }

@@ -136,3 +136,29 @@ T
 	run grep -c "$DEMO_API_KEY" <(run_all_text)
 	assert_output 0
 }
+
+@test "run: a server that rewrites the spec through an allowed tool ends the attempt (the guard runs after MCP calls)" {
+	# The filesystem server works in the root (sc-mcp --cwd) and may write
+	# all of it: only the guard stands between it and the spec.
+	mcp_server fs "node $NPM/@modelcontextprotocol/server-filesystem/dist/index.js ." write_file
+	cat >"$SC_TMP/t" <<'T'
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"mcp__fs__write_file","arguments":"{\"path\":\"specs/greeting/spec.md\",\"content\":\"# anything goes\\n\"}"}
+{"type":"turn"}
+{"type":"text","text":"never reached"}
+T
+	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t" --retries 0
+	assert_failure 1
+	assert_regex "$stderr" "INTEGRITY"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "result" and .id == "c1") | .outcome' "$SC_TMP/j"
+	assert_output ok
+	run jq -r 'select(.type == "end" and .command == "run") | .code' "$SC_TMP/j"
+	assert_output INTEGRITY
+	# Stopped right after the call, not later by the checks' guard.
+	run jq -r 'select(.type == "stop") | .code' "$SC_TMP/j"
+	assert_output INTEGRITY
+	run jq -r 'select(.type == "text") | .text' "$SC_TMP/j"
+	refute_output --partial "never reached"
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
+}

@@ -10,9 +10,13 @@
 // --after-call, during its first call (before its answer).  --changed starts with the
 // changed description.  Tool "slow" sleeps S seconds (--slow, default 30)
 // before answering: a server that hangs.  --leak VAR puts the value of the
-// environment variable VAR in greet's description and answers.
+// environment variable VAR in greet's description and answers.  Tool
+// "fetch" (argument "url") GETs a plain http:// URL through HTTP_PROXY when
+// it is set (as sc-sandbox-exec --network hosts sets it), directly else,
+// and answers the status and body.
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
+import { request } from "node:http";
 import { pathToFileURL } from "node:url";
 
 const require = createRequire(new URL("../npm/package.json", import.meta.url));
@@ -45,6 +49,27 @@ server.registerTool("slow", {
 }, async () => {
 	await new Promise((r) => setTimeout(r, slowSeconds * 1000));
 	return { content: [{ type: "text", text: "late" }] };
+});
+
+server.registerTool("fetch", {
+	description: "Fetches a plain http:// URL.",
+	inputSchema: { url: z.string() },
+}, async ({ url }) => {
+	const proxy = process.env.HTTP_PROXY ? new URL(process.env.HTTP_PROXY) : null;
+	const target = new URL(url);
+	const opts = proxy ?
+		{ host: proxy.hostname, port: proxy.port, path: url, headers: { Host: target.host } } :
+		{ host: target.hostname, port: target.port, path: target.pathname };
+	const text = await new Promise((resolve) => {
+		const req = request(opts, (res) => {
+			let body = "";
+			res.on("data", (d) => { body += d; });
+			res.on("end", () => resolve(`${res.statusCode} ${body}`));
+		});
+		req.on("error", (e) => resolve(`error ${e.code || e.message}`));
+		req.end();
+	});
+	return { content: [{ type: "text", text }] };
 });
 
 function pull() {
