@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "awscred.h"
 #include "diag.h"
@@ -281,6 +283,37 @@ static int section_exists(const struct sc_buf *file, const char *section)
 	return yes;
 }
 
+/*
+ * Wait for PID at most SC_AWS_PROCESS_SECONDS: a helper that hangs (a
+ * prompt nobody sees) must not hang the attempt.  Its status as sc_wait
+ * gives it; -2 when it was killed for taking too long.
+ */
+static int wait_bounded(pid_t pid)
+{
+	const struct timespec tick = { 0, 50 * 1000000L };
+	long waited_ms = 0;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+				128 + WTERMSIG(status);
+		if (waited_ms >= SC_AWS_PROCESS_SECONDS * 1000L) {
+			kill(pid, SIGKILL);
+			sc_wait(pid);
+			return -2;
+		}
+		nanosleep(&tick, NULL);
+		waited_ms += 50;
+	}
+}
+
 /* Run the profile's credential_process and read what it prints. */
 static int run_process(struct profile *pr, const char *cmd,
 		       struct sc_aws_creds *cr)
@@ -309,7 +342,12 @@ static int run_process(struct profile *pr, const char *cmd,
 	if (pid < 0) {
 		sc_error_errno("AWS-CREDENTIALS", "cannot run the "
 			       "credential_process of profile '%s'", pr->name);
-	} else if ((st = sc_wait(pid)) != 0) {
+	} else if ((st = wait_bounded(pid)) == -2) {
+		sc_error("AWS-CREDENTIALS", "the credential_process of profile "
+			 "'%s' did not finish within %d s", pr->name,
+			 SC_AWS_PROCESS_SECONDS);
+		st = -1;
+	} else if (st != 0) {
 		sc_error("AWS-CREDENTIALS", "the credential_process of profile "
 			 "'%s' failed (status %d)", pr->name, st);
 		st = -1;
