@@ -37,7 +37,8 @@ DEB_PACKAGES = gcc make pkg-config git perl jq \
 	libcurl4-openssl-dev libvectorscan-dev libcmocka-dev \
 	bats bats-assert bats-support shellcheck scdoc \
 	clang libclang-rt-14-dev \
-	bubblewrap ripgrep hyperfine time openssh-client iproute2 procps
+	bubblewrap ripgrep hyperfine time openssh-client iproute2 procps \
+	curl openssl
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -89,7 +90,8 @@ build/obj/%.o: %.c
 # sc-sandbox-exec's seccomp filters, built once here with libseccomp from
 # the rules in lib/seccomp.c: building them at every start cost ~1.5 ms.
 SECCOMP_BPF = build/gen/seccomp-bpf.h
-GEN_SECCOMP_OBJ = build/obj/lib/seccomp.o build/obj/lib/diag.o
+GEN_SECCOMP_OBJ = build/obj/lib/seccomp.o build/obj/lib/diag.o \
+	build/obj/lib/termtext.o build/obj/lib/buf.o build/obj/lib/alloc.o
 
 build/gen-seccomp: build-aux/gen-seccomp.c $(GEN_SECCOMP_OBJ)
 	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SECCOMP_OBJ) $(PKG_LIBS)
@@ -100,6 +102,22 @@ $(SECCOMP_BPF): build/gen-seccomp
 
 build/obj/lib/seccomp-load.o build/asan/obj/lib/seccomp-load.o \
 build/fuzz/obj/lib/seccomp-load.o: $(SECCOMP_BPF)
+
+# sc-mask --scan's rules, compiled once here into a serialised Vectorscan
+# database: compiling them at every start cost about a second.
+SCAN_DB = build/gen/scan-db.h
+GEN_SCAN_DB_OBJ = build/obj/lib/scanrules.o build/obj/lib/diag.o build/obj/lib/alloc.o \
+	build/obj/lib/termtext.o build/obj/lib/buf.o
+
+build/gen-scan-db: build-aux/gen-scan-db.c $(GEN_SCAN_DB_OBJ)
+	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SCAN_DB_OBJ) $(PKG_LIBS)
+
+$(SCAN_DB): build/gen-scan-db
+	@mkdir -p $(dir $@)
+	build/gen-scan-db >$@.tmp && mv $@.tmp $@
+
+build/obj/lib/scan.o build/asan/obj/lib/scan.o \
+build/fuzz/obj/lib/scan.o: $(SCAN_DB)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

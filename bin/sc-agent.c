@@ -197,6 +197,17 @@ static int load_programs(const char *path, struct sc_agent_programs *p)
 	sc_record_init(&r);
 	while ((st = sc_reader_next(&rd, &r)) == SC_READ_RECORD) {
 		const char *type = sc_record_type(&r);
+		if (type && !strcmp(type, "mcp")) {
+			/* One sc-mcp a server: the record repeats. */
+			p->mcp = sc_xrealloc(p->mcp, (p->nr_mcp + 1) *
+					     sizeof(*p->mcp));
+			p->mcp[p->nr_mcp] = copy_argv(&r);
+			if (!p->mcp[p->nr_mcp++]) {
+				sc_error("BAD-PROGRAMS", "the mcp record has no "
+					 "argv");
+				ret = SC_EXIT_MALFORMED;
+			}
+		}
 		for (size_t i = 0; type && i < 7; i++) {
 			if (strcmp(type, names[i]))
 				continue;

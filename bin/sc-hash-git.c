@@ -15,7 +15,7 @@
 #include "pattern.h"
 
 static const char *const synopsis[] = {
-	"[-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--status]",
+	"[-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--protect-tree REV] [--status]",
 	"--check MANIFEST [-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--status]",
 	NULL,
 };
@@ -29,6 +29,8 @@ static const struct sc_tool tool = {
 	"                        select (gitignore syntax), ignored ones too\n"
 	"    --protect-records FILE  the same, from the watched type=protected\n"
 	"                        records of sc-classify --print-protected\n"
+	"    --protect-tree REV  take the protected files from the tree of REV,\n"
+	"                        not the worktree (not with --check)\n"
 	"    --status            also hash the index and the tracked changes\n"
 	"    --check MANIFEST    compare with MANIFEST ('-': stdin) and write\n"
 	"                        findings; exit 1 when anything changed\n"
@@ -38,7 +40,7 @@ static const struct sc_tool tool = {
 };
 
 enum { OPT_EXCLUDE = 0x100, OPT_PROTECT, OPT_PROTECT_RECORDS, OPT_STATUS,
-	OPT_CHECK };
+	OPT_CHECK, OPT_PROTECT_TREE };
 
 int main(int argc, char *argv[])
 {
@@ -47,12 +49,13 @@ int main(int argc, char *argv[])
 		{ "protect", required_argument, NULL, OPT_PROTECT },
 		{ "protect-records", required_argument, NULL,
 		  OPT_PROTECT_RECORDS },
+		{ "protect-tree", required_argument, NULL, OPT_PROTECT_TREE },
 		{ "status", no_argument, NULL, OPT_STATUS },
 		{ "check", required_argument, NULL, OPT_CHECK },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_hg_options opt = { NULL, 0, NULL, 0 };
+	struct sc_hg_options opt = { NULL, 0, NULL, 0, NULL };
 	struct sc_patterns protect;
 	const char **excludes = NULL;
 	const char *dir = ".", *protect_file = NULL, *protect_records = NULL;
@@ -84,10 +87,16 @@ int main(int argc, char *argv[])
 		case OPT_CHECK:
 			check = optarg;
 			break;
+		case OPT_PROTECT_TREE:
+			opt.protect_tree = optarg;
+			break;
 		}
 	}
 	if (optind != argc)
 		sc_usage_error(&tool, "no arguments are taken");
+	/* A check compares the worktree as it is now with a baseline. */
+	if (check && opt.protect_tree)
+		sc_usage_error(&tool, "--protect-tree is for the manifest, not --check");
 	opt.exclude_refs = excludes;
 	sc_patterns_init(&protect);
 	if (protect_file || protect_records) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "diag.h"
 #include "mask.h"
 #include "maskio.h"
@@ -19,7 +20,7 @@ static const char *const synopsis[] = {
 	"[SOURCE...] [FILE...]",
 	"[SOURCE...] --records-stream [--all-fields]",
 	"[SOURCE...] --check-diff",
-	"--scan PATH...",
+	"--scan [--allow-fingerprint FP]... PATH...",
 	NULL,
 };
 
@@ -37,13 +38,14 @@ static const struct sc_tool tool = {
 	"    --all-fields              with --records-stream: every field of every record\n"
 	"    --check-diff              find secrets on added lines of a diff\n"
 	"    --scan PATH...            find credential-shaped content in files\n"
+	"    --allow-fingerprint FP    with --scan: do not report this finding\n"
 	"    -h, --help                show this help\n"
 	"    --version                 show the version\n",
 	0,
 };
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
-       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN };
+       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_ALLOW_FP };
 
 /* Add one source; -1 when it cannot be read (already reported). */
 static int add_source(struct sc_secrets *s, int c, const char *arg)
@@ -83,10 +85,12 @@ static int run(int mode, int all_fields, struct sc_masker *m, int argc,
 }
 
 /* --scan needs no secret: it looks for the shape of credentials. */
-static int scan(int sources, int npaths, char **paths)
+static int scan(int sources, char **allow, size_t nr_allow, int npaths,
+		char **paths)
 {
 	struct sc_scanner *sc;
 	struct sc_output out;
+	size_t i;
 	int ret;
 
 	if (sources)
@@ -96,6 +100,13 @@ static int scan(int sources, int npaths, char **paths)
 	sc = sc_scanner_new();
 	if (!sc)
 		return SC_EXIT_INTERNAL;
+	for (i = 0; i < nr_allow; i++) {
+		if (sc_scanner_allow(sc, allow[i]) < 0) {
+			sc_scanner_free(sc);
+			sc_usage_error(&tool, "--allow-fingerprint takes 16 "
+				       "lower-case hex digits");
+		}
+	}
 	sc_output_init(&out, STDOUT_FILENO);
 	ret = sc_scan_paths(sc, paths, npaths, &out);
 	sc_output_release(&out);
@@ -115,6 +126,7 @@ int main(int argc, char *argv[])
 		{ "all-fields", no_argument, NULL, OPT_ALL },
 		{ "check-diff", no_argument, NULL, OPT_DIFF },
 		{ "scan", no_argument, NULL, OPT_SCAN },
+		{ "allow-fingerprint", required_argument, NULL, OPT_ALLOW_FP },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -122,12 +134,20 @@ int main(int argc, char *argv[])
 	struct sc_mask_set *set = NULL;
 	struct sc_masker *m = NULL;
 	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
+	char **allow = NULL;
+	size_t nr_allow = 0;
 
 	sc_diag_init(tool.name);
 	sc_secrets_init(&secrets);
 	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
 		if (c == OPT_ALL) {
 			all_fields = 1;
+			continue;
+		}
+		if (c == OPT_ALLOW_FP) {
+			allow = sc_xrealloc(allow, sc_st_mult(nr_allow + 1,
+							      sizeof(*allow)));
+			allow[nr_allow++] = optarg;
 			continue;
 		}
 		if (c == OPT_STREAM || c == OPT_DIFF || c == OPT_SCAN) {
@@ -143,8 +163,13 @@ int main(int argc, char *argv[])
 	}
 	if (all_fields && mode != OPT_STREAM)
 		sc_usage_error(&tool, "--all-fields goes with --records-stream");
-	if (mode == OPT_SCAN)
-		return scan(sources, argc - optind, argv + optind);
+	if (nr_allow && mode != OPT_SCAN)
+		sc_usage_error(&tool, "--allow-fingerprint goes with --scan");
+	if (mode == OPT_SCAN) {
+		ret = scan(sources, allow, nr_allow, argc - optind, argv + optind);
+		free(allow);
+		return ret;
+	}
 	if (mode && optind < argc)
 		sc_usage_error(&tool, "this mode reads stdin and takes no FILE");
 	if (!sources)

@@ -1,7 +1,9 @@
 /*
- * sc-rec: convert sc-record(5) streams to and from JSON Lines, and build a
- * record from the command line for scripts.
+ * sc-rec: convert sc-record(5) streams to and from JSON Lines, build a
+ * record from the command line for scripts, and clean text a script shows
+ * on a terminal with the one cleaner every tool uses (termtext.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +16,12 @@
 #include "opt.h"
 #include "recjson.h"
 #include "record.h"
+#include "termtext.h"
 
 static const char *const synopsis[] = {
 	"--to-json",
 	"--from-json",
+	"--for-terminal",
 	"NAME=VALUE...",
 	NULL,
 };
@@ -26,6 +30,7 @@ static const struct sc_tool tool = {
 	"sc-rec", synopsis,
 	"    --to-json      records on stdin -> one JSON object a line on stdout\n"
 	"    --from-json    JSON Lines on stdin -> records on stdout\n"
+	"    --for-terminal text on stdin -> the same cleaned for a terminal\n"
 	"    NAME=VALUE...  write one record made of these fields (type= first)\n"
 	"    -h, --help     show this help\n"
 	"    --version      show the version\n",
@@ -134,6 +139,52 @@ static int from_json(void)
 	return ret;
 }
 
+/*
+ * Text on stdin to stdout, each line cleaned for a terminal; newlines
+ * kept.  Streams in bounded memory whatever the length of a line: a
+ * character cut by a read waits for the next one.
+ */
+static int for_terminal(void)
+{
+	char in[65536];
+	struct sc_buf out = SC_BUF_INIT;
+	size_t have = 0, upto, keep, i, start;
+	int ret = SC_EXIT_OK, eof = 0;
+
+	while (!eof) {
+		ssize_t n = read(STDIN_FILENO, in + have, sizeof(in) - have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			sc_error_errno("READ-FAILED", "cannot read input");
+			ret = SC_EXIT_INTERNAL;
+			break;
+		}
+		eof = n == 0;
+		have += (size_t)n;
+		keep = eof ? 0 : sc_term_partial(in, have);
+		upto = have - keep;
+		sc_buf_reset(&out);
+		for (i = start = 0; i <= upto; i++) {
+			if (i < upto && in[i] != '\n')
+				continue;
+			sc_term_clean(&out, in + start, i - start);
+			if (i < upto)
+				sc_buf_addch(&out, '\n');
+			start = i + 1;
+		}
+		if (out.len && sc_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
+			ret = output_failed();
+			break;
+		}
+		memmove(in, in + upto, keep);
+		have = keep;
+	}
+	sc_buf_release(&out);
+	return ret;
+}
+
 static void add_arg(struct sc_record *rec, const char *arg, const char *eq)
 {
 	char *name = sc_xmemdup(arg, (size_t)(eq - arg));
@@ -180,6 +231,7 @@ int main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "to-json", no_argument, NULL, 'j' },
 		{ "from-json", no_argument, NULL, 'J' },
+		{ "for-terminal", no_argument, NULL, 'T' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,11 +246,14 @@ int main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (mode && argc)
-		sc_usage_error(&tool, "--to-json and --from-json take no arguments");
+		sc_usage_error(&tool, "--to-json, --from-json and --for-terminal "
+			       "take no arguments");
 	if (mode == 'j')
 		return to_json();
 	if (mode == 'J')
 		return from_json();
+	if (mode == 'T')
+		return for_terminal();
 	if (!argc)
 		sc_usage_error(&tool, "nothing to do");
 	return from_args(argc, argv);

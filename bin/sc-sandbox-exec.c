@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "hostlist.h"
 #include "opt.h"
 #include "profile.h"
 #include "sandbox-linux.h"
@@ -34,7 +35,10 @@ static const struct sc_tool tool = {
 	"    --hide PATH              also hidden, like ~/.ssh (repeatable)\n"
 	"    --hide-home DIR          hide the credential paths under DIR too,\n"
 	"                             as under HOME (repeatable)\n"
-	"    --network none|loopback|full   (default: loopback)\n"
+	"    --network none|loopback|full|hosts   (default: loopback)\n"
+	"    --allow-host HOST[:PORT] with --network hosts, a host the\n"
+	"                             command may reach (repeatable)\n"
+	"    --connections FD|FILE    write type=connection records there\n"
 	"    --mode required|auto|off       (default: required)\n"
 	"    --tier full|landlock     force a tier instead of the best one\n"
 	"    --timeout SECONDS        kill everything after SECONDS\n"
@@ -44,6 +48,9 @@ static const struct sc_tool tool = {
 	"    --env-keep NAME          keep variable NAME (repeatable)\n"
 	"    --stdin                  keep standard input (a pipe, never a\n"
 	"                             terminal) for a protocol such as ACP\n"
+	"    --accept-gaps LIST       run under --mode required without these\n"
+	"                             protections (comma-separated, as --probe\n"
+	"                             names them)\n"
 	"    --probe                  describe what this host can enforce\n"
 	"    -h, --help               show this help\n"
 	"    --version                show the version\n",
@@ -52,7 +59,8 @@ static const struct sc_tool tool = {
 
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
-       O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME };
+       O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME, O_ALLOW_HOST,
+       O_CONNECTIONS, O_ACCEPT_GAPS };
 
 /* Our own errors exit 125, so they never pass for the command's status. */
 static _Noreturn void fail(const char *code, const char *why, const char *arg)
@@ -88,6 +96,26 @@ static long long parse_timeout(const char *s)
 	return (long long)(whole * 1000 + frac);
 }
 
+/* "unix-sockets,kill-all": each a protection a tier may lack. */
+static void accept_gaps(struct sc_sandbox_policy *p, const char *arg)
+{
+	char *list = sc_xstrdup(arg), *save = NULL, *name;
+
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (!sc_sandbox_gap_acceptable(name)) {
+			sc_error("BAD-OPTION", "--accept-gaps: '%s' is not a "
+				 "protection that may be accepted", name);
+			free(list);
+			exit(SC_SANDBOX_FAILED);
+		}
+		sc_strlist_add(&p->accept_gaps, name);
+	}
+	free(list);
+	if (!p->accept_gaps.nr)
+		fail("BAD-OPTION", "--accept-gaps wants protection names", arg);
+}
+
 static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 			 const char **profile, int *probe)
 {
@@ -116,7 +144,8 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 	case O_ENV_KEEP: sc_strlist_add(&p->env_keep, arg); break;
 	case O_NETWORK:
 		if ((v = sc_net_parse(arg)) < 0)
-			fail("BAD-OPTION", "--network wants none, loopback or full", arg);
+			fail("BAD-OPTION", "--network wants none, loopback, full "
+			     "or hosts", arg);
 		p->net = v;
 		break;
 	case O_MODE:
@@ -143,7 +172,21 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 			fail("BAD-OPTION", "--max-output wants a number of bytes", arg);
 		p->max_output = (long long)n;
 		break;
+	case O_ALLOW_HOST: {
+		const char *why;
+
+		if (sc_host_entry_check(arg, &why) < 0)
+			fail("BAD-HOST", why, arg);
+		sc_strlist_add(&p->allow_hosts, arg);
+		break;
+	}
+	case O_CONNECTIONS:
+		if (p->connections)
+			fail("BAD-OPTION", "--connections given twice", NULL);
+		p->connections = sc_xstrdup(arg);
+		break;
 	case O_PROBE: *probe = 1; break;
+	case O_ACCEPT_GAPS: accept_gaps(p, arg); break;
 	case O_STDIN:
 		/* A terminal would let the command push input into the
 		 * person's shell (TIOCSTI) or read what they type. */
@@ -172,6 +215,9 @@ int main(int argc, char *argv[])
 		{ "env-keep", required_argument, NULL, O_ENV_KEEP },
 		{ "probe", no_argument, NULL, O_PROBE },
 		{ "stdin", no_argument, NULL, O_STDIN },
+		{ "allow-host", required_argument, NULL, O_ALLOW_HOST },
+		{ "connections", required_argument, NULL, O_CONNECTIONS },
+		{ "accept-gaps", required_argument, NULL, O_ACCEPT_GAPS },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -196,6 +242,13 @@ int main(int argc, char *argv[])
 	if (profile && sc_profile_load(&pol, profile, "/proc/self/exe") < 0)
 		exit(SC_SANDBOX_FAILED);
 	sc_sandbox_policy_merge(&pol, &cli);
+	/* A host list asks for --network hosts; with another mode it would
+	 * be ignored, so it is refused. */
+	if (pol.allow_hosts.nr && pol.net < 0)
+		pol.net = SC_NET_HOSTS;
+	if ((pol.allow_hosts.nr || pol.connections) && pol.net != SC_NET_HOSTS)
+		fail("BAD-OPTION", "--allow-host and --connections need "
+		     "--network hosts", NULL);
 	sc_sandbox_policy_defaults(&pol);
 	sc_sandbox_policy_release(&cli);
 #ifdef __APPLE__

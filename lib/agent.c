@@ -10,10 +10,13 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agentmcp.h"
+#include "coproc.h"
 #include "alloc.h"
 #include "diag.h"
 #include "filetool.h"
 #include "io.h"
+#include "model.h"
 #include "paths.h"
 #include "record.h"
 #include "process.h"
@@ -23,14 +26,6 @@
 
 enum outcome { GO_ON = 0, STOPPED = 1 };
 
-/* The classifier, kept running: one call in, one verdict out. */
-struct coproc {
-	pid_t pid;
-	int to;
-	struct sc_output out;
-	struct sc_input in;
-	struct sc_reader rd;
-};
 
 struct loop {
 	const struct sc_agent_opts *o;
@@ -38,8 +33,8 @@ struct loop {
 	struct sc_agent_stats *stats;
 	int rootfd;
 	int conv;
-	struct coproc *cls;
-	struct coproc *acp;        /* an external agent's session, or NULL */
+	struct sc_coproc *cls;
+	struct sc_coproc *acp;        /* an external agent's session, or NULL */
 	/* sc-acp's records read while a command ran, for the task loop. */
 	struct sc_record held[16];
 	size_t nheld;
@@ -54,6 +49,7 @@ struct loop {
 	 */
 	char *approved[8];
 	size_t next_approved;
+	struct sc_agent_mcp mcp;   /* the MCP servers of the attempt */
 };
 
 static const struct {
@@ -226,57 +222,11 @@ static char **concat_argv(char **prefix, const char *sep, char **rest)
 
 /* ---- the classifier coprocess -------------------------------------- */
 
-static struct coproc *coproc_start(char **argv)
-{
-	int in[2], out[2];
-	struct coproc *c;
-
-	if (pipe2(in, O_CLOEXEC) < 0)
-		return NULL;
-	if (pipe2(out, O_CLOEXEC) < 0) {
-		close(in[0]);
-		close(in[1]);
-		return NULL;
-	}
-	c = sc_xcalloc(1, sizeof(*c));
-	c->pid = sc_spawn(argv, in[0], out[1], -1, -1);
-	close(in[0]);
-	close(out[1]);
-	if (c->pid < 0) {
-		int e = errno;
-		close(in[1]);
-		close(out[0]);
-		free(c);
-		errno = e;
-		return NULL;
-	}
-	c->to = in[1];
-	sc_output_init(&c->out, c->to);
-	sc_input_init_fd(&c->in, out[0]);
-	sc_reader_init(&c->rd, &c->in);
-	return c;
-}
-
-/* Close the coprocess's input and collect it; its exit status. */
-static int coproc_end(struct coproc *c)
-{
-	int st;
-
-	if (!c)
-		return 0;
-	sc_output_release(&c->out);
-	close(c->to);
-	close(c->in.fd);
-	st = sc_wait(c->pid);
-	free(c);
-	return st;
-}
-
 /*
  * Send CALL, read the answer into VERDICT: a verdict (1), the classifier's
  * stop record (0), or a failure (-1).
  */
-static int coproc_ask(struct coproc *c, const struct sc_record *call,
+static int coproc_ask(struct sc_coproc *c, const struct sc_record *call,
 		      struct sc_record *verdict)
 {
 	int st;
@@ -499,14 +449,107 @@ static int run_watched(struct loop *l, const struct sc_record *call,
 	}
 }
 
+/* 1 when the loop's sandbox prefix ends up with --network hosts. */
+static int prefix_hosts_mode(const struct loop *l)
+{
+	int hosts = 0;
+
+	for (char **a = l->prog->sandbox; a[0] && a[1]; a++)
+		if (!strcmp(a[0], "--network"))
+			hosts = !strcmp(a[1], "hosts");
+	return hosts;
+}
+
+/*
+ * The sandbox prefix for one command: the loop's, plus --network hosts
+ * and one --allow-host per host= field when the verdict gave the command
+ * its hosts (allow.network-hosts), and --connections CONN when the
+ * command runs with the proxy (CONN not NULL).  A new array of borrowed
+ * strings.
+ */
+static char **sandbox_prefix(const struct loop *l, const struct sc_record *verdict,
+			     char *conn)
+{
+	static char net[] = "--network", hosts[] = "hosts", allow[] = "--allow-host",
+		    conns[] = "--connections";
+	size_t nh, k = 0;
+	char **h = field_list(verdict, "host", &nh), **opts, **v;
+
+	opts = sc_xcalloc(2 * nh + 5, sizeof(*opts));
+	if (nh) {
+		opts[k++] = net;
+		opts[k++] = hosts;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		opts[k++] = allow;
+		opts[k++] = h[i];
+	}
+	if (conn) {
+		opts[k++] = conns;
+		opts[k++] = conn;
+	}
+	v = concat_argv(l->prog->sandbox, NULL, opts);
+	free(opts);
+	free(h);
+	return v;
+}
+
+/*
+ * Where the proxy writes the command's connection records: a private
+ * file, NULL when the command has no proxy.
+ */
+static char *connections_file(const struct loop *l, const struct sc_record *verdict)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct sc_buf b = SC_BUF_INIT;
+	int fd;
+
+	if (!sc_record_get(verdict, "host") && !prefix_hosts_mode(l))
+		return NULL;
+	sc_buf_addf(&b, "%s/sc-agent-conn.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	fd = mkstemp(b.data);
+	if (fd < 0) {
+		sc_buf_release(&b);
+		return NULL;
+	}
+	close(fd);
+	return sc_buf_detach(&b, NULL);
+}
+
+/* Every connection the command made, into the events (masked there). */
+static void journal_connections(struct loop *l, char *path)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record r;
+
+	if (!path)
+		return;
+	if (sc_read_file_max(path, 16 << 20, &b) == 0) {
+		sc_input_init_mem(&in, b.data, b.len);
+		sc_reader_init(&rd, &in);
+		sc_record_init(&r);
+		while (sc_reader_next(&rd, &r) == SC_READ_RECORD)
+			if (sc_record_type(&r) &&
+			    !strcmp(sc_record_type(&r), "connection"))
+				emit(l, &r);
+		sc_record_release(&r);
+	}
+	sc_buf_release(&b);
+	unlink(path);
+	free(path);
+}
+
 static void run_command(struct loop *l, const struct sc_record *call,
-			struct result *res)
+			const struct sc_record *verdict, struct result *res)
 {
 	const char *shell = sc_record_str(call, "shell");
 	char *sh_argv[] = { "/bin/sh", "-c", (char *)shell, NULL };
 	struct sc_buf why = SC_BUF_INIT, out = SC_BUF_INIT;
 	size_t nr;
-	char **words = field_list(call, "argv", &nr), **argv;
+	char **words = field_list(call, "argv", &nr), **argv, **prefix;
+	char *conn;
 	int dirfd, raw, devnull, st = -1;
 
 	res->source = "command";
@@ -516,7 +559,10 @@ static void run_command(struct loop *l, const struct sc_record *call,
 		free(words);
 		return;
 	}
-	argv = concat_argv(l->prog->sandbox, "--", nr ? words : sh_argv);
+	conn = connections_file(l, verdict);
+	prefix = sandbox_prefix(l, verdict, conn);
+	argv = concat_argv(prefix, "--", nr ? words : sh_argv);
+	free(prefix);
 	dirfd = command_dir(l, call, &why);
 	raw = sc_anon_file("sc-agent-command");
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -547,6 +593,7 @@ static void run_command(struct loop *l, const struct sc_record *call,
 		close(raw);
 	if (devnull >= 0)
 		close(devnull);
+	journal_connections(l, conn);
 	free(argv);
 	free(words);
 }
@@ -610,7 +657,8 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	for (size_t i = 0; i < call->nr; i++) {
 		const char *n = call->fields[i].name;
 		if (!strcmp(n, "argv") || !strcmp(n, "path") ||
-		    !strcmp(n, "shell") || !strcmp(n, "url")) {
+		    !strcmp(n, "shell") || !strcmp(n, "url") ||
+		    !strcmp(n, "arguments")) {
 			sc_buf_addch(b, ' ');
 			sc_buf_add(b, call->fields[i].value,
 				   strnlen(call->fields[i].value,
@@ -625,11 +673,14 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	return b->data;
 }
 
-static int add_grant(struct loop *l, const char *object)
+/* Grant the NR objects of PARTS for the rest of the run, all at once. */
+static int add_grant(struct loop *l, const struct sc_ask_part *parts,
+		     size_t nr)
 {
 	struct sc_record g;
 	struct sc_buf b = SC_BUF_INIT;
 	int fd, ret = 0;
+	size_t k;
 
 	if (!l->o->grants)
 		return 0;
@@ -638,9 +689,12 @@ static int add_grant(struct loop *l, const char *object)
 	if (fd < 0)
 		return sc_error_errno("GRANTS-FAILED", "cannot add the grant");
 	sc_record_init(&g);
-	sc_record_adds(&g, "type", "grant");
-	sc_record_adds(&g, "object", object);
-	sc_record_encode(&g, &b);
+	for (k = 0; k < nr; k++) {
+		sc_record_reset(&g);
+		sc_record_adds(&g, "type", "grant");
+		sc_record_adds(&g, "object", parts[k].object);
+		sc_record_encode(&g, &b);
+	}
 	if (sc_write_all(fd, b.data, b.len) < 0 || fsync(fd) < 0)
 		ret = sc_error_errno("GRANTS-FAILED", "cannot add the grant");
 	close(fd);
@@ -649,8 +703,8 @@ static int add_grant(struct loop *l, const char *object)
 	if (ret < 0)
 		return -1;
 	/* The classifier reads grants when it starts: start it again. */
-	coproc_end(l->cls);
-	l->cls = coproc_start(l->prog->classify);
+	sc_coproc_end(l->cls);
+	l->cls = sc_coproc_start(l->prog->classify);
 	if (!l->cls)
 		return sc_error_errno("CLASSIFY-FAILED",
 				      "cannot restart the classifier");
@@ -658,18 +712,58 @@ static int add_grant(struct loop *l, const char *object)
 }
 
 static void event_approval(struct loop *l, const char *id, const char *object,
+			   const struct sc_ask_part *parts, size_t nr,
 			   enum sc_answer ans, const char *how)
 {
 	struct sc_record r;
+	size_t k;
 
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "approval");
 	sc_record_adds(&r, "id", id ? id : "");
 	sc_record_adds(&r, "object", object ? object : "");
+	for (k = 0; nr > 1 && k < nr; k++)   /* what the answer covered */
+		sc_record_adds(&r, "part-object", parts[k].object);
 	sc_record_adds(&r, "answer", sc_answer_name(ans));
 	sc_record_adds(&r, "by", how);
 	emit(l, &r);
 	sc_record_release(&r);
+}
+
+/*
+ * The parts of verdict V that ask (part-rule/part-object pairs), or its
+ * rule and object alone from a classifier that lists none.  *PARTS points
+ * into V; free the array only.
+ */
+static size_t verdict_parts(const struct sc_record *v,
+			    struct sc_ask_part **parts)
+{
+	size_t k, nr = 0, alloc = 0;
+	const char *rule = NULL;
+
+	*parts = NULL;
+	for (k = 0; k < v->nr; k++) {
+		const struct sc_field *f = &v->fields[k];
+
+		if (!strcmp(f->name, "part-rule")) {
+			rule = f->value;
+		} else if (!strcmp(f->name, "part-object") && rule) {
+			SC_ALLOC_GROW(*parts, nr + 1, alloc);
+			(*parts)[nr].object = f->value;
+			(*parts)[nr++].rule = rule;
+			rule = NULL;
+		}
+	}
+	if (!nr) {
+		const char *o = sc_record_str(v, "object");
+		const char *r = sc_record_str(v, "rule");
+
+		*parts = sc_xcalloc(1, sizeof(**parts));
+		(*parts)[0].object = o ? o : "";
+		(*parts)[0].rule = r ? r : "";
+		nr = 1;
+	}
+	return nr;
 }
 
 /*
@@ -684,29 +778,34 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 	const char *how = "budget";
 	struct sc_buf what = SC_BUF_INIT;
 	enum sc_answer ans = SC_ANSWER_NO;
+	struct sc_ask_part *parts;
+	size_t nr = verdict_parts(v, &parts);
 
 	l->stats->asked++;
 	if (l->o->no_prompt)
 		how = "no-prompt";
 	else if (l->stats->asked <= l->o->budget)
-		ans = sc_ask(l->o->asker, describe(call, &what),
-			     object ? object : "", sc_record_str(v, "rule"),
+		ans = sc_ask(l->o->asker, describe(call, &what), parts, nr,
 			     sc_record_str(v, "reason"), &how);
 	sc_buf_release(&what);
-	event_approval(l, id, object, ans, how);
+	event_approval(l, id, object, parts, nr, ans, how);
 	switch (ans) {
 	case SC_ANSWER_STOP:
 		*ret = stop(l, "STOPPED", "the person stopped the attempt");
 		return -1;
 	case SC_ANSWER_RUN:
-		if (add_grant(l, object ? object : "") < 0) {
+		if (add_grant(l, parts, nr) < 0) {
+			free(parts);
 			*ret = SC_EXIT_INTERNAL;
 			return -1;
 		}
+		free(parts);
 		return 1;
 	case SC_ANSWER_ONCE:
+		free(parts);
 		return 1;
 	default:
+		free(parts);
 		return 0;
 	}
 }
@@ -808,6 +907,77 @@ static int judge(struct loop *l, const struct sc_record *call,
 	return emit(l, v) < 0 ? SC_EXIT_INTERNAL : GO_ON;
 }
 
+/* ---- MCP tools (lib/agentmcp.c) ------------------------------------ */
+
+static int mcp_event(void *ctx, const struct sc_record *r)
+{
+	return emit(ctx, r);
+}
+
+/*
+ * An MCP tool's definition is the server's words, and the server holds
+ * the keys its configuration passes it: description and schema are
+ * masked like any result before the model sees them.
+ */
+static int mcp_conversation(void *ctx, const struct sc_record *r)
+{
+	struct loop *l = ctx;
+	struct sc_record m;
+	int ret = 0, trunc = 0;
+
+	sc_record_init(&m);
+	for (size_t i = 0; !ret && i < r->nr; i++) {
+		const struct sc_field *f = &r->fields[i];
+		struct sc_buf text = SC_BUF_INIT;
+
+		if (strcmp(f->name, "description") && strcmp(f->name, "schema")) {
+			sc_record_add(&m, f->name, f->value, f->value_len);
+			continue;
+		}
+		sc_buf_add(&text, f->value, f->value_len);
+		if (mask_text(l, &text, &trunc) < 0)
+			ret = -1;
+		else
+			sc_record_add(&m, f->name, text.data ? text.data : "",
+				      text.len);
+		sc_buf_release(&text);
+	}
+	if (!ret)
+		ret = append_conversation(l, &m);
+	sc_record_release(&m);
+	return ret;
+}
+
+/* The policy judges an MCP call as tool=mcp server= name= digest=. */
+static int judge_mcp(struct loop *l, const struct sc_record *call,
+		     struct sc_record *v)
+{
+	struct sc_record j;
+	int ret;
+
+	sc_record_init(&j);
+	ret = sc_agent_mcp_judged(&l->mcp, call, &j) < 0 ? SC_EXIT_INTERNAL :
+	      judge(l, &j, v);
+	sc_record_release(&j);
+	return ret;
+}
+
+/* Carry an allowed MCP call; its result is capped like a command's. */
+static int mcp_call(struct loop *l, const struct sc_record *call,
+		    struct result *res)
+{
+	int ok = 0;
+
+	if (sc_agent_mcp_call(&l->mcp, call, l->o->output_max, &res->text, &ok,
+			      &res->truncated, &res->source) < 0)
+		return SC_EXIT_INTERNAL;
+	res->outcome = ok ? "ok" : "error";
+	if (res->truncated)
+		sc_buf_addf(&res->text, "\n[output truncated at %zu bytes]",
+			    l->o->output_max);
+	return GO_ON;
+}
+
 /*
  * A request of an external agent that sc-acp cannot map to one object
  * (tool=other): the policy cannot judge it, so a person decides, shown
@@ -870,6 +1040,16 @@ static void remember_approval(struct loop *l, const char *object)
 }
 
 /* 1 when OBJECT was approved in a permission request, now used up. */
+/* 1 when verdict V has at most one part that asks. */
+static int one_part(const struct sc_record *v)
+{
+	struct sc_ask_part *parts;
+	size_t nr = verdict_parts(v, &parts);
+
+	free(parts);
+	return nr <= 1;
+}
+
 static int take_approval(struct loop *l, const char *object)
 {
 	for (size_t i = 0; i < sizeof(l->approved) / sizeof(l->approved[0]); i++)
@@ -896,6 +1076,8 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	sc_record_init(&v);
 	if (l->acp && tool && !strcmp(tool, "other"))
 		ret = unmapped(l, call, &v);
+	else if (!l->acp && sc_call_is_mcp(tool))
+		ret = judge_mcp(l, call, &v);
 	else
 		ret = judge(l, call, &v);
 	if (ret != GO_ON)
@@ -912,11 +1094,13 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	if (!strcmp(decision, "allow"))
 		allow = 1;
 	else if (!strcmp(decision, "ask") && l->acp && !permission &&
-		 sc_record_str(&v, "object") &&
+		 sc_record_str(&v, "object") && one_part(&v) &&
 		 take_approval(l, sc_record_str(&v, "object"))) {
-		/* The agent does what the person approved in its request. */
-		event_approval(l, id, sc_record_str(&v, "object"), SC_ANSWER_ONCE,
-			       "permission");
+		/* The agent does what the person approved in its request;
+		 * an approval names one object, so it never covers a call
+		 * with two parts that ask. */
+		event_approval(l, id, sc_record_str(&v, "object"), NULL, 0,
+			       SC_ANSWER_ONCE, "permission");
 		allow = asked = 1;
 	} else if (!strcmp(decision, "ask")) {
 		allow = ask_person(l, call, &v, &ret);
@@ -944,8 +1128,12 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	if (l->acp && permission && !strcmp(permission, "1")) {
 		/* The external agent acts with its own tools: only the answer. */
 		ret = add_result(l, id, tool, &res);
+	} else if (!l->acp && sc_call_is_mcp(tool)) {
+		ret = mcp_call(l, call, &res);
+		if (!ret)
+			ret = add_result(l, id, tool, &res);
 	} else if (tool && !strcmp(tool, "run")) {
-		run_command(l, call, &res);
+		run_command(l, call, &v, &res);
 		ret = add_result(l, id, tool, &res);
 		if (!ret)
 			ret = guard(l);
@@ -1203,13 +1391,20 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		return SC_EXIT_UNAVAILABLE;
 	}
 	sc_output_init(&l.events, o->events_fd);
-	l.cls = coproc_start(prog->classify);
+	l.cls = sc_coproc_start(prog->classify);
 	if (!l.cls) {
 		sc_error_errno("CLASSIFY-FAILED", "cannot start the classifier");
 		ret = SC_EXIT_UNAVAILABLE;
 	}
+	if (ret == GO_ON && prog->nr_mcp && !prog->executor) {
+		struct sc_agent_mcp_sink sink = { mcp_event, mcp_conversation, &l };
+
+		/* Servers start once per attempt, before the first turn. */
+		if (sc_agent_mcp_start(&l.mcp, prog->mcp, prog->nr_mcp, &sink) < 0)
+			ret = SC_EXIT_INTERNAL;
+	}
 	if (ret == GO_ON && prog->executor) {
-		l.acp = coproc_start(prog->executor);
+		l.acp = sc_coproc_start(prog->executor);
 		if (!l.acp) {
 			sc_error_errno("ACP-START", "cannot start the external agent");
 			ret = SC_EXIT_UNAVAILABLE;
@@ -1228,7 +1423,8 @@ int sc_agent_run(const struct sc_agent_opts *o,
 	if (ret < 0)
 		ret = 0;
 	acp_end(&l);
-	coproc_end(l.cls);
+	sc_agent_mcp_end(&l.mcp);
+	sc_coproc_end(l.cls);
 	for (size_t i = 0; i < sizeof(l.approved) / sizeof(l.approved[0]); i++)
 		free(l.approved[i]);
 	sc_output_flush(&l.events);

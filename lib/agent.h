@@ -26,6 +26,8 @@ struct sc_agent_programs {
 	char **guard;      /* exit 0 clean, 1 findings (records), else failed */
 	char **snapshot;   /* takes the guard's manifest again; exit 0 */
 	char **executor;   /* sc-acp and an external agent, instead of model */
+	char ***mcp;       /* sc-mcp coprocesses, one a server */
+	size_t nr_mcp;
 };
 
 struct sc_agent_opts {

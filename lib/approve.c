@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "io.h"
+#include "termtext.h"
 
 int sc_asker_open(struct sc_asker *a, const char *script)
 {
@@ -82,44 +84,69 @@ static int read_tty_line(int fd, char *line, size_t size)
 
 static void show(int fd, const char *label, const char *text)
 {
-	size_t len = text ? strlen(text) : 0;
-	char *clean = sc_xmalloc(len + 1);
 	struct sc_buf b = SC_BUF_INIT;
 
 	/*
-	 * The object and the call are the model's words: no control bytes,
-	 * and all of them: a cut would let a long harmless start hide what
-	 * the person is really asked to allow.
+	 * The object and the call are the model's words: cleaned of every
+	 * control, escape and bidi override, and all of them: a cut would
+	 * let a long harmless start hide what the person is really asked to
+	 * allow.
 	 */
-	sc_sanitize(clean, len + 1, text ? text : "", len);
-	sc_buf_addf(&b, "  %-8s %s\n", label, clean);
+	sc_buf_addf(&b, "  %-8s ", label);
+	sc_term_clean(&b, text ? text : "", text ? strlen(text) : 0);
+	sc_buf_addch(&b, '\n');
 	if (sc_write_all(fd, b.data, b.len) < 0) {
 		/* A question nobody can see is answered no by the caller. */
 	}
-	free(clean);
 	sc_buf_release(&b);
 }
 
-enum sc_answer sc_ask(struct sc_asker *a, const char *what, const char *object,
-		      const char *rule, const char *reason, const char **how)
+static void show_parts(int fd, const struct sc_ask_part *parts, size_t nr)
+{
+	char label[48];
+	size_t k;
+
+	for (k = 0; k < nr; k++) {
+		if (nr > 1) {
+			snprintf(label, sizeof(label), "%zu of %zu", k + 1, nr);
+			show(fd, "part:", label);
+		}
+		show(fd, "object:", parts[k].object);
+		show(fd, "rule:", parts[k].rule);
+	}
+}
+
+enum sc_answer sc_ask(struct sc_asker *a, const char *what,
+		      const struct sc_ask_part *parts, size_t nr,
+		      const char *reason, const char **how)
 {
 	static const char question[] =
 		"  allow it [o]nce, for this [r]un, [n]o, or [s]top the attempt? ";
+	struct sc_buf q = SC_BUF_INIT;
 	char line[64];
+	int failed;
 
 	if (a->out < 0) {
 		*how = "no-terminal";
 		return SC_ANSWER_NO;
 	}
 	show(a->out, "asks:", what);
-	show(a->out, "object:", object);
-	show(a->out, "rule:", rule);
+	show_parts(a->out, parts, nr);
 	show(a->out, "why:", reason);
-	if (write(a->out, question, sizeof(question) - 1) < 0) {
+	if (nr > 1)
+		sc_buf_addf(&q, "  allow all %zu parts [o]nce, for this [r]un, "
+			    "[n]o, or [s]top the attempt? ", nr);
+	else
+		sc_buf_adds(&q, question);
+	failed = sc_write_all(a->out, q.data, q.len) < 0;
+	sc_buf_release(&q);
+	if (failed) {
 		*how = "no-terminal";
 		return SC_ANSWER_NO;
 	}
 	if (a->script) {
+		char clean[64];
+
 		if (!fgets(line, sizeof(line), a->script)) {
 			*how = "script-exhausted";
 			line[0] = '\0';
@@ -128,8 +155,7 @@ enum sc_answer sc_ask(struct sc_asker *a, const char *what, const char *object,
 			line[strcspn(line, "\r\n")] = '\0';
 		}
 		/* Echo the scripted answer where a person's would appear. */
-		char clean[64];
-		sc_sanitize(clean, sizeof(clean) - 1, line, strlen(line));
+		sc_term_clean_into(clean, sizeof(clean) - 1, line, strlen(line));
 		strcat(clean, "\n");
 		if (write(a->out, clean, strlen(clean)) < 0)
 			*how = "no-terminal";

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "diag.h"
 #include "gitconfig.h"
+#include "hostlist.h"
 #include "io.h"
 #include "shellwords.h"
 
@@ -56,6 +57,21 @@ void sc_config_release(struct sc_config *cfg)
 		free(cfg->mcp[i].digest);
 	}
 	free(cfg->mcp);
+	for (i = 0; i < cfg->nr_net_hosts; i++)
+		free(cfg->net_hosts[i]);
+	free(cfg->net_hosts);
+	for (i = 0; i < cfg->nr_net_rules; i++) {
+		struct sc_net_rule *r = &cfg->net_rules[i];
+		size_t k;
+
+		free(r->name);
+		list_release(&r->argv);
+		list_release(&r->argv_prefix);
+		for (k = 0; k < r->nr_hosts; k++)
+			free(r->hosts[k]);
+		free(r->hosts);
+	}
+	free(cfg->net_rules);
 	sc_config_init(cfg);
 }
 
@@ -139,6 +155,53 @@ static int add_mcp(struct sc_config *cfg, const char *key, const char *server,
 	return 0;
 }
 
+/* A host list entry, checked as sc-sandbox-exec --allow-host checks it. */
+static int add_host(char ***v, size_t *nr, size_t *alloc, const char *key,
+		    const char *value)
+{
+	const char *why;
+
+	if (sc_host_entry_check(value, &why) < 0)
+		return sc_error("BAD-CONFIG", "%s: '%s': %s", key, value, why);
+	SC_ALLOC_GROW(*v, *nr + 1, *alloc);
+	(*v)[(*nr)++] = sc_xstrdup(value);
+	return 0;
+}
+
+static struct sc_net_rule *net_rule(struct sc_config *cfg, char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nr_net_rules; i++)
+		if (!strcmp(cfg->net_rules[i].name, name)) {
+			free(name);
+			return &cfg->net_rules[i];
+		}
+	SC_ALLOC_GROW(cfg->net_rules, cfg->nr_net_rules + 1,
+		      cfg->alloc_net_rules);
+	memset(&cfg->net_rules[cfg->nr_net_rules], 0, sizeof(*cfg->net_rules));
+	cfg->net_rules[cfg->nr_net_rules].name = name;
+	return &cfg->net_rules[cfg->nr_net_rules++];
+}
+
+static int suffix(const char *name, const char *end);
+
+/* network.NAME.argv | argvPrefix | hosts; any other key is a mistake. */
+static int add_net(struct sc_config *cfg, const char *k, char *sub,
+		   const char *v)
+{
+	struct sc_net_rule *r = net_rule(cfg, sub);
+
+	if (suffix(k, ".argv"))
+		return add_argv(&r->argv, k, v, 1);
+	if (suffix(k, ".argvprefix"))
+		return add_argv(&r->argv_prefix, k, v, 2);
+	if (suffix(k, ".hosts"))
+		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, k, v);
+	return sc_error("BAD-CONFIG", "%s: unknown key (argv, argvPrefix or "
+			"hosts)", k);
+}
+
 static int suffix(const char *name, const char *end)
 {
 	size_t n = strlen(name), e = strlen(end);
@@ -163,6 +226,11 @@ static int add_entry(const char *k, const char *v, void *ctx)
 		return add_argv(&cfg->net_allow, k, v, 1);
 	if (!strcmp(k, "sandbox.networkallowprefix"))
 		return add_argv(&cfg->net_allow_prefix, k, v, 2);
+	if (!strcmp(k, "sandbox.networkhosts"))
+		return add_host(&cfg->net_hosts, &cfg->nr_net_hosts,
+				&cfg->alloc_net_hosts, k, v);
+	if ((sub = subsection(k, "network")))
+		return add_net(cfg, k, sub, v);
 	if ((sub = subsection(k, "check"))) {
 		free(sub);
 		if (suffix(k, ".argv"))

@@ -31,6 +31,18 @@ struct sc_argv_list {
 	size_t nr, alloc;
 };
 
+/*
+ * [network "NAME"]: the hosts one command (argv, exact) or family of
+ * commands (argvPrefix) may reach through sc-sandbox-exec --network hosts.
+ */
+struct sc_net_rule {
+	char *name;
+	struct sc_argv_list argv;         /* network.NAME.argv */
+	struct sc_argv_list argv_prefix;  /* network.NAME.argvPrefix */
+	char **hosts;                     /* network.NAME.hosts, checked */
+	size_t nr_hosts, alloc_hosts;
+};
+
 struct sc_config {
 	struct sc_argv_list checks;          /* check.NAME.argv */
 	struct sc_argv_list allow;           /* commands.allow: exact argv */
@@ -41,6 +53,10 @@ struct sc_config {
 	size_t nr_servers, alloc_servers;
 	struct sc_mcp_allow *mcp;            /* mcp.NAME.allow */
 	size_t nr_mcp, alloc_mcp;
+	char **net_hosts;                    /* sandbox.networkHosts, checked */
+	size_t nr_net_hosts, alloc_net_hosts;
+	struct sc_net_rule *net_rules;       /* every network.NAME section */
+	size_t nr_net_rules, alloc_net_rules;
 };
 
 enum sc_config_status {
@@ -64,5 +80,6 @@ int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len);
 int sc_config_has_server(const struct sc_config *cfg, const char *server);
 
 void sc_argv_free(struct sc_argv *a);
+
 
 #endif

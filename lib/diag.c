@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "termtext.h"
 
 /* Long enough for any message; longer ones are cut, never overflowed. */
 #define SC_DIAG_MAX 1024
@@ -24,16 +25,7 @@ const char *sc_progname(void)
 
 void sc_sanitize(char *dst, size_t dstsz, const char *src, size_t len)
 {
-	size_t i;
-
-	if (!dstsz)
-		return;
-	for (i = 0; i < len && i + 1 < dstsz; i++) {
-		unsigned char c = (unsigned char)src[i];
-
-		dst[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	dst[i] = '\0';
+	sc_term_clean_into(dst, dstsz, src, len);
 }
 
 __attribute__((format(printf, 4, 0)))

@@ -53,8 +53,9 @@ noreturn void sc_die_errno(int status, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * Copy at most DSTSZ-1 bytes of SRC (length LEN) into DST, replacing bytes
- * that could disturb a terminal (C0 controls, DEL) with '?'.
+ * Copy SRC (length LEN), cleaned for a terminal (sc_term_clean_into() in
+ * termtext.h: controls, escape sequences, bidi overrides), into DST: at
+ * most DSTSZ-1 bytes, never cutting a character, NUL-terminated.
  */
 void sc_sanitize(char *dst, size_t dstsz, const char *src, size_t len);
 

@@ -494,6 +494,106 @@ static int add_protected(git_repository *repo, const struct sc_patterns *pats,
 	return ret;
 }
 
+/* ---- protected files from a commit's tree ------------------------------- */
+
+/*
+ * Is REL, a path of the tree, selected: the last verdict of the patterns
+ * on it or on one of its directories, as the worktree walk inherits them.
+ */
+static int tree_selected(const struct sc_patterns *pats, const char *rel)
+{
+	struct sc_buf part = SC_BUF_INIT, folded = SC_BUF_INIT;
+	const char *slash = rel;
+	int selected = 0, v;
+
+	for (;;) {
+		slash = strchr(slash, '/');
+		sc_buf_reset(&part);
+		sc_buf_add(&part, rel, slash ? (size_t)(slash - rel) : strlen(rel));
+		sc_buf_reset(&folded);
+		sc_path_fold_rel(part.data, &folded);
+		v = sc_patterns_decide(pats, folded.data, slash != NULL);
+		if (v >= 0)
+			selected = v;
+		if (!slash++)
+			break;
+	}
+	sc_buf_release(&part);
+	sc_buf_release(&folded);
+	return selected;
+}
+
+struct tree_walk {
+	git_repository *repo;
+	const struct sc_patterns *pats;
+	struct sc_hg_manifest *m;
+	int ret;
+};
+
+/* One entry of the tree: a selected blob becomes a protected item, with
+ * the mode and digest the worktree walk gives the same file. */
+static int tree_entry(const char *root, const git_tree_entry *e, void *payload)
+{
+	struct tree_walk *tw = payload;
+	git_filemode_t mode = git_tree_entry_filemode(e);
+	struct sc_buf rel = SC_BUF_INIT, target = SC_BUF_INIT;
+	char hex[HEX_SHA256];
+	git_blob *blob = NULL;
+	const char *kind;
+
+	if (mode == GIT_FILEMODE_TREE || mode == GIT_FILEMODE_COMMIT)
+		return 0;
+	sc_buf_addf(&rel, "%s%s", root, git_tree_entry_name(e));
+	if (!tree_selected(tw->pats, rel.data)) {
+		sc_buf_release(&rel);
+		return 0;
+	}
+	if (git_blob_lookup(&blob, tw->repo, git_tree_entry_id(e)) < 0) {
+		tw->ret = git_failed("cannot read a blob of the tree");
+		sc_buf_release(&rel);
+		return -1;
+	}
+	sha256_mem(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), hex);
+	kind = mode == GIT_FILEMODE_LINK ? "symlink" :
+	       mode == GIT_FILEMODE_BLOB_EXECUTABLE ? "exec" : "file";
+	if (mode == GIT_FILEMODE_LINK)
+		sc_buf_add(&target, git_blob_rawcontent(blob),
+			   (size_t)git_blob_rawsize(blob));
+	add_item(tw->m, SC_HG_PROTECTED, rel.data, kind, hex,
+		 mode == GIT_FILEMODE_LINK ? (target.data ? target.data : "") : NULL);
+	git_blob_free(blob);
+	sc_buf_release(&rel);
+	sc_buf_release(&target);
+	return 0;
+}
+
+/*
+ * The protected items of the tree of REV, not of the worktree: the
+ * baseline a run starts from is the commit, never what a previous run
+ * left in the worktree.
+ */
+static int add_protected_tree(git_repository *repo, const struct sc_patterns *pats,
+			      const char *rev, struct sc_hg_manifest *m)
+{
+	struct tree_walk tw = { repo, pats, m, 0 };
+	git_object *obj = NULL, *tree = NULL;
+	int r;
+
+	if (git_revparse_single(&obj, repo, rev) < 0 ||
+	    git_object_peel(&tree, obj, GIT_OBJECT_TREE) < 0) {
+		git_object_free(obj);
+		return sc_error("BAD-REVISION", "'%s' names no commit or tree", rev);
+	}
+	r = git_tree_walk((git_tree *)tree, GIT_TREEWALK_PRE, tree_entry, &tw);
+	git_object_free(tree);
+	git_object_free(obj);
+	if (tw.ret)
+		return -1;
+	if (r < 0)
+		return git_failed("cannot walk the tree");
+	return 0;
+}
+
 /* ---- refs and HEAD ------------------------------------------------------ */
 
 static int git_failed(const char *what)
@@ -725,7 +825,9 @@ int sc_hg_build(git_repository *repo, const struct sc_hg_options *opt,
 	if (opt->status && add_status(repo, m) < 0)
 		return -1;
 	start = m->nr;
-	if (opt->protect && add_protected(repo, opt->protect, m) < 0)
+	if (opt->protect && (opt->protect_tree ?
+	    add_protected_tree(repo, opt->protect, opt->protect_tree, m) :
+	    add_protected(repo, opt->protect, m)) < 0)
 		return -1;
 	sort_tail(m, start);
 	return 0;

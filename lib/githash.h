@@ -81,6 +81,8 @@ struct sc_hg_options {
 	size_t nr_exclude;
 	const struct sc_patterns *protect; /* NULL: no protected files */
 	int status;                        /* add the status item */
+	const char *protect_tree;          /* protected items from this
+					    * commit's tree, not the worktree */
 };
 
 /* The deepest directory nesting walked (hooks/, info/, the worktree): a

@@ -13,10 +13,11 @@
 
 /*
  * The system headers may be older than the kernel: spell out what ABI 3
- * to 6 added, and use a ruleset structure of our own with every member.
+ * to 9 added, and use a ruleset structure of our own with every member.
  */
 #define LL_FS_TRUNCATE (1ULL << 14)      /* ABI 3 */
 #define LL_FS_IOCTL_DEV (1ULL << 15)     /* ABI 5 */
+#define LL_FS_RESOLVE_UNIX (1ULL << 16)  /* ABI 9: connect to a socket on disk */
 #define LL_NET_BIND_TCP (1ULL << 0)      /* ABI 4 */
 #define LL_NET_CONNECT_TCP (1ULL << 1)
 #define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
@@ -57,6 +58,14 @@ static uint64_t fs_rights(int abi)
 		all |= LL_FS_TRUNCATE;
 	if (abi >= 5)
 		all |= LL_FS_IOCTL_DEV;
+	/*
+	 * Handled, so connecting to a Unix socket on disk is allowed only
+	 * beneath a writable path (SC_LL_WRITE grants every handled right),
+	 * or to one the sandbox made: in the landlock tier the only layer
+	 * that can, in the full tier one more besides the masks.
+	 */
+	if (abi >= 9)
+		all |= LL_FS_RESOLVE_UNIX;
 	return all;
 }
 

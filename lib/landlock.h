@@ -6,8 +6,9 @@
  * a process restricted by a ruleset may do what some rule allows and
  * nothing else the ruleset handles.  It cannot take back a right granted
  * on a parent directory (a read-only .git under a writable root needs a
- * mount), and up to ABI 7 it does not cover connect() to Unix sockets on
- * disk, chmod/chown/utime outside writable paths, or UDP: other layers do.
+ * mount); it covers connect() to Unix sockets on disk only from ABI 9,
+ * and never chmod/chown/utime outside writable paths or UDP: other layers
+ * do.
  */
 
 #include <stdint.h>

@@ -1,6 +1,7 @@
 #include <hs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "alloc.h"
 #include "diag.h"
@@ -12,15 +13,27 @@ struct form {
 	size_t len;
 	size_t secret;  /* index into names */
 	size_t lead;    /* leading NUL bytes, checked by hand (see compile) */
+	unsigned kind;  /* FORM_* */
 };
+
+/*
+ * FORM_WRAP forms (base64 and hex) are matched in the unwrapped stream
+ * (see struct sc_masker), FORM_CASELESS ones (percent-encodings) in any
+ * mix of upper and lower case: "%3a" and "%3A" in one string.
+ */
+enum { FORM_WRAP = 1, FORM_CASELESS = 2 };
 
 struct sc_mask_set {
 	char **names;        /* sanitised secret names, for markers */
 	size_t nr_names;
 	struct form *forms;  /* sorted by text, no duplicates */
 	size_t nr_forms, alloc_forms;
-	size_t longest;
-	hs_database_t *db;   /* NULL when there is no form */
+	size_t longest;      /* of the raw stream's forms */
+	size_t wlongest;     /* of the unwrapped stream's forms */
+	hs_database_t *db;   /* raw forms; NULL when there is none */
+	hs_database_t *wdb;  /* FORM_WRAP forms; NULL when there is none */
+	size_t *caseless;    /* indexes of the FORM_CASELESS forms */
+	size_t nr_caseless;
 };
 
 /* A range of the stream to replace: [start, end). */
@@ -43,12 +56,32 @@ struct sc_masker {
 	size_t head, nr, alloc;
 	sc_mask_hit_fn hit;
 	void *hit_ctx;
+	/*
+	 * The unwrapped stream: the input without the line breaks (and the
+	 * indentation after them) that wrap base64 or hex, so an encoding
+	 * wrapped at any width, with "\n" or "\r\n", matches as one form.
+	 * A gap removed is one line break ("\n", "\r" or "\r\n") and at most
+	 * GAP_INDENT spaces or tabs after it; anything longer stays, so a
+	 * match's bytes span at most (GAP_MAX + 1) times its length.
+	 * segs[seg_head..nr_segs) map runs of unwrapped bytes back to the
+	 * input: run k starts at unwrapped offset w and input offset o.
+	 */
+	hs_stream_t *wstream;
+	uint64_t wpos;       /* unwrapped bytes fed */
+	struct seg { uint64_t w, o; } *segs;
+	size_t seg_head, nr_segs, alloc_segs;
+	struct gap { int in, cr, indent; } gap;
+	int gap_before;      /* bytes were dropped since the last run */
+	struct sc_buf wbuf;  /* the unwrapped bytes of the current feed */
 };
+
+#define GAP_INDENT 16
+#define GAP_MAX (2 + GAP_INDENT)
 
 /* ---- building the forms ---- */
 
-static void add_form(struct sc_mask_set *set, struct sc_buf *text,
-		     size_t secret)
+static void add_form_kind(struct sc_mask_set *set, struct sc_buf *text,
+			  size_t secret, unsigned kind)
 {
 	struct form *f;
 
@@ -60,10 +93,15 @@ static void add_form(struct sc_mask_set *set, struct sc_buf *text,
 	f = &set->forms[set->nr_forms++];
 	f->text = sc_buf_detach(text, &f->len);
 	f->secret = secret;
+	f->kind = kind;
 	for (f->lead = 0; f->lead < f->len && !f->text[f->lead]; f->lead++)
 		;
-	if (f->len > set->longest)
-		set->longest = f->len;
+}
+
+static void add_form(struct sc_mask_set *set, struct sc_buf *text,
+		     size_t secret)
+{
+	add_form_kind(set, text, secret, 0);
 }
 
 static void add_raw(struct sc_mask_set *set, const char *p, size_t len,
@@ -84,35 +122,6 @@ static const int json_flags[] = {
 	SC_JSON_SLASH | SC_JSON_ASCII,
 };
 
-/*
- * The lines of a wrapped base64 encoding that starts with the value (as
- * "base64 FILE" writes it at 76 columns and PEM at 64): each line is
- * masked on its own, since the unwrapped form never matches.  Lines
- * shorter than 16 characters (the last) are too common to register.
- */
-static void add_wrapped(struct sc_mask_set *set, const char *v, size_t len,
-			size_t secret)
-{
-	static const size_t widths[] = { 64, 76 };
-	struct sc_buf b = SC_BUF_INIT, line = SC_BUF_INIT;
-	size_t w, at;
-
-	sc_base64_window(&b, v, len, 0, 0);
-	for (w = 0; w < sizeof(widths) / sizeof(*widths); w++) {
-		if (b.len <= widths[w])
-			continue;
-		for (at = 0; at < b.len; at += widths[w]) {
-			size_t n = b.len - at < widths[w] ? b.len - at : widths[w];
-
-			if (n < 16)
-				continue;
-			sc_buf_add(&line, b.data + at, n);
-			add_form(set, &line, secret);
-		}
-	}
-	sc_buf_wipe(&b);
-}
-
 static void add_encodings(struct sc_mask_set *set, const char *v, size_t len,
 			  size_t secret)
 {
@@ -120,22 +129,20 @@ static void add_encodings(struct sc_mask_set *set, const char *v, size_t len,
 	unsigned off;
 	size_t i;
 
-	add_wrapped(set, v, len, secret);
 	for (off = 0; off < 3; off++) {
 		sc_base64_window(&b, v, len, off, 0);
-		add_form(set, &b, secret);
+		add_form_kind(set, &b, secret, FORM_WRAP);
 		sc_base64_window(&b, v, len, off, SC_B64_URL);
-		add_form(set, &b, secret);
+		add_form_kind(set, &b, secret, FORM_WRAP);
 	}
 	sc_hex_encode(&b, v, len, 0);
-	add_form(set, &b, secret);
+	add_form_kind(set, &b, secret, FORM_WRAP);
 	sc_hex_encode(&b, v, len, 1);
-	add_form(set, &b, secret);
+	add_form_kind(set, &b, secret, FORM_WRAP);
 	for (i = 0; i < sizeof(pct_flags) / sizeof(*pct_flags); i++) {
 		sc_percent_encode(&b, v, len, pct_flags[i]);
-		add_form(set, &b, secret);
-		sc_percent_encode(&b, v, len, pct_flags[i] | SC_PCT_UPPER);
-		add_form(set, &b, secret);
+		add_form_kind(set, &b, secret,
+			      memchr(b.data, '%', b.len) ? FORM_CASELESS : 0);
 	}
 	for (i = 0; i < sizeof(json_flags) / sizeof(*json_flags); i++) {
 		sc_json_escape(&b, v, len, json_flags[i]);
@@ -200,15 +207,36 @@ static void sort_unique(struct sc_mask_set *set)
 		struct form *f = &set->forms[i];
 
 		if (n && f->len == set->forms[n - 1].len &&
-		    !memcmp(f->text, set->forms[n - 1].text, f->len))
+		    !memcmp(f->text, set->forms[n - 1].text, f->len)) {
+			set->forms[n - 1].kind |= f->kind;
 			wipe_free(f->text, f->len);
-		else
+		} else {
 			set->forms[n++] = *f;
+		}
 	}
 	set->nr_forms = n;
+	/*
+	 * A raw form whose text is also a FORM_WRAP one is matched in the
+	 * unwrapped stream only, which holds every byte a raw match could
+	 * cover.  The longest form of each stream bounds what it holds back.
+	 */
+	set->caseless = sc_xcalloc(n, sizeof(*set->caseless));
+	for (i = 0; i < n; i++) {
+		size_t *longest = set->forms[i].kind & FORM_WRAP ?
+				  &set->wlongest : &set->longest;
+
+		if (set->forms[i].len > *longest)
+			*longest = set->forms[i].len;
+		if (set->forms[i].kind & FORM_CASELESS)
+			set->caseless[set->nr_caseless++] = i;
+	}
 }
 
-static int compile(struct sc_mask_set *set)
+static int caseless_index_cmp(const void *a, const void *b, void *ctx);
+
+/* Compile the forms whose FORM_WRAP bit is WRAP into *DB (NULL: none). */
+static int compile_one(struct sc_mask_set *set, unsigned wrap,
+		       hs_database_t **db)
 {
 	const char **exprs;
 	unsigned *ids, *flags;
@@ -216,10 +244,6 @@ static int compile(struct sc_mask_set *set)
 	hs_compile_error_t *err = NULL;
 	hs_error_t rc;
 
-	if (!set->nr_forms)
-		return 0;
-	if (set->nr_forms > 0x7fffffff)
-		return sc_error("MATCHER", "too many secret forms");
 	exprs = sc_xcalloc(set->nr_forms, sizeof(*exprs));
 	ids = sc_xcalloc(set->nr_forms, sizeof(*ids));
 	flags = sc_xcalloc(set->nr_forms, sizeof(*flags));
@@ -233,14 +257,15 @@ static int compile(struct sc_mask_set *set)
 	for (i = 0; i < set->nr_forms; i++) {
 		const struct form *f = &set->forms[i];
 
-		if (f->lead == f->len)
+		if (f->lead == f->len || (f->kind & FORM_WRAP) != wrap)
 			continue;
 		exprs[n] = f->text + f->lead;
 		ids[n] = (unsigned)i;
+		flags[n] = f->kind & FORM_CASELESS ? HS_FLAG_CASELESS : 0;
 		lens[n++] = f->len - f->lead;
 	}
 	rc = n ? hs_compile_lit_multi(exprs, flags, ids, lens, (unsigned)n,
-				      HS_MODE_STREAM, NULL, &set->db, &err)
+				      HS_MODE_STREAM, NULL, db, &err)
 	       : HS_SUCCESS;
 	free(exprs);
 	free(ids);
@@ -249,9 +274,22 @@ static int compile(struct sc_mask_set *set)
 	if (rc != HS_SUCCESS) {
 		/* The message may quote a pattern, which is a secret: not shown. */
 		hs_free_compile_error(err);
+		*db = NULL;
 		return sc_error("MATCHER", "Vectorscan cannot compile the forms "
 				"(error %d)", (int)rc);
 	}
+	return 0;
+}
+
+static int compile(struct sc_mask_set *set)
+{
+	if (!set->nr_forms)
+		return 0;
+	if (set->nr_forms > 0x7fffffff)
+		return sc_error("MATCHER", "too many secret forms");
+	if (compile_one(set, 0, &set->db) < 0 ||
+	    compile_one(set, FORM_WRAP, &set->wdb) < 0)
+		return -1;
 	return 0;
 }
 
@@ -305,6 +343,9 @@ struct sc_mask_set *sc_mask_set_build(const struct sc_secrets *s, int warn)
 			add_lines(set, v, sec->value.len, id);
 	}
 	sort_unique(set);
+	if (set->nr_caseless)
+		qsort_r(set->caseless, set->nr_caseless, sizeof(*set->caseless),
+			caseless_index_cmp, set);
 	if (compile(set) < 0) {
 		sc_mask_set_free(set);
 		return NULL;
@@ -324,8 +365,11 @@ void sc_mask_set_free(struct sc_mask_set *set)
 		free(set->names[i]);
 	free(set->names);
 	free(set->forms);
+	free(set->caseless);
 	if (set->db)
 		hs_free_database(set->db);
+	if (set->wdb)
+		hs_free_database(set->wdb);
 	free(set);
 }
 
@@ -345,7 +389,7 @@ const char *sc_mask_set_form(const struct sc_mask_set *set, size_t i,
 
 size_t sc_mask_set_longest(const struct sc_mask_set *set)
 {
-	return set->longest;
+	return set->longest > set->wlongest ? set->longest : set->wlongest;
 }
 
 const char *sc_mask_set_name(const struct sc_mask_set *set, size_t i)
@@ -356,6 +400,56 @@ const char *sc_mask_set_name(const struct sc_mask_set *set, size_t i)
 size_t sc_mask_set_secrets(const struct sc_mask_set *set)
 {
 	return set->nr_names;
+}
+
+/*
+ * Percent-encodings match in any case, so they are also searched in case
+ * blind order: set->caseless is sorted by strncasecmp (their texts hold
+ * no NUL: an encoder writes it %00), and the forms starting with P in any
+ * case follow the first one not less than P.
+ */
+static int caseless_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t k = alen < blen ? alen : blen;
+	int c = strncasecmp(a, b, k);
+
+	if (c)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
+static int caseless_index_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct sc_mask_set *set = ctx;
+	const struct form *x = &set->forms[*(const size_t *)a];
+	const struct form *y = &set->forms[*(const size_t *)b];
+
+	return caseless_cmp(x->text, x->len, y->text, y->len);
+}
+
+static int caseless_begins(const struct sc_mask_set *set, const char *p,
+			   size_t n)
+{
+	size_t lo = 0, hi = set->nr_caseless;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct form *f = &set->forms[set->caseless[mid]];
+
+		if (caseless_cmp(f->text, f->len, p, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < set->nr_caseless; lo++) {
+		const struct form *f = &set->forms[set->caseless[lo]];
+
+		if (f->len < n || strncasecmp(f->text, p, n))
+			return 0;
+		if (f->len > n)
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -385,9 +479,9 @@ int sc_mask_set_begins_form(const struct sc_mask_set *set, const char *p,
 		if (f->len > n && !memcmp(f->text, p, n))
 			return 1;
 		if (f->len >= n && memcmp(f->text, p, n))
-			return 0;
+			break;
 	}
-	return 0;
+	return caseless_begins(set, p, n);
 }
 
 /* ---- the stream ---- */
@@ -397,13 +491,14 @@ struct sc_masker *sc_masker_new(const struct sc_mask_set *set)
 	struct sc_masker *m = sc_xcalloc(1, sizeof(*m));
 
 	m->set = set;
-	if (set->db) {
-		if (hs_alloc_scratch(set->db, &m->scratch) != HS_SUCCESS ||
-		    hs_open_stream(set->db, 0, &m->stream) != HS_SUCCESS) {
-			sc_masker_free(m);
-			sc_error("MATCHER", "Vectorscan cannot open a stream");
-			return NULL;
-		}
+	/* One scratch serves both databases: allocated for each in turn. */
+	if ((set->db && (hs_alloc_scratch(set->db, &m->scratch) != HS_SUCCESS ||
+			 hs_open_stream(set->db, 0, &m->stream) != HS_SUCCESS)) ||
+	    (set->wdb && (hs_alloc_scratch(set->wdb, &m->scratch) != HS_SUCCESS ||
+			  hs_open_stream(set->wdb, 0, &m->wstream) != HS_SUCCESS))) {
+		sc_masker_free(m);
+		sc_error("MATCHER", "Vectorscan cannot open a stream");
+		return NULL;
 	}
 	return m;
 }
@@ -425,10 +520,14 @@ void sc_masker_free(struct sc_masker *m)
 		return;
 	if (m->stream)
 		hs_close_stream(m->stream, NULL, NULL, NULL);
+	if (m->wstream)
+		hs_close_stream(m->wstream, NULL, NULL, NULL);
 	if (m->scratch)
 		hs_free_scratch(m->scratch);
 	sc_buf_wipe(&m->hold);
+	sc_buf_wipe(&m->wbuf);
 	free(m->spans);
+	free(m->segs);
 	free(m);
 }
 
@@ -502,6 +601,125 @@ static int on_match(unsigned id, unsigned long long from,
 	return 0;
 }
 
+/* The input offset of unwrapped offset W (at or after segs[seg_head].w). */
+static uint64_t unwrapped_to_input(const struct sc_masker *m, uint64_t w)
+{
+	size_t lo = m->seg_head, hi = m->nr_segs;
+
+	/* The last run starting at or before W. */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->segs[mid].w <= w)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return m->segs[lo].o + (w - m->segs[lo].w);
+}
+
+/* A match in the unwrapped stream: mask the input bytes it came from. */
+static int on_wmatch(unsigned id, unsigned long long from,
+		     unsigned long long to, unsigned flags, void *ctx)
+{
+	struct sc_masker *m = ctx;
+	const struct form *f = &m->set->forms[id];
+	uint64_t start = unwrapped_to_input(m, to - f->len);
+	uint64_t end = unwrapped_to_input(m, to - 1) + 1;
+
+	(void)from;
+	(void)flags;
+	add_span(m, start, end, f->len, f->secret);
+	if (m->hit)
+		m->hit(m->hit_ctx, f->secret);
+	return 0;
+}
+
+/* Keep the N bytes at P (input offset AT) in the unwrapped stream. */
+static void keep_run(struct sc_masker *m, const unsigned char *p, size_t n,
+		     uint64_t at)
+{
+	if (m->gap_before || m->nr_segs == m->seg_head) {
+		SC_ALLOC_GROW(m->segs, m->nr_segs + 1, m->alloc_segs);
+		m->segs[m->nr_segs].w = m->wpos + m->wbuf.len;
+		m->segs[m->nr_segs].o = at;
+		m->nr_segs++;
+		m->gap_before = 0;
+	}
+	sc_buf_add(&m->wbuf, p, n);
+}
+
+/*
+ * Byte C of the input: 1 when the unwrapped stream drops it (G updated).
+ * A line break starts a gap; in a gap, the "\n" of a "\r\n" and up to
+ * GAP_INDENT spaces or tabs are dropped too; any other byte ends it and
+ * is kept (a second line break too: a blank line stays).
+ */
+static int gap_step(struct gap *g, unsigned char c)
+{
+	if (!g->in) {
+		if (c != '\n' && c != '\r')
+			return 0;
+		g->in = 1;
+		g->cr = c == '\r';
+		g->indent = 0;
+		return 1;
+	}
+	if (c == '\n' && g->cr && !g->indent) {
+		g->cr = 0;
+		return 1;
+	}
+	if ((c == ' ' || c == '\t') && g->indent < GAP_INDENT) {
+		g->cr = 0;
+		g->indent++;
+		return 1;
+	}
+	g->in = g->cr = g->indent = 0;
+	return 0;
+}
+
+/*
+ * Append the bytes of DATA (input offset M->pos) that the unwrapped
+ * stream keeps to M->wbuf, noting where each run of kept bytes starts.
+ * The gap state carries over from one feed to the next.  Lines are
+ * copied whole: only the bytes after a line break are looked at one by
+ * one.
+ */
+static void unwrap(struct sc_masker *m, const unsigned char *data, size_t len)
+{
+	size_t i = 0;
+
+	sc_buf_reset(&m->wbuf);
+	sc_buf_grow(&m->wbuf, len);
+	while (i < len) {
+		const unsigned char *nl, *cr;
+		size_t end;
+
+		if (m->gap.in) {
+			if (gap_step(&m->gap, data[i]))
+				m->gap_before = 1;
+			else
+				keep_run(m, data + i, 1, m->pos + i);
+			i++;
+			continue;
+		}
+		nl = memchr(data + i, '\n', len - i);
+		end = nl ? (size_t)(nl - data) : len;
+		cr = memchr(data + i, '\r', end - i);
+		if (cr)
+			end = (size_t)(cr - data);
+		if (end > i)
+			keep_run(m, data + i, end - i, m->pos + i);
+		i = end;
+		if (i < len) {
+			/* A line break starts a gap. */
+			gap_step(&m->gap, data[i]);
+			m->gap_before = 1;
+			i++;
+		}
+	}
+}
+
 static void write_plain(struct sc_masker *m, uint64_t to, struct sc_buf *out)
 {
 	if (to <= m->done)
@@ -556,12 +774,25 @@ static void advance(struct sc_masker *m, uint64_t limit, int idle,
 	write_plain(m, limit, out);
 }
 
-/* The first byte a new match could start at: (longest form - 1) back. */
+/*
+ * The first byte a new match could start at: (longest form - 1) back in
+ * the input, and (longest wrapped form - 1) back in the unwrapped stream,
+ * whichever input byte is earlier.
+ */
 static uint64_t safe_limit(const struct sc_masker *m)
 {
 	uint64_t back = m->set->longest ? m->set->longest - 1 : 0;
+	uint64_t limit = m->pos > back ? m->pos - back : 0, w;
 
-	return m->pos > back ? m->pos - back : 0;
+	if (m->wstream && m->nr_segs > m->seg_head) {
+		back = m->set->wlongest - 1;
+		if (m->wpos <= back)
+			return 0;
+		w = unwrapped_to_input(m, m->wpos - back);
+		if (w < limit)
+			limit = w;
+	}
+	return limit;
 }
 
 /* Drop held bytes nobody needs: written ones older than the hold-back. */
@@ -575,6 +806,21 @@ static void trim(struct sc_masker *m)
 		sc_buf_consume(&m->hold, (size_t)(keep - m->hold_base));
 		m->hold_base = keep;
 	}
+	/* Runs wholly before the unwrapped hold-back are not needed. */
+	if (m->wstream) {
+		uint64_t back = m->set->wlongest;
+		uint64_t w = m->wpos > back ? m->wpos - back : 0;
+
+		while (m->nr_segs - m->seg_head > 1 &&
+		       m->segs[m->seg_head + 1].w <= w)
+			m->seg_head++;
+		if (m->seg_head > 64 && m->seg_head * 2 > m->nr_segs) {
+			memmove(m->segs, m->segs + m->seg_head,
+				(m->nr_segs - m->seg_head) * sizeof(*m->segs));
+			m->nr_segs -= m->seg_head;
+			m->seg_head = 0;
+		}
+	}
 }
 
 int sc_masker_feed(struct sc_masker *m, const void *data, size_t len,
@@ -582,32 +828,77 @@ int sc_masker_feed(struct sc_masker *m, const void *data, size_t len,
 {
 	if (!len)
 		return 0;
-	if (!m->stream) {
+	if (!m->stream && !m->wstream) {
 		sc_buf_add(out, data, len);
 		m->pos += len;
 		m->done = m->hold_base = m->pos;
 		return 0;
 	}
 	sc_buf_add(&m->hold, data, len);
-	if (hs_scan_stream(m->stream, data, (unsigned)len, 0, m->scratch,
-			   on_match, m) != HS_SUCCESS)
+	if (m->stream && hs_scan_stream(m->stream, data, (unsigned)len, 0,
+					m->scratch, on_match, m) != HS_SUCCESS)
 		return sc_error("MATCHER", "Vectorscan scan failed");
+	if (m->wstream) {
+		unwrap(m, data, len);
+		if (m->wbuf.len &&
+		    hs_scan_stream(m->wstream, m->wbuf.data, (unsigned)m->wbuf.len,
+				   0, m->scratch, on_wmatch, m) != HS_SUCCESS)
+			return sc_error("MATCHER", "Vectorscan scan failed");
+		m->wpos += m->wbuf.len;
+	}
 	m->pos += len;
 	advance(m, safe_limit(m), 0, out);
 	trim(m);
 	return 0;
 }
 
+/*
+ * The first input byte at or after FROM where the unwrapped rest of the
+ * held bytes could begin a form (M->pos when none can).
+ */
+static uint64_t wrapped_prefix_start(const struct sc_masker *m, uint64_t from)
+{
+	size_t n = (size_t)(m->pos - from), k = 0, i;
+	const char *h = m->hold.data + (from - m->hold_base);
+	char *text = sc_xmalloc(n + 1);
+	uint64_t *at = sc_xcalloc(n + 1, sizeof(*at)), found = m->pos;
+	struct gap g = { 0, 0, 0 };
+
+	/* The same gaps as unwrap(), from a fresh state. */
+	for (i = 0; i < n; i++) {
+		if (gap_step(&g, (unsigned char)h[i]))
+			continue;
+		text[k] = h[i];
+		at[k++] = from + i;
+	}
+	for (i = 0; i < k; i++)
+		if (sc_mask_set_begins_form(m->set, text + i, k - i)) {
+			found = at[i];
+			break;
+		}
+	explicit_bzero(text, n + 1);
+	free(text);
+	free(at);
+	return found;
+}
+
 int sc_masker_idle(struct sc_masker *m, struct sc_buf *out)
 {
-	uint64_t p;
+	uint64_t p, limit;
 
-	if (!m->stream)
+	if (!m->stream && !m->wstream)
 		return 0;
-	for (p = safe_limit(m); p < m->pos; p++)
+	limit = safe_limit(m);
+	for (p = limit; p < m->pos; p++)
 		if (sc_mask_set_begins_form(m->set, m->hold.data + (p - m->hold_base),
 				(size_t)(m->pos - p)))
 			break;
+	if (m->wstream && p > limit) {
+		uint64_t w = wrapped_prefix_start(m, limit);
+
+		if (w < p)
+			p = w;
+	}
 	advance(m, p, 1, out);
 	trim(m);
 	return 0;
@@ -617,13 +908,20 @@ int sc_masker_finish(struct sc_masker *m, struct sc_buf *out)
 {
 	int ret = 0;
 
-	if (m->stream && hs_reset_stream(m->stream, 0, m->scratch, on_match,
-					 m) != HS_SUCCESS)
+	if ((m->stream && hs_reset_stream(m->stream, 0, m->scratch, on_match,
+					  m) != HS_SUCCESS) ||
+	    (m->wstream && hs_reset_stream(m->wstream, 0, m->scratch, on_wmatch,
+					   m) != HS_SUCCESS))
 		ret = sc_error("MATCHER", "Vectorscan cannot end the stream");
 	advance(m, UINT64_MAX, 0, out);
 	sc_buf_wipe(&m->hold);
+	sc_buf_wipe(&m->wbuf);
 	m->pos = m->done = m->hold_base = 0;
 	m->head = m->nr = 0;
+	m->wpos = 0;
+	m->seg_head = m->nr_segs = 0;
+	memset(&m->gap, 0, sizeof(m->gap));
+	m->gap_before = 0;
 	return ret;
 }
 

@@ -7,20 +7,26 @@
  * A mask set holds every printable form of every secret: the value; its
  * base64 (standard and URL-safe, at stream offsets 0, 1 and 2, only the
  * characters the value alone decides, so padding and the bytes around it
- * change nothing; and the lines of its base64 wrapped at 64 and 76 columns
- * when it starts the encoded text); hex in both cases; percent-encoding in both cases (also
- * with '+' for space); JSON string escaping in the spellings common encoders
- * choose; and, for a multi-line value, each line of 8 bytes or more.  All
- * forms are compiled once into one Vectorscan literal database in streaming
- * mode, which reports every match, overlapping ones included.
+ * change nothing); hex in both cases; percent-encoding (also with '+' for
+ * space), matched in any mix of upper and lower case; JSON string escaping
+ * in the spellings common encoders choose; and, for a multi-line value,
+ * each line of 8 bytes or more.  The forms are compiled once into two
+ * Vectorscan literal databases in streaming mode, which report every
+ * match, overlapping ones included: the base64 and hex forms run over the
+ * unwrapped stream (the input without the line breaks, "\n" or "\r\n",
+ * and the indentation after them), so an encoding wrapped at any width
+ * still matches whole, wherever the value sits in the encoded text; the
+ * other forms run over the input itself.
  *
  * A masker runs one stream through a set.  Each match [end - len, end) is
  * merged into a sorted list of disjoint ranges (overlapping and touching
  * ranges become one); a range becomes one "[redacted:NAME]", NAME being the
  * secret of the longest match in it.  Output is written as soon as it is
  * final: a match not yet seen ends after the bytes fed so far, so it starts
- * at most (longest form - 1) bytes before their end, and only those bytes are
- * held back.  When the input is idle, sc_masker_idle releases even those,
+ * at most (longest form - 1) bytes before their end (in the unwrapped
+ * stream for its forms, which is at most 19 times as many input bytes: a
+ * removed gap is one line break and at most 16 spaces or tabs), and only
+ * those bytes are held back.  When the input is idle, sc_masker_idle releases even those,
  * except from the first byte that could begin a form.  Memory is bounded by
  * the forms, not by the input.
  */
@@ -44,6 +50,7 @@ struct sc_masker;
 struct sc_mask_set *sc_mask_set_build(const struct sc_secrets *s, int warn);
 void sc_mask_set_free(struct sc_mask_set *set);
 size_t sc_mask_set_forms(const struct sc_mask_set *set);
+/* The longest form: without line breaks, at most this less 1 is held back. */
 size_t sc_mask_set_longest(const struct sc_mask_set *set);
 /* The name of secret I of the set (the index given to hit hooks). */
 const char *sc_mask_set_name(const struct sc_mask_set *set, size_t i);

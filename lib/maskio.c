@@ -176,6 +176,7 @@ struct diff_state {
 	unsigned char *hits;      /* per secret: found on this line */
 	size_t nr_secrets;
 	int found;
+	int incomplete;           /* a binary file's content is not in it */
 };
 
 static void note_hit(void *ctx, size_t secret)
@@ -263,6 +264,45 @@ static int report_line(struct diff_state *ds, struct sc_output *out)
 	return out->failed ? -1 : 0;
 }
 
+/*
+ * "Binary files a/X and b/Y differ" or a "GIT binary patch": the new
+ * content is not in the diff, so it cannot be checked.  Not a finding and
+ * never a pass: error[SCAN-INCOMPLETE] names the file (masked), and the
+ * diff fails after the rest was checked.  (git diff --text shows such a
+ * file's lines, which are then checked like any other.)
+ */
+static int binary_file(struct sc_masker *m, struct diff_state *ds,
+		       const char *p, size_t len)
+{
+	struct sc_buf name = SC_BUF_INIT;
+	const char *and = memmem(p, len, " and ", 5);
+	char shown[512];
+	int ret = 0;
+
+	if (and && len > 7 && !memcmp(p + len - 7, " differ", 7)) {
+		const char *b = and + 5;
+		size_t n = (size_t)(p + len - 7 - b);
+
+		if (n > 2 && !memcmp(b, "b/", 2)) {
+			b += 2;
+			n -= 2;
+		}
+		sc_masker_set_hit(m, NULL, NULL);  /* a path is no added line */
+		ret = sc_masker_mask(m, b, n, &name);
+		sc_masker_set_hit(m, note_hit, ds);
+	} else if (ds->file.len) {
+		sc_buf_add(&name, ds->file.data, ds->file.len);
+	} else {
+		sc_buf_adds(&name, "a binary file");
+	}
+	sc_sanitize(shown, sizeof(shown), name.data ? name.data : "", name.len);
+	sc_error("SCAN-INCOMPLETE", "'%s' is binary in the diff: its content "
+		 "is not there to check", shown);
+	ds->incomplete = 1;
+	sc_buf_wipe(&name);
+	return ret;
+}
+
 /* One line of the diff: headers set the file and the hunk, '+' lines are checked. */
 static int diff_line(struct sc_masker *m, struct diff_state *ds,
 		     const struct sc_buf *line, struct sc_buf *sink,
@@ -295,6 +335,9 @@ static int diff_line(struct sc_masker *m, struct diff_state *ds,
 		return set_file(m, ds, p + 4, len - 4);
 	else if (len >= 4 && !memcmp(p, "@@ -", 4))
 		start_hunk(ds, p);
+	else if ((len >= 13 && !memcmp(p, "Binary files ", 13)) ||
+		 (len >= 16 && !memcmp(p, "GIT binary patch", 16)))
+		return binary_file(m, ds, p, len);
 	return 0;
 }
 
@@ -302,7 +345,7 @@ int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
 		       struct sc_output *out)
 {
 	const struct sc_mask_set *set = sc_masker_get_set(m);
-	struct diff_state ds = { SC_BUF_INIT, 0, 0, 0, set, NULL, 0, 0 };
+	struct diff_state ds = { SC_BUF_INIT, 0, 0, 0, set, NULL, 0, 0, 0 };
 	struct sc_buf line = SC_BUF_INIT, sink = SC_BUF_INIT;
 	int got, ret = SC_EXIT_OK;
 
@@ -327,7 +370,9 @@ int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
 	sc_masker_set_hit(m, NULL, NULL);
 	if (sc_output_flush(out) < 0)
 		ret = output_failed();
-	if (ret == SC_EXIT_OK && ds.found)
+	if ((ret == SC_EXIT_OK || ret == SC_EXIT_NO) && ds.incomplete)
+		ret = SC_EXIT_UNAVAILABLE;
+	else if (ret == SC_EXIT_OK && ds.found)
 		ret = SC_EXIT_NO;
 	sc_buf_wipe(&line);
 	sc_buf_wipe(&sink);

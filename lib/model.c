@@ -138,16 +138,43 @@ static int add_system(struct sc_conversation *c, const struct sc_record *rec,
 	return 0;
 }
 
+/*
+ * A tool named again replaces its earlier definition, and withdrawn=1
+ * removes it: an MCP server's tools are offered anew at each start and
+ * withdrawn when their definition changes (sc-mcp(1)).
+ */
+static void drop_tool(struct sc_conversation *c, const char *name)
+{
+	for (size_t i = 0; i < c->tools_nr; i++) {
+		if (strcmp(c->tools[i].name, name))
+			continue;
+		free(c->tools[i].name);
+		free(c->tools[i].description);
+		json_decref(c->tools[i].schema);
+		memmove(c->tools + i, c->tools + i + 1,
+			(c->tools_nr - i - 1) * sizeof(*c->tools));
+		c->tools_nr--;
+		return;
+	}
+}
+
 static int add_tool(struct sc_conversation *c, const struct sc_record *rec,
 		    unsigned long nr)
 {
 	const char *name = need(rec, "name", "tool", nr);
-	const char *schema = need(rec, "schema", "tool", nr);
+	const char *withdrawn = sc_record_str(rec, "withdrawn");
+	const char *schema;
 	const char *desc = sc_record_str(rec, "description");
 	struct sc_tooldef *t;
 	json_t *js;
 
-	if (!name || !schema)
+	if (!name)
+		return -1;
+	drop_tool(c, name);
+	if (withdrawn && !strcmp(withdrawn, "1"))
+		return 0;
+	schema = need(rec, "schema", "tool", nr);
+	if (!schema)
 		return -1;
 	js = json_loads(schema, JSON_REJECT_DUPLICATES, NULL);
 	if (!json_is_object(js)) {
@@ -194,10 +221,27 @@ int sc_call_field_reserved(const char *name)
 	return 0;
 }
 
+int sc_call_is_mcp(const char *tool)
+{
+	return tool && !strncmp(tool, "mcp__", 5);
+}
+
 json_t *sc_call_args_from_record(const struct sc_record *rec)
 {
-	json_t *args = json_object();
+	json_t *args;
 	size_t i;
+
+	if (sc_call_is_mcp(sc_record_str(rec, "tool"))) {
+		const struct sc_field *f = sc_record_get(rec, "arguments");
+
+		args = f ? json_loadb(f->value, f->value_len,
+				      JSON_REJECT_DUPLICATES, NULL) : NULL;
+		if (json_is_object(args))
+			return args;
+		json_decref(args);
+		return json_object();
+	}
+	args = json_object();
 
 	for (i = 0; i < rec->nr; i++) {
 		const struct sc_field *f = &rec->fields[i];
@@ -500,9 +544,23 @@ static int encode_call(const struct sc_reply_item *it, unsigned bits,
 	sc_record_adds(&rec, "tool", it->name);
 	sc_record_adds(&rec, "source", "model");
 	add_taint(&rec, bits);
-	json_object_foreach(it->args, key, v) {
-		if ((ret = add_arg(&rec, key, v, why)) < 0)
-			break;
+	if (sc_call_is_mcp(it->name)) {
+		/* An MCP tool's arguments keep their names and JSON types
+		 * (camelCase, numbers): one field, the canonical object. */
+		char *js = json_dumps(it->args, JSON_COMPACT | JSON_SORT_KEYS);
+
+		if (!js) {
+			*why = "a tool call's arguments cannot be encoded";
+			ret = -1;
+		} else {
+			sc_record_adds(&rec, "arguments", js);
+			free(js);
+		}
+	} else {
+		json_object_foreach(it->args, key, v) {
+			if ((ret = add_arg(&rec, key, v, why)) < 0)
+				break;
+		}
 	}
 	if (!ret && rec.wire_size > SC_RECORD_MAX) {
 		*why = "a tool call is larger than a record may be";

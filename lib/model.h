@@ -148,6 +148,11 @@ int sc_conversation_fit(struct sc_conversation *c,
  */
 json_t *sc_json_string(const char *s, size_t len);
 
+/*
+ * 1 when TOOL names an MCP server's tool (mcp__SERVER__TOOL): its call
+ * record carries the arguments as one field, arguments=, a JSON object.
+ */
+int sc_call_is_mcp(const char *tool);
 /* Turn a call record's argument fields into a JSON object (new reference). */
 json_t *sc_call_args_from_record(const struct sc_record *rec);
 /* 1 when NAME is a structural call field (type, id, tool, source, label). */

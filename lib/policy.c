@@ -17,11 +17,13 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "findargs.h"
 #include "io.h"
 #include "gitkeys.h"
 #include "policy.h"
 #include "protected.h"
 #include "shellwords.h"
+#include "walk.h"
 
 #define RULES \
  X(MALFORMED, "deny.malformed-call", SC_DENY, "The call is malformed or holds a value that cannot be judged.") \
@@ -49,6 +51,7 @@
  X(IN_PLACE_GIT, "deny.in-place-git", SC_DENY, "In an in-place run, git commands that move the checkout are not allowed.") \
  X(SHELL_SYNTAX, "deny.shell-syntax", SC_DENY, "The shell line is malformed.") \
  X(SHELL_UNUSUAL, "deny.shell-unusual", SC_DENY, "The command holds control characters, or a command name holds non-ASCII characters.") \
+ X(WRITE_ROOT, "deny.write-root", SC_DENY, "The write would remove or replace the worktree itself.") \
  X(SHELL_DEPTH, "deny.shell-depth", SC_DENY, "The command nests shells too deeply to be judged.") \
  X(AGENT_CONTEXT, "ask.agent-context", SC_ASK, "The file is context every agent reads.") \
  X(MANIFEST, "ask.dependency-manifest", SC_ASK, "The file declares the project's dependencies.") \
@@ -58,6 +61,7 @@
  X(LAUNCHER, "ask.launcher", SC_ASK, "The command runs other commands with arguments it builds itself.") \
  X(INLINE_CODE, "ask.inline-code", SC_ASK, "The command runs code given on its command line.") \
  X(EXEC_ARG, "ask.exec-arg", SC_ASK, "An argument makes the command run another program.") \
+ X(HOST_CHANGE, "ask.host-change", SC_ASK, "The command changes the host: its clock, name, network, mounts or kernel.") \
  X(NETWORK_TOOL, "ask.network-tool", SC_ASK, "The command is a network tool.") \
  X(RECURSIVE_RM, "ask.recursive-rm", SC_ASK, "The command deletes recursively.") \
  X(RECURSIVE_COPY, "ask.recursive-copy", SC_ASK, "The command copies or moves a whole directory, whose names cannot be judged one by one.") \
@@ -65,6 +69,7 @@
  X(GIT_CONFIG, "ask.git-config", SC_ASK, "The command sets a git configuration value.") \
  X(ENV_PREFIX, "ask.env-prefix", SC_ASK, "An assignment changes what programs run or how.") \
  X(OPAQUE, "ask.shell-opaque", SC_ASK, "The shell line holds something whose value is only known when it runs.") \
+ X(NOT_UNDERSTOOD, "ask.not-understood", SC_ASK, "The command's arguments were not fully understood.") \
  X(UNLISTED, "ask.unlisted", SC_ASK, "The command is not on any allow list.") \
  X(MCP, "ask.mcp", SC_ASK, "The MCP tool is not allowed by the configuration.") \
  X(MCP_DIGEST, "ask.mcp-digest", SC_ASK, "The MCP tool's definition differs from the one allowed.") \
@@ -79,6 +84,7 @@
  X(CHECK, "allow.check", SC_ALLOW, "The command is one of the configured checks.") \
  X(COMMAND, "allow.command", SC_ALLOW, "The command is on the configured allow list.") \
  X(NET_COMMAND, "allow.network-command", SC_ALLOW, "The command is on the configured network allow list.") \
+ X(NET_HOSTS, "allow.network-hosts", SC_ALLOW, "The command reaches only the hosts configured for it.") \
  X(MCP_ALLOW, "allow.mcp", SC_ALLOW, "The MCP tool is allowed by the configuration.") \
  X(GRANT, "allow.grant", SC_ALLOW, "A person granted exactly this.")
 
@@ -150,10 +156,12 @@ void sc_strset_release(struct sc_strset *s)
 
 struct judge {
 	const struct sc_policy *p;
+	const struct sc_net_rule *net;   /* set with R_NET_HOSTS */
 	int have;
 	int decision;
 	enum rule_id rule;
 	struct sc_buf object;
+	struct sc_verdict *v;   /* collects the parts that ask */
 };
 
 struct ctx {
@@ -173,10 +181,34 @@ static int allow_rank(enum rule_id r)
 	case R_READ_COMMAND: case R_GIT_READ: return 2;
 	case R_FILE_COMMAND: return 3;
 	case R_CHECK: case R_COMMAND: case R_NET_COMMAND: case R_MCP_ALLOW:
+	case R_NET_HOSTS:
 		return 4;
 	case R_GRANT: return 5;
 	default: return 0;
 	}
+}
+
+/* Remember a part that asks, once per rule and object. */
+static void add_part(struct sc_verdict *v, const char *rule,
+		     const char *object)
+{
+	size_t k;
+
+	for (k = 0; k < v->nr_parts; k++)
+		if (v->parts[k].rule == rule && !strcmp(v->parts[k].object, object))
+			return;
+	SC_ALLOC_GROW(v->parts, v->nr_parts + 1, v->alloc_parts);
+	v->parts[v->nr_parts].rule = rule;
+	v->parts[v->nr_parts++].object = sc_xstrdup(object);
+}
+
+static void clear_parts(struct sc_verdict *v)
+{
+	size_t k;
+
+	for (k = 0; k < v->nr_parts; k++)
+		free(v->parts[k].object);
+	v->nr_parts = 0;
 }
 
 /*
@@ -191,6 +223,8 @@ static void note(struct judge *j, enum rule_id r, const char *object)
 		r = R_GRANT;
 		d = SC_ALLOW;
 	}
+	if (d == SC_ASK)
+		add_part(j->v, rules[r].id, object);
 	if (j->have && (d < j->decision ||
 			(d == j->decision &&
 			 (d != SC_ALLOW || allow_rank(r) <= allow_rank(j->rule)))))
@@ -395,7 +429,7 @@ static void judge_path(struct judge *j, const char *cwd, const char *path,
 	if (write && j->p->mode == SC_MODE_EXPLORE)
 		note(j, R_EXPLORE, show_rel(res.rel));
 	if (write && !*res.rel)
-		note(j, R_MALFORMED, ".");
+		note(j, R_WRITE_ROOT, ".");
 	if (ask != R_COUNT)
 		note(j, ask, show_rel(res.rel));
 	k = write ? (j->p->mode == SC_MODE_SPEC ? R_SPEC_ARTIFACT : R_WRITE)
@@ -680,6 +714,10 @@ static void judge_arg_path(struct judge *j, struct ctx *c,
 			   const struct sc_sw_word *w, int write,
 			   const char *object)
 {
+	size_t len = strnlen(w->s, w->len);   /* what the program sees */
+
+	if (!len)
+		return;   /* no file has an empty name */
 	if (!(w->flags & SC_SW_UNRESOLVED) && is_device(w->s))
 		return;
 	if (w->flags & SC_SW_TILDE) {
@@ -692,7 +730,7 @@ static void judge_arg_path(struct judge *j, struct ctx *c,
 	}
 	if (c->cwd_unknown && w->s[0] != '/')
 		note(j, R_OPAQUE, object);
-	judge_path(j, c->cwd.data ? c->cwd.data : "", w->s, w->len, write);
+	judge_path(j, c->cwd.data ? c->cwd.data : "", w->s, len, write);
 }
 
 static int is_option(const struct sc_sw_word *w, int after_dashdash)
@@ -800,32 +838,63 @@ static int argv_equal(const struct sc_sw_word *w, size_t n,
 	return 1;
 }
 
+/*
+ * An option that makes a program load a file or run code of its own
+ * choosing (make -f, --eval, -C DIR, -I DIR, perl -e, --rcfile, --config,
+ * npm --prefix, pytest -p): a prefix entry never covers one, in any
+ * spelling (-fFILE, --file=FILE), before or after "--".
+ */
+static int is_interpreter(const char *name);
+static int is_shell(const char *name);
+
+static int loads_code(const char *s, int interp)
+{
+	static const char *const longs[] = { "--file", "--makefile",
+		"--eval", "--directory", "--include-dir", "--rcfile",
+		"--init-file", "--config", "--prefix", "--require", "--import",
+		"--loader", "--load", "--plugin", "--plugins", "--rootdir",
+		"--confcutdir", "--exec", "--cwd", "--manifest-path",
+		"--config-file", "--settings", NULL };
+	size_t k;
+
+	if (s[0] != '-' || !s[1])
+		return 0;
+	if (s[1] != '-')
+		return strchr("fCIpc", s[1]) != NULL ||
+		       (interp && strchr("ecrmEx", s[1]));
+	for (k = 0; longs[k]; k++) {
+		size_t len = strlen(longs[k]);
+
+		if (!strncmp(s, longs[k], len) && (!s[len] || s[len] == '='))
+			return 1;
+	}
+	return 0;
+}
+
 static int argv_prefix(const struct sc_sw_word *w, size_t n,
 		       const struct sc_argv *a, size_t len)
 {
+	struct sc_buf prog = SC_BUF_INIT;
 	size_t i;
+	int interp;
 
 	if (len < 2 || n < len)
 		return 0;   /* a bare program is never a prefix */
 	for (i = 0; i < len; i++)
 		if (strlen(a->v[i]) != w[i].len || strcmp(a->v[i], w[i].s))
 			return 0;
+	cmd_name(&w[0], &prog);
+	interp = is_interpreter(prog.data) || is_shell(prog.data);
+	sc_buf_release(&prog);
+	for (; i < n; i++)
+		if (loads_code(w[i].s, interp))
+			return 0;   /* judged on its own, as unlisted */
 	return 1;
-}
-
-/* A check's prefix: the program and its subcommands up to an option. */
-static size_t check_prefix_len(const struct sc_argv *a)
-{
-	size_t k = 0;
-
-	while (k < a->n && a->v[k][0] != '-')
-		k++;
-	return k;
 }
 
 /*
  * 1 when W is an entry of LIST: word for word, or, with PREFIX, the entry
- * followed by anything.
+ * followed by anything but an option that loads code.
  */
 static int in_argv_list(const struct sc_sw_word *w, size_t n,
 			const struct sc_argv_list *list, int prefix)
@@ -848,13 +917,11 @@ static enum rule_id configured(const struct judge *j,
 
 	if (!n || word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
 		return R_COUNT;
-	for (i = 0; i < cfg->checks.nr; i++) {
-		const struct sc_argv *a = &cfg->checks.items[i];
-
-		if (argv_equal(w, n, a) ||
-		    argv_prefix(w, n, a, check_prefix_len(a)))
+	/* a check is exactly the argv the configuration names: make test
+	 * -f FILE, make test CC=./x or make test -C DIR runs something else */
+	for (i = 0; i < cfg->checks.nr; i++)
+		if (argv_equal(w, n, &cfg->checks.items[i]))
 			return R_CHECK;
-	}
 	if (in_argv_list(w, n, &cfg->allow, 0) ||
 	    in_argv_list(w, n, &cfg->allow_prefix, 1))
 		return R_COMMAND;
@@ -862,6 +929,175 @@ static enum rule_id configured(const struct judge *j,
 	    in_argv_list(w, n, &cfg->net_allow_prefix, 1))
 		return R_NET_COMMAND;
 	return R_COUNT;
+}
+
+/*
+ * The [network "NAME"] section that gives W (N words) its hosts: its argv
+ * word for word, else its argvPrefix as commands.allowPrefix matches (no
+ * option that loads code follows), the first section in the file among
+ * equals; a section without hosts gives nothing.  The hosts are appended
+ * to OBJECT: a grant or a driver sees what the command may reach.  NULL
+ * when none.
+ */
+static const struct sc_net_rule *net_hosts(const struct judge *j,
+					   const struct sc_sw_word *w, size_t n,
+					   struct sc_buf *object)
+{
+	const struct sc_config *cfg = &j->p->cfg;
+	const struct sc_net_rule *r = NULL;
+	size_t i, k;
+	int prefix;
+
+	if (!n || word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
+		return NULL;
+	for (prefix = 0; prefix < 2 && !r; prefix++)
+		for (i = 0; i < cfg->nr_net_rules && !r; i++)
+			if (cfg->net_rules[i].nr_hosts &&
+			    in_argv_list(w, n, prefix ? &cfg->net_rules[i].argv_prefix
+						      : &cfg->net_rules[i].argv, prefix))
+				r = &cfg->net_rules[i];
+	for (k = 0; r && k < r->nr_hosts; k++) {
+		sc_buf_adds(object, k ? " " : " hosts=");
+		sc_sw_quote(object, r->hosts[k], strlen(r->hosts[k]));
+	}
+	return r;
+}
+
+/* ---- arguments that run programs ----------------------------------- */
+
+/*
+ * Options that make a program run another program, in one table (listed
+ * in sc-classify(1) under "Arguments that run programs").  A prefix match:
+ * "--pre" covers --pre=X and --pre X; "-I" covers -Ixz.  find -exec, sed
+ * e, awk system(), git -c and env -S are judged by their own parsers.
+ */
+static const struct exec_opt {
+	const char *prog, *opt;
+} exec_opts[] = {
+	{ "rg", "--pre" }, { "rg", "--hostname-bin" },
+	{ "sort", "--compress-program" },
+	{ "tar", "--to-command" }, { "tar", "--use-compress-program" },
+	{ "tar", "-I" }, { "tar", "--checkpoint-action" },
+	{ "tar", "--info-script" }, { "tar", "--new-volume-script" },
+	{ "tar", "-F" }, { "tar", "--rsh-command" }, { "tar", "--rmt-command" },
+	{ "man", "-P" }, { "man", "--pager" }, { "man", "-H" },
+	{ "man", "--html" },
+	{ "rsync", "-e" }, { "rsync", "--rsh" }, { "rsync", "--rsync-path" },
+	{ "zip", "-TT" }, { "zip", "--unzip-command" },
+	{ "split", "--filter" }, { "sdiff", "--diff-program" },
+	{ "diff3", "--diff-program" }, { "flock", "-c" },
+	{ "flock", "--command" }, { "less", "--lesskey-src" },
+	{ "git", "-O" }, { "git", "--open-files-in-pager" },
+	{ "git", "--ext-diff" }, { "git", "--exec" }, { "git", "--upload-pack" },
+	{ "git", "--receive-pack" }, { "git", "--extcmd" }, { "git", "--tool" },
+	{ "git", "--textconv" }, { "git", "--filters" },
+};
+
+/* 1 when word S of program PROG makes it run another program. */
+static int exec_option(const char *prog, const char *s)
+{
+	size_t k, len;
+
+	for (k = 0; k < sizeof(exec_opts) / sizeof(*exec_opts); k++) {
+		if (strcmp(prog, exec_opts[k].prog))
+			continue;
+		len = strlen(exec_opts[k].opt);
+		if (strncmp(s, exec_opts[k].opt, len))
+			continue;
+		/* --pre-glob is another option; -Ixz is -I with a value */
+		if (!s[len] || s[len] == '=' || exec_opts[k].opt[1] != '-')
+			return 1;
+	}
+	return 0;
+}
+
+/* Note every option of W[I+1..N) that runs a program. */
+static void judge_exec_options(struct judge *j, const char *prog,
+			       const struct sc_sw_word *w, size_t n, size_t i,
+			       const char *object)
+{
+	size_t k;
+
+	for (k = i + 1; k < n && strcmp(w[k].s, "--"); k++)
+		if (exec_option(prog, w[k].s))
+			note(j, R_EXEC_ARG, object);
+}
+
+/*
+ * Programs that change the host for every process on it (the clock, the
+ * name, the network, mounts, swap, kernel modules), asked even when the
+ * sandbox would stop them: a person should know an agent tried.
+ */
+static int host_change(const char *name, const struct sc_sw_word *w,
+		       size_t n, size_t i)
+{
+	static const char *const always[] = { "hwclock", "mount", "umount",
+		"swapon", "swapoff", "modprobe", "insmod", "rmmod", "reboot",
+		"shutdown", "poweroff", "halt", "kexec", "iptables",
+		"ip6tables", "nft", "ufw", "losetup", "mkswap", "wipefs",
+		"rtcwake", "ntpdate", "setcap", "sysctl", "timedatectl",
+		"hostnamectl", "ifconfig", "route", "systemctl", "service",
+		"ip", NULL };
+	static const char *const ip_changes[] = { "add", "del", "delete",
+		"set", "change", "replace", "flush", "append", "prepend",
+		"restore", "exec", "attach", "detach", "up", "down", NULL };
+	static const char *const date_values[] = { "-d", "--date", "-f",
+		"--file", "-r", "--reference", NULL };
+	size_t k;
+
+	if (!strcmp(name, "date")) {
+		for (k = i + 1; k < n; k++) {
+			const char *s = w[k].s;
+
+			if (in_list(s, date_values)) {
+				k++;
+			} else if (!strncmp(s, "--set", 5) ||
+				   (s[0] == '-' && s[1] != '-' && strchr(s, 's'))) {
+				return 1;
+			} else if (s[0] != '-' && s[0] != '+') {
+				return 1;   /* date MMDDhhmm sets the clock */
+			}
+		}
+		return 0;
+	}
+	if (!strcmp(name, "hostname")) {
+		for (k = i + 1; k < n; k++)
+			if (w[k].s[0] != '-' || in_list(w[k].s,
+			    (const char *const[]){ "-F", "--file", "-b",
+				    "--boot", NULL }))
+				return 1;
+		return 0;
+	}
+	if (!in_list(name, always))
+		return 0;
+	/* the forms that only show: mount, sysctl -a, ip addr, ... */
+	if (i + 1 >= n)
+		return strcmp(name, "mount") && strcmp(name, "swapon") &&
+		       strcmp(name, "ip") && strcmp(name, "sysctl") &&
+		       strcmp(name, "timedatectl") && strcmp(name, "hostnamectl") &&
+		       strcmp(name, "ifconfig") && strcmp(name, "route");
+	if (!strcmp(name, "ip")) {
+		for (k = i + 1; k < n; k++)
+			if (in_list(w[k].s, ip_changes))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(name, "sysctl")) {
+		for (k = i + 1; k < n; k++)
+			if (strchr(w[k].s, '=') || !strcmp(w[k].s, "-w") ||
+			    !strncmp(w[k].s, "--write", 7) ||
+			    !strcmp(w[k].s, "-p") || !strncmp(w[k].s, "--load", 6) ||
+			    !strcmp(w[k].s, "--system"))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(name, "timedatectl") || !strcmp(name, "hostnamectl") ||
+	    !strcmp(name, "systemctl"))
+		return !in_list(w[i + 1].s, (const char *const[]){ "status",
+			"show", "list-timezones", "timesync-status",
+			"show-timesync", "list-units", "is-active", "is-enabled",
+			"cat", "--version", NULL });
+	return 1;
 }
 
 /* ---- git ----------------------------------------------------------- */
@@ -1067,14 +1303,7 @@ static void judge_git_outputs(struct judge *j, struct ctx *c,
 			judge_arg_path(j, c, &t, 1, object);
 		} else if (!strcmp(w[i].s, "--output") && i + 1 < n) {
 			judge_arg_path(j, c, &w[++i], 1, object);
-		} else if (!strncmp(w[i].s, "-O", 2) ||
-			   !strncmp(w[i].s, "--open-files-in-pager", 21) ||
-			   !strncmp(w[i].s, "--ext-diff", 10) ||
-			   !strncmp(w[i].s, "--exec", 6) ||
-			   !strncmp(w[i].s, "--upload-pack", 13) ||
-			   !strncmp(w[i].s, "--receive-pack", 14) ||
-			   !strncmp(w[i].s, "--extcmd", 8) ||
-			   !strncmp(w[i].s, "--tool", 6)) {
+		} else if (exec_option("git", w[i].s)) {
 			note(j, R_EXEC_ARG, object);
 		}
 	}
@@ -1146,22 +1375,133 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 	return i;
 }
 
+/* Options whose value is free text (a message, a pattern), not a path. */
+static int git_text_option(const char *sub, const char *opt, size_t len)
+{
+	static const char *const text[] = { "-m", "--message", "-S", "-G",
+		"--grep", "--author", "--committer", "--format", "--pretty",
+		"--since", "--until", "--after", "--before", "--date", "-n",
+		"--max-count", "--skip", "-U", "--unified", "-L", "--regexp",
+		"-b", "-B", "--branch", "--orphan", "-c", "-C", "--abbrev",
+		"--word-diff-regex", "--color-words", "--diff-filter",
+		"--encoding", "--trailer", "--reuse-message", "--reedit-message",
+		"--fixup", "--squash", "--decorate-refs",
+		"--decorate-refs-exclude", "--sort", "--points-at", "--contains",
+		"--no-contains", "--merged", "--no-merged", "--source", "-s",
+		"--conflict", "--strategy", "-X", "--strategy-option",
+		"--onto", "--reason", NULL };
+	char name[64];
+
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, opt, len);
+	name[len] = '\0';
+	if (!strcmp(name, "-e"))
+		return !strcmp(sub, "grep");
+	if (!strcmp(name, "-s"))
+		return !strcmp(sub, "restore") || !strcmp(sub, "checkout");
+	return in_list(name, text);
+}
+
+/* Short options that take the next word as a value, per subcommand. */
+static int git_takes_value(const char *sub, const char *opt)
+{
+	if (!strcmp(sub, "log") || !strcmp(sub, "show") ||
+	    !strcmp(sub, "whatchanged") || !strcmp(sub, "shortlog"))
+		if (in_list(opt, (const char *const[]){ "-n", "-S", "-G", "-L",
+			NULL }))
+			return 1;
+	if (!strcmp(sub, "grep") &&
+	    in_list(opt, (const char *const[]){ "-e", "-f", "-m", "-A",
+		    "-B", "-C", NULL }))
+		return 1;
+	if ((!strcmp(sub, "commit") || !strcmp(sub, "tag") ||
+	     !strcmp(sub, "merge") || !strcmp(sub, "stash") ||
+	     !strcmp(sub, "notes")) &&
+	    in_list(opt, (const char *const[]){ "-m", "-F", "-t", "-C", "-c",
+		    "-u", NULL }))
+		return 1;
+	if ((!strcmp(sub, "checkout") || !strcmp(sub, "switch") ||
+	     !strcmp(sub, "worktree")) &&
+	    in_list(opt, (const char *const[]){ "-b", "-B", "-c", "-C",
+		    "--orphan", NULL }))
+		return 1;
+	if ((!strcmp(sub, "restore") || !strcmp(sub, "reset")) &&
+	    in_list(opt, (const char *const[]){ "-s", "--source", NULL }))
+		return 1;
+	if ((!strcmp(sub, "format-patch") || !strcmp(sub, "archive")) &&
+	    in_list(opt, (const char *const[]){ "-o", "--output-directory",
+		    "--prefix", "--format", NULL }))
+		return 1;
+	return in_list(opt, (const char *const[]){ "--author", "--committer",
+		"--grep", "--format", "--pretty", "--since", "--until",
+		"--after", "--before", "--date", "--max-count", "--skip",
+		"--message", "--branch", "--orphan", "--contents", "--output",
+		"--file", "--template", "--path", "--encoding", "--regexp",
+		"--trailer", "--reuse-message", "--reedit-message", "--fixup",
+		"--squash", "--source", "--sort", "--conflict", "--strategy",
+		"--strategy-option", "--onto", "--reason", NULL });
+}
+
+/* Values of these options are files git reads (or, -o, writes). */
+static int git_path_option(const char *sub, const char *opt, size_t len,
+			   int *write)
+{
+	static const char *const reads[] = { "--contents", "--file",
+		"--template", "--path", "--ignore-revs-file", "--exclude-from",
+		"--pathspec-from-file", NULL };
+	static const char *const message_file[] = { "commit", "tag", "merge",
+		"notes", "stash", NULL };
+	char name[64];
+
+	*write = 0;
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, opt, len);
+	name[len] = '\0';
+	if ((!strcmp(sub, "format-patch") || !strcmp(sub, "archive")) &&
+	    (!strcmp(name, "-o") || !strcmp(name, "--output-directory"))) {
+		*write = 1;
+		return 1;
+	}
+	if (!strcmp(name, "-F"))
+		return in_list(sub, message_file);   /* grep -F: fixed strings */
+	if (!strcmp(name, "-t"))
+		return !strcmp(sub, "commit");       /* a template */
+	if (!strcmp(name, "-f"))
+		return !strcmp(sub, "grep");         /* patterns from a file */
+	return in_list(name, reads);
+}
+
+/* A --name=VALUE value that may name a file: judged as one. */
+static int looks_like_path(const char *v)
+{
+	return v[0] == '/' || v[0] == '~' || v[0] == '.' || strchr(v, '/');
+}
+
 /*
- * Paths git reads or writes for the agent: REV:PATH and pathspecs of the
- * reading commands are reads (git show HEAD:.env prints a secret), the
- * operands of rm, mv and restore and the pathspecs of checkout are writes.
+ * Every path a git subcommand reads or writes, before or after "--": its
+ * operands (git diff /etc/passwd x, git diff --no-index ../.. x, git add
+ * .env), REV:PATH (git show HEAD:.env), the files of --contents=,
+ * --file=, -F, --template and --path=, and any --option=VALUE whose value
+ * looks like a path, are reads as for cat; the operands of rm, mv,
+ * restore and checkout are writes.  A word that is a revision reads a
+ * file of that name at worst, which is judged the same way.
  */
 static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 			    const struct sc_sw_word *w, size_t n, size_t at,
 			    const struct sc_buf *gitcwd, const char *object)
 {
-	static const char *const writers[] = { "rm", "mv", "restore", NULL };
-	int write = in_list(sub, writers), dd = 0;
-	int checkout = !strcmp(sub, "checkout");
+	static const char *const writers[] = { "rm", "mv", "restore",
+		"checkout", NULL };
+	int write = in_list(sub, writers), dd = 0, wr;
+	int pattern = !strcmp(sub, "grep");   /* its first operand */
 	struct ctx gc = *c, top = *c;
 	struct sc_buf empty = SC_BUF_INIT;
 	size_t k;
 
+	if (!strcmp(sub, "config"))
+		return;   /* judge_git_config */
 	gc.cwd = *gitcwd;        /* borrowed, never released here */
 	top.cwd = empty;
 	for (k = at + 1; k < n; k++) {
@@ -1170,14 +1510,45 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 
 		if (!dd && !strcmp(a->s, "--")) {
 			dd = 1;
+			pattern = 0;   /* only paths follow */
 			continue;
 		}
-		if (!dd && a->s[0] == '-') {
-			if (!strcmp(a->s, "-s") || !strcmp(a->s, "--source"))
-				k++;
+		if (!dd && a->s[0] == '-' && a->s[1]) {
+			const char *eq = strchr(a->s, '=');
+			size_t len = eq ? (size_t)(eq - a->s) : a->len;
+			struct sc_sw_word t = *a;
+
+			/* -e PATTERN, -ie PATTERN, -f FILE: no bare pattern */
+			if (pattern && ((a->s[1] != '-' && strpbrk(a->s + 1, "ef")) ||
+					!strncmp(a->s, "--regexp", 8) ||
+					!strncmp(a->s, "--file", 6)))
+				pattern = 0;
+			if (git_path_option(sub, a->s, len, &wr)) {
+				if (eq) {
+					t.s = (char *)eq + 1;
+					t.len = strlen(t.s);
+					judge_arg_path(j, &gc, &t, wr, object);
+				} else if (k + 1 < n) {
+					judge_arg_path(j, &gc, &w[++k], wr, object);
+				}
+			} else if (eq && !git_text_option(sub, a->s, len) &&
+				   looks_like_path(eq + 1)) {
+				t.s = (char *)eq + 1;
+				t.len = strlen(t.s);
+				judge_arg_path(j, &gc, &t, 0, object);
+			} else if (!eq && (git_takes_value(sub, a->s) ||
+					   (a->s[1] != '-' && a->len > 2 &&
+					    git_takes_value(sub, (const char[]){ '-',
+						    a->s[a->len - 1], 0 })))) {
+				k++;   /* a message, a pattern (-am MSG too) */
+			}
 			continue;
 		}
-		if (colon && colon[1] && !dd) {
+		if (pattern) {
+			pattern = 0;
+			continue;
+		}
+		if (colon && colon[1] && !dd && colon != a->s) {
 			struct sc_sw_word t = *a;
 
 			t.s = (char *)colon + 1;
@@ -1189,11 +1560,7 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 				judge_arg_path(j, &top, &t, 0, object);
 			continue;
 		}
-		if (write || (checkout && dd))
-			judge_arg_path(j, &gc, a, 1, object);
-		else if (dd && (a->flags & SC_SW_UNRESOLVED) == 0 &&
-			 strcmp(sub, "add") && strcmp(sub, "commit"))
-			judge_arg_path(j, &gc, a, 0, object);
+		judge_arg_path(j, &gc, a, write, object);
 	}
 }
 
@@ -1260,48 +1627,427 @@ out:
 
 /* ---- programs with arguments that run programs ----------------------- */
 
-/* find: -exec & co. run commands, -delete and -fprint write. */
+/*
+ * find: each action that touches files (-exec, -execdir, -ok, -okdir,
+ * -delete) is judged on every file under the starting points that the
+ * name tests let through, with {} standing for that file.  Ordinary files
+ * (a regular file with one link or a directory, whose name no rule cares
+ * about) give the same answer as any other of their kind, so one of each
+ * kind is judged; every other file (protected names, symlinks, hard
+ * links, devices) is judged on its own.  A deny ends the walk: nothing
+ * after it can change the verdict.
+ */
+struct find_judge {
+	struct judge *j;
+	struct ctx *c;
+	const struct sc_sw_word *w;   /* the find's words, w[0] is find */
+	const char **argv;
+	struct sc_find f;
+	struct sc_fd *fd;             /* judging fd -x/-X instead of find */
+	const char *object;
+	const char *start;            /* the starting point as written */
+	const char *start_rel;        /* and resolved, root-relative */
+	const struct sc_walk_entry *e;
+	struct sc_buf shown;
+	int plain;                    /* -1 not yet known */
+	struct sc_strset seen;        /* ordinary kinds already judged */
+};
+
+/* Add ITEM to sorted set S, keeping it sorted (one move, no sort). */
+static void strset_insert(struct sc_strset *s, const char *item, size_t len)
+{
+	size_t lo = 0, hi = s->nr;
+	char *copy;
+
+	sc_strset_add(s, item, len);
+	copy = s->items[--s->nr];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->items[mid], copy) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(s->items + lo + 1, s->items + lo,
+		(s->nr - lo) * sizeof(*s->items));
+	s->items[lo] = copy;
+	s->nr++;
+}
+
+/* An entry no rule singles out: one of its kind stands for all. */
+static int entry_plain(struct find_judge *fj)
+{
+	const struct sc_walk_entry *e = fj->e;
+	struct sc_buf f = SC_BUF_INIT;
+	int plain;
+
+	if (fj->plain >= 0)
+		return fj->plain;
+	plain = (S_ISREG(e->st.st_mode) && e->st.st_nlink == 1) ||
+		S_ISDIR(e->st.st_mode);
+	if (plain) {
+		sc_path_fold_rel(e->rel, &f);
+		plain = *e->rel && protected_rule(fj->j, f.data, 1) == R_COUNT &&
+			ask_rule(fj->j, f.data) == R_COUNT;
+	}
+	sc_buf_release(&f);
+	fj->plain = plain;
+	return plain;
+}
+
+static const struct sc_find_action *action_of(const struct find_judge *fj,
+					      size_t action)
+{
+	return fj->fd ? &fj->fd->action : &fj->f.actions[action];
+}
+
+/*
+ * fd's placeholders in WORD: {} the path, {/} its name, {//} its
+ * directory, {.} and {/.} the same without the extension.  *ANY is set
+ * when WORD holds one.
+ */
+static void subst_fd(const struct sc_sw_word *word, const char *path,
+		     struct sc_buf *out, int *any)
+{
+	const char *s = word->s, *base = strrchr(path, '/');
+	const char *dot;
+	size_t blen, plen = strlen(path);
+
+	base = base ? base + 1 : path;
+	blen = strlen(base);
+	dot = strrchr(base, '.');
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	while (*s) {
+		if (!strncmp(s, "{}", 2)) {
+			sc_buf_adds(out, path);
+			s += 2;
+		} else if (!strncmp(s, "{/}", 3)) {
+			sc_buf_adds(out, base);
+			s += 3;
+		} else if (!strncmp(s, "{//}", 4)) {
+			if (base > path)
+				sc_buf_add(out, path, (size_t)(base - path - 1));
+			else
+				sc_buf_addch(out, '.');
+			s += 4;
+		} else if (!strncmp(s, "{.}", 3)) {
+			sc_buf_add(out, path, dot && dot > base ?
+				   plen - blen + (size_t)(dot - base) : plen);
+			s += 3;
+		} else if (!strncmp(s, "{/.}", 4)) {
+			sc_buf_add(out, base, dot && dot > base ?
+				   (size_t)(dot - base) : blen);
+			s += 4;
+		} else {
+			sc_buf_addch(out, *s++);
+			continue;
+		}
+		*any = 1;
+	}
+}
+
+/* Replace {} in WORD by PATH: every {} (-exec ;), or a lone {} (+). */
+static void subst_braces(const struct sc_sw_word *word, const char *path,
+			 int plus, struct sc_buf *out)
+{
+	const char *s = word->s, *hit;
+
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	if (plus) {
+		sc_buf_adds(out, strcmp(s, "{}") ? s : path);
+		return;
+	}
+	while ((hit = strstr(s, "{}"))) {
+		sc_buf_add(out, s, (size_t)(hit - s));
+		sc_buf_adds(out, path);
+		s = hit + 2;
+	}
+	sc_buf_adds(out, s);
+}
+
+/* 1 when every {} of the action is a whole word. */
+static int braces_whole(const struct find_judge *fj,
+			const struct sc_find_action *a)
+{
+	static const char *const whole[] = { "{}", "{/}", "{//}", "{.}",
+		"{/.}", NULL };
+	size_t k;
+
+	for (k = a->from; fj->fd && k < a->to; k++)
+		if (strchr(fj->w[k].s, '{') && !in_list(fj->w[k].s, whole))
+			return 0;
+	for (k = a->from; !fj->fd && k < a->to; k++)
+		if (strstr(fj->w[k].s, "{}") && strcmp(fj->w[k].s, "{}"))
+			return a->plus;
+	return 1;
+}
+
+static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
+{
+	const struct sc_walk_entry *e = fj->e;
+	size_t k, nw = a->to - a->from;
+	struct sc_sw_word *words = sc_xcalloc(nw + 1, sizeof(*words));
+	struct sc_buf *vals = sc_xcalloc(nw + 1, sizeof(*vals));
+	int any = 0;
+	struct sc_buf path = SC_BUF_INIT;
+	struct ctx inner;
+
+	memset(&inner, 0, sizeof(inner));
+	inner.cwd_unknown = fj->c->cwd_unknown;
+	inner.depth = fj->c->depth + 1;
+	if (a->kind == SC_FIND_EXECDIR) {
+		const char *slash = strrchr(e->rel, '/');
+
+		/* -execdir runs in the file's directory, on ./NAME */
+		sc_buf_add(&inner.cwd, e->rel, slash ? (size_t)(slash - e->rel) : 0);
+		sc_buf_adds(&path, "./");
+		sc_buf_adds(&path, *e->rel ? e->name : ".");
+	} else {
+		sc_buf_add(&inner.cwd, fj->c->cwd.data ? fj->c->cwd.data : "",
+			   fj->c->cwd.len);
+		sc_buf_add(&path, fj->shown.data, fj->shown.len);
+	}
+	sc_buf_adds(&inner.cwd, "");
+	for (k = 0; k < nw; k++) {
+		words[k] = fj->w[a->from + k];
+		if (!a->braces)
+			continue;
+		if (fj->fd)
+			subst_fd(&fj->w[a->from + k], path.data, &vals[k], &any);
+		else
+			subst_braces(&fj->w[a->from + k], path.data, a->plus,
+				     &vals[k]);
+		words[k].s = vals[k].data;
+		words[k].len = vals[k].len;
+	}
+	if (fj->fd && !any) {
+		/* fd -x CMD with no placeholder appends the path */
+		sc_buf_add(&vals[nw], path.data, path.len);
+		words[nw].s = vals[nw].data;
+		words[nw].len = vals[nw].len;
+		nw++;
+	}
+	judge_argv(fj->j, words, nw, &inner, NULL);
+	for (k = 0; k < nw; k++)
+		sc_buf_release(&vals[k]);
+	free(vals);
+	free(words);
+	sc_buf_release(&path);
+	sc_buf_release(&inner.cwd);
+}
+
+static void find_reach(size_t action, void *arg)
+{
+	struct find_judge *fj = arg;
+	const struct sc_find_action *a = action_of(fj, action);
+	const struct sc_walk_entry *e = fj->e;
+
+	if (a->kind == SC_FIND_EXEC && !a->braces)
+		return;   /* judged once, as it is */
+	if (entry_plain(fj) && (a->kind == SC_FIND_DELETE || braces_whole(fj, a))) {
+		struct sc_buf key = SC_BUF_INIT;
+		int seen;
+
+		/* one ordinary file or directory per action (and directory,
+		 * for -execdir) stands for the others */
+		sc_buf_addf(&key, "%zu %c ", action,
+			    S_ISDIR(e->st.st_mode) ? 'd' : 'f');
+		if (a->kind == SC_FIND_EXECDIR)
+			sc_buf_add(&key, e->rel, strrchr(e->rel, '/') ?
+				   (size_t)(strrchr(e->rel, '/') - e->rel) : 0);
+		seen = sc_strset_has(&fj->seen, key.data);
+		if (!seen)
+			strset_insert(&fj->seen, key.data, key.len);
+		sc_buf_release(&key);
+		if (seen)
+			return;
+	}
+	if (a->kind == SC_FIND_DELETE)
+		judge_path(fj->j, "", *e->rel ? e->rel : ".",
+			   *e->rel ? strlen(e->rel) : 1, 1);
+	else
+		find_exec(fj, a);
+}
+
+static int find_visit(const struct sc_walk_entry *e, void *arg)
+{
+	struct find_judge *fj = arg;
+	struct sc_find_file file;
+	size_t skip = strlen(fj->start_rel), k;
+	int pruned;
+
+	fj->e = e;
+	fj->plain = -1;
+	sc_buf_reset(&fj->shown);
+	sc_buf_adds(&fj->shown, fj->start);
+	if (e->depth) {
+		while (fj->shown.len > 1 && fj->shown.data[fj->shown.len - 1] == '/')
+			sc_buf_setlen(&fj->shown, fj->shown.len - 1);
+		if (fj->shown.data[fj->shown.len - 1] != '/')
+			sc_buf_addch(&fj->shown, '/');
+		sc_buf_adds(&fj->shown, e->rel + skip + (skip ? 1 : 0));
+	}
+	file.name = e->depth ? e->name : fj->start;
+	file.shown = fj->shown.data;
+	file.mode = e->st.st_mode;
+	file.depth = e->depth;
+	if (fj->fd) {
+		int m = sc_fd_match(fj->fd, fj->argv, &file);
+
+		pruned = (m & SC_FD_PRUNE) != 0;
+		if ((m & SC_FD_MAY_MATCH) ||
+		    (fj->fd->follow && S_ISLNK(e->st.st_mode) && !pruned))
+			find_reach(0, fj);
+	} else {
+		pruned = sc_find_eval(&fj->f, fj->argv, &file, find_reach, fj);
+		if (fj->f.follow && S_ISLNK(e->st.st_mode))
+			for (k = 0; k < fj->f.nr_actions; k++)
+				find_reach(k, fj);   /* what lies behind */
+	}
+	if (fj->j->have && fj->j->decision == SC_DENY)
+		return -1;
+	return pruned;
+}
+
+/* Walk one starting point. */
+static void find_start(struct find_judge *fj, const struct sc_sw_word *start,
+		       size_t *budget)
+{
+	struct sc_path res;
+	int st;
+
+	if (start->flags & SC_SW_UNRESOLVED)
+		return;   /* noted as opaque already */
+	sc_path_init(&res);
+	st = sc_path_resolve(&fj->j->p->root, fj->c->cwd.data ? fj->c->cwd.data
+			     : "", start->s, start->len, 0, &res);
+	if (st == SC_PATH_OK && res.exists) {
+		fj->start = start->s;
+		fj->start_rel = res.rel;
+		if (sc_walk(fj->j->p->root.path, res.rel, fj->fd ?
+			    fj->fd->maxdepth : fj->f.maxdepth, budget,
+			    find_visit, fj) > 0)
+			note(fj->j, R_NOT_UNDERSTOOD, fj->object);
+	}
+	sc_path_release(&res);
+}
+
+static int find_needs_walk(const struct sc_find *f)
+{
+	size_t k;
+
+	for (k = 0; k < f->nr_actions; k++)
+		if (f->actions[k].kind != SC_FIND_EXEC || f->actions[k].braces)
+			return 1;
+	return 0;
+}
+
 static void judge_find(struct judge *j, struct ctx *c,
 		       const struct sc_sw_word *w, size_t n, size_t i,
 		       const char *object)
 {
-	static const char *const execs[] = { "-exec", "-execdir", "-ok",
-		"-okdir", NULL };
-	static const char *const writes[] = { "-fprint", "-fprint0",
-		"-fprintf", "-fls", NULL };
-	size_t k, start = i + 1, end;
-	int deletes = 0;
+	struct find_judge fj;
+	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
+	size_t k, budget = SC_WALK_BUDGET;
 
-	for (end = start; end < n && w[end].s[0] != '-' &&
-	     strcmp(w[end].s, "(") && strcmp(w[end].s, "!"); end++)
-		;
-	for (k = end; k < n; k++) {
-		if (in_list(w[k].s, execs)) {
-			size_t from = ++k;
+	memset(&fj, 0, sizeof(fj));
+	fj.j = j;
+	fj.c = c;
+	fj.w = w + i;
+	fj.object = object;
+	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
+	for (k = i; k < n; k++)
+		fj.argv[k - i] = w[k].s;
+	sc_find_init(&fj.f);
+	if (sc_find_parse(&fj.f, fj.argv, n - i) < 0) {
+		note(j, R_NOT_UNDERSTOOD, object);
+		goto out;
+	}
+	for (k = fj.f.start_from; k < fj.f.start_to; k++)
+		judge_arg_path(j, c, &fj.w[k], 0, object);
+	for (k = 0; k < fj.f.nr_writes; k++)
+		judge_arg_path(j, c, &fj.w[fj.f.writes[k]], 1, object);
+	if (fj.f.files0_from >= 0)
+		judge_arg_path(j, c, &fj.w[fj.f.files0_from], 0, object);
+	for (k = 0; k < fj.f.nr_actions; k++) {
+		const struct sc_find_action *a = &fj.f.actions[k];
 
-			while (k < n && strcmp(w[k].s, ";") && strcmp(w[k].s, "+"))
-				k++;
-			if (k >= n || k == from)
-				note(j, R_EXEC_ARG, object);
-			if (k > from) {
-				struct ctx inner = *c;
+		if (a->kind == SC_FIND_DELETE)
+			note(j, R_RECURSIVE_RM, object);
+		else if (a->kind == SC_FIND_EXEC && !a->braces) {
+			struct ctx inner = *c;
 
-				inner.depth++;
-				judge_argv(j, w + from, k - from, &inner, NULL);
-			}
-		} else if (in_list(w[k].s, writes) && k + 1 < n) {
-			judge_arg_path(j, c, &w[++k], 1, object);
-		} else if (!strcmp(w[k].s, "-delete")) {
-			deletes = 1;
-		} else if (!strcmp(w[k].s, "-files0-from") && k + 1 < n) {
-			judge_arg_path(j, c, &w[++k], 0, object);
+			inner.depth++;
+			judge_argv(j, fj.w + a->from, a->to - a->from, &inner, NULL);
 		}
 	}
-	for (k = start; k < end; k++)
-		judge_arg_path(j, c, &w[k], deletes, object);
-	if (deletes)
-		note(j, R_RECURSIVE_RM, object);
+	if (find_needs_walk(&fj.f) && !(j->have && j->decision == SC_DENY)) {
+		sc_buf_init(&fj.shown);
+		if (fj.f.files0_from >= 0 || c->cwd_unknown)
+			note(j, R_NOT_UNDERSTOOD, object);   /* files unknown */
+		else if (fj.f.start_from == fj.f.start_to)
+			find_start(&fj, &dot, &budget);
+		for (k = fj.f.start_from; k < fj.f.start_to &&
+		     !(j->have && j->decision == SC_DENY); k++)
+			find_start(&fj, &fj.w[k], &budget);
+		sc_buf_release(&fj.shown);
+	}
 	note(j, R_READ_COMMAND, object);
+out:
+	sc_strset_release(&fj.seen);
+	sc_find_release(&fj.f);
+	free(fj.argv);
+}
+
+/*
+ * fd (fdfind): it lists names, which is a read; -x/-X run a command on
+ * each result, judged as find -exec is, with the placeholders (or the
+ * path appended) standing for every file fd's filters let through.
+ */
+static void judge_fd(struct judge *j, struct ctx *c,
+		     const struct sc_sw_word *w, size_t n, size_t i,
+		     const char *object)
+{
+	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
+	struct find_judge fj;
+	struct sc_fd fd;
+	size_t k, budget = SC_WALK_BUDGET;
+
+	memset(&fj, 0, sizeof(fj));
+	fj.j = j;
+	fj.c = c;
+	fj.w = w + i;
+	fj.object = object;
+	fj.fd = &fd;
+	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
+	for (k = i; k < n; k++)
+		fj.argv[k - i] = w[k].s;
+	sc_find_init(&fj.f);
+	sc_fd_init(&fd);
+	if (sc_fd_parse(&fd, fj.argv, n - i) < 0) {
+		note(j, R_NOT_UNDERSTOOD, object);
+		goto out;
+	}
+	for (k = 0; k < fd.nr_paths; k++)
+		judge_arg_path(j, c, &fj.w[fd.paths[k]], 0, object);
+	if (fd.has_action && !(j->have && j->decision == SC_DENY)) {
+		if (c->cwd_unknown)
+			note(j, R_NOT_UNDERSTOOD, object);
+		else if (!fd.nr_paths)
+			find_start(&fj, &dot, &budget);
+		for (k = 0; k < fd.nr_paths &&
+		     !(j->have && j->decision == SC_DENY); k++)
+			find_start(&fj, &fj.w[fd.paths[k]], &budget);
+	}
+	note(j, R_READ_COMMAND, object);
+out:
+	sc_buf_release(&fj.shown);
+	sc_strset_release(&fj.seen);
+	sc_fd_release(&fd);
+	free(fj.argv);
 }
 
 /*
@@ -1501,17 +2247,16 @@ static void judge_reader(struct judge *j, struct ctx *c,
 			continue;
 		}
 		if (is_option(&w[k], dd)) {
-			if (!strcmp(r->name, "rg") && !strncmp(s, "--pre", 5) &&
-			    strncmp(s, "--pre-glob", 10)) {
-				note(j, R_EXEC_ARG, object);
-				if (!strchr(s, '=') && k + 1 < n)
+			if (exec_option(r->name, s)) {
+				/* noted by judge_exec_options: skip its value */
+				if (s[1] == '-' && !strchr(s, '=') && k + 1 < n)
 					k++;
 			} else if (!strcmp(r->name, "sort") &&
 				   (!strncmp(s, "--compress-program", 18) ||
 				    !strncmp(s, "--output", 8) ||
 				    (s[1] != '-' && strchr(s, 'o')))) {
 				if (!strncmp(s, "--compress-program", 18))
-					note(j, R_EXEC_ARG, object);
+					;   /* judge_exec_options */
 				else if (strchr(s, '=')) {
 					struct sc_sw_word t = w[k];
 
@@ -1730,41 +2475,86 @@ static int is_shell(const char *name)
 	return in_list(name, shells);
 }
 
-/* sh -c STRING, bash -lc STRING, a heredoc fed to a shell. */
+/* Shells whose -c SCRIPT is a POSIX shell line the lexer reads. */
+static int is_posix_shell(const char *name)
+{
+	static const char *const names[] = { "sh", "bash", "dash", "zsh",
+		"ksh", "mksh", "ash", "posh", "yash", "rbash", "oksh", "loksh",
+		NULL };
+
+	return in_list(name, names);
+}
+
+/*
+ * sh -c SCRIPT [NAME ARGS...], bash -lc SCRIPT, /bin/bash -c, a heredoc
+ * fed to a shell: SCRIPT is judged as a shell line of the same call, and
+ * the wrapper adds a question of its own only when it runs text the
+ * policy cannot see (a script file, --rcfile, a pipe), is interactive
+ * (-i, no operand) or is not a POSIX shell.  Returns with OWN set then.
+ */
 static void judge_shell_cmd(struct judge *j, struct ctx *c,
 			    const struct sc_sw_word *w, size_t n, size_t i,
-			    const char *heredoc, const char *object)
+			    const char *name, const char *heredoc,
+			    const char *object)
 {
+	static const char *const with_value[] = { "-o", "+o", "-O", "+O",
+		NULL };
+	static const char *const harmless_long[] = { "--login",
+		"--noprofile", "--norc", "--posix", "--noediting",
+		"--restricted", "--verbose", "--no-rcs", NULL };
 	size_t k;
-	int seen_c = 0;
+	int seen_c = 0, own = !is_posix_shell(name);
 
-	note(j, R_SHELL, object);
 	/* bash -c 'sh' <<EOF: the inner shell reads the heredoc */
 	if (heredoc)
 		judge_nested(j, heredoc, strlen(heredoc), c);
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (s[0] == '-' && s[1] != '-' && strchr(s, 'c')) {
-			seen_c = 1;
-			continue;
+		if (!strcmp(s, "--")) {
+			k++;
+			break;
 		}
-		if (in_list(s, (const char *const[]){ "-o", "+o", "-O", "+O",
-			"--rcfile", "--init-file", NULL })) {
+		if (in_list(s, with_value)) {
 			k++;
 			continue;
 		}
-		if (s[0] == '-' || s[0] == '+')
+		if (!strcmp(s, "--rcfile") || !strcmp(s, "--init-file")) {
+			own = 1;   /* a file of startup commands */
+			if (k + 1 < n)
+				judge_arg_path(j, c, &w[++k], 0, object);
 			continue;
-		if (seen_c) {
-			judge_nested(j, s, w[k].len, c);
-			return;
 		}
-		judge_arg_path(j, c, &w[k], 0, object);
-		break;
+		if (s[0] == '-' && s[1] == '-') {
+			if (!in_list(s, harmless_long))
+				own = 1;
+			continue;
+		}
+		if ((s[0] != '-' && s[0] != '+') || !s[1])
+			break;
+		if (s[0] == '-' && strchr(s, 'c'))
+			seen_c = 1;
+		if (strchr(s, 'i'))
+			own = 1;   /* interactive: reads ENV and the terminal */
+		if ((strchr(s, 'o') || strchr(s, 'O')) && k + 1 < n)
+			k++;       /* -eo pipefail */
 	}
-	if (seen_c)
-		note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
+	if (seen_c) {
+		if (k >= n) {
+			note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
+		} else {
+			if (w[k].flags & SC_SW_UNRESOLVED)
+				note(j, R_OPAQUE, object);
+			judge_nested(j, w[k].s, strnlen(w[k].s, w[k].len), c);
+		}
+	} else if (k < n) {
+		judge_arg_path(j, c, &w[k], 0, object);
+		own = 1;   /* a script file, whose text is not seen */
+	} else if (!heredoc) {
+		own = 1;   /* interactive, or commands from a pipe */
+	}
+	if (own)
+		note(j, R_SHELL, object);
 }
 
 static int is_network_tool(const char *name)
@@ -1912,8 +2702,11 @@ static size_t peel_launchers(struct judge *j, struct ctx *c,
 			note(j, R_PRIVILEGE, object);
 			*done = 1;
 		} else if (!strcmp(name.data, "env")) {
+			/* env CMD is judged as CMD; env alone prints the
+			 * environment, env -S splits a string */
 			i = skip_env(j, w, n, i, c, done);
-			note(j, R_LAUNCHER, object);
+			if (*done || i >= n)
+				note(j, R_LAUNCHER, object);
 		} else if (!strcmp(name.data, "xargs")) {
 			note(j, R_LAUNCHER, object);
 			i = skip_launcher(w, n, i, "adEIiLlnPs", xargs_long, 0);
@@ -1993,13 +2786,16 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	if (c->cwd_unknown)
 		note(j, R_OPAQUE, object.data);
 	i = peel_launchers(j, c, w, n, object.data, &done);
+	if (!done && i >= n)
+		note(j, R_READ_COMMAND, object.data);   /* timeout 5: runs nothing */
 	if (done || i >= n)
 		goto out;
 	if (i)
 		cmd_object(j, c, w, n, i, &object);
 	cmd_name(&w[i], &name);
-	if (w[i].flags & (SC_SW_NONASCII | SC_SW_CTRL))
-		note(j, R_SHELL_UNUSUAL, object.data);
+	if ((w[i].flags & (SC_SW_NONASCII | SC_SW_CTRL)) ||
+	    w[i].len != strcspn(w[i].s, "\t\n"))
+		note(j, R_SHELL_UNUSUAL, object.data);   /* a name never holds them */
 	if (w[i].flags & SC_SW_UNRESOLVED) {
 		/* sudo${IFS}id: what the word starts with is still known */
 		struct sc_sw_word lit = w[i];
@@ -2016,6 +2812,8 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		goto out;
 	}
 	conf = configured(j, w + i, n - i);
+	if ((j->net = net_hosts(j, w + i, n - i, &object)))
+		conf = R_NET_HOSTS;
 	if (!strcmp(name.data, "git") && system_program(&w[i])) {
 		judge_git(j, c, w, n, i, object.data);
 	}
@@ -2029,10 +2827,14 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		note(j, R_UNLISTED, object.data);
 		goto out;
 	}
+	judge_exec_options(j, name.data, w, n, i, object.data);
+	if (host_change(name.data, w, n, i))
+		note(j, R_HOST_CHANGE, object.data);
 	if (!strcmp(name.data, "git")) {
 		/* judged above */
 	} else if (is_shell(name.data)) {
-		judge_shell_cmd(j, c, w, n, i, heredoc, object.data);
+		judge_shell_cmd(j, c, w, n, i, name.data, heredoc,
+				object.data);
 	} else if (!strcmp(name.data, "eval") || !strcmp(name.data, "trap")) {
 		struct sc_buf s = SC_BUF_INIT;
 
@@ -2064,6 +2866,8 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		/* judged */
 	} else if (!strcmp(name.data, "find")) {
 		judge_find(j, c, w, n, i, object.data);
+	} else if (!strcmp(name.data, "fd") || !strcmp(name.data, "fdfind")) {
+		judge_fd(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "sed") || !strcmp(name.data, "gsed")) {
 		judge_sed(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "awk") || !strcmp(name.data, "gawk") ||
@@ -2257,7 +3061,7 @@ static void word_flags(struct sc_sw_word *w)
 	for (i = 0; i < w->len; i++) {
 		unsigned char ch = (unsigned char)w->s[i];
 
-		if (ch < 0x20 || ch == 0x7f)
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7f)
 			w->flags |= SC_SW_CTRL;
 		else if (ch >= 0x80)
 			w->flags |= SC_SW_NONASCII;
@@ -2406,6 +3210,8 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 
 	memset(&j, 0, sizeof(j));
 	j.p = p;
+	j.v = v;
+	clear_parts(v);
 	tool = single(call, "tool", &bad);
 	source = single(call, "source", &bad);
 	class = tool ? tool_class(tool) : NULL;
@@ -2418,11 +3224,14 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 	}
 	if (!j.have)
 		note(&j, R_MALFORMED, "");
+	if (j.decision != SC_ASK)
+		clear_parts(v);
 	v->decision = j.decision;
 	v->rule = rules[j.rule].id;
 	v->reason = rules[j.rule].reason;
 	v->class = class ? class : "command";
 	v->no_prompt = 0;
+	v->net = j.rule == R_NET_HOSTS ? j.net : NULL;
 	if (v->decision == SC_ASK && p->no_prompt) {
 		v->decision = SC_DENY;
 		v->no_prompt = 1;
@@ -2545,7 +3354,10 @@ void sc_verdict_init(struct sc_verdict *v)
 
 void sc_verdict_release(struct sc_verdict *v)
 {
+	clear_parts(v);
+	free(v->parts);
 	sc_buf_release(&v->object);
+	memset(v, 0, sizeof(*v));
 }
 
 void sc_verdict_record(const struct sc_verdict *v, const char *id,
@@ -2553,6 +3365,7 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 {
 	static const char *const names[] = { "allow", "ask", "deny" };
 	struct sc_buf reason = SC_BUF_INIT;
+	size_t k;
 
 	sc_record_reset(out);
 	sc_record_adds(out, "type", "verdict");
@@ -2568,6 +3381,12 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 	sc_record_adds(out, "class", v->class);
 	sc_record_add(out, "object", v->object.data ? v->object.data : "",
 		      v->object.len);
+	for (size_t i = 0; v->net && i < v->net->nr_hosts; i++)
+		sc_record_adds(out, "host", v->net->hosts[i]);
+	for (k = 0; k < v->nr_parts; k++) {
+		sc_record_adds(out, "part-rule", v->parts[k].rule);
+		sc_record_adds(out, "part-object", v->parts[k].object);
+	}
 	sc_buf_release(&reason);
 }
 

@@ -51,6 +51,12 @@ struct sc_policy {
 	struct sc_exe_cache *exes;  /* PATH lookups already made */
 };
 
+/* One part of a call that asks: its rule and the object a grant names. */
+struct sc_verdict_part {
+	const char *rule;
+	char *object;
+};
+
 struct sc_verdict {
 	int decision;
 	const char *rule;           /* a stable id, e.g. "deny.secret-file" */
@@ -58,6 +64,16 @@ struct sc_verdict {
 	const char *class;          /* read write command network mcp */
 	struct sc_buf object;
 	int no_prompt;              /* an ask turned into a deny */
+	/* allow.network-hosts: the section giving the command its hosts
+	 * (owned by the policy's configuration), written as host= fields */
+	const struct sc_net_rule *net;
+	/*
+	 * When the decision is ask: every part that asks (each distinct rule
+	 * and object, in the order found), so one question names them all
+	 * and one answer covers exactly those; the first is rule and object.
+	 */
+	struct sc_verdict_part *parts;
+	size_t nr_parts, alloc_parts;
 };
 
 /* -1 (errno set) when ROOT cannot be resolved.  CFG is moved into P. */
@@ -92,7 +108,10 @@ void sc_verdict_release(struct sc_verdict *v);
 void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 		     struct sc_verdict *v);
 
-/* Build the type=verdict record for V answering call ID (may be NULL). */
+/*
+ * Build the type=verdict record for V answering call ID (may be NULL); an
+ * ask carries each part as a part-rule and a part-object field, in pairs.
+ */
 void sc_verdict_record(const struct sc_verdict *v, const char *id,
 		       struct sc_record *out);
 

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "gitconfig.h"
+#include "hostlist.h"
 #include "opt.h"
 #include "profile.h"
 
@@ -51,6 +52,9 @@ void sc_sandbox_policy_release(struct sc_sandbox_policy *p)
 	sc_strlist_release(&p->hide);
 	sc_strlist_release(&p->hide_homes);
 	sc_strlist_release(&p->env_keep);
+	sc_strlist_release(&p->allow_hosts);
+	free(p->connections);
+	sc_strlist_release(&p->accept_gaps);
 	sc_sandbox_policy_init(p);
 }
 
@@ -87,6 +91,7 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 	merge_list(&p->hide, &o->hide);
 	merge_list(&p->hide_homes, &o->hide_homes);
 	merge_list(&p->env_keep, &o->env_keep);
+	merge_list(&p->accept_gaps, &o->accept_gaps);
 	if (o->root_read_only)
 		p->root_read_only = 1;
 	if (o->net >= 0)
@@ -103,6 +108,11 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 		p->max_output = o->max_output;
 	if (o->keep_stdin)
 		p->keep_stdin = 1;
+	merge_list(&p->allow_hosts, &o->allow_hosts);
+	if (o->connections) {
+		free(p->connections);
+		p->connections = sc_xstrdup(o->connections);
+	}
 }
 
 static int word_index(const char *s, const char *const *words)
@@ -115,7 +125,8 @@ static int word_index(const char *s, const char *const *words)
 	return -1;
 }
 
-static const char *const net_words[] = { "none", "loopback", "full", NULL };
+static const char *const net_words[] = { "none", "loopback", "full", "hosts",
+					 NULL };
 
 int sc_net_parse(const char *s)
 {
@@ -124,7 +135,7 @@ int sc_net_parse(const char *s)
 
 const char *sc_net_name(int net)
 {
-	return net >= 0 && net <= 2 ? net_words[net] : "?";
+	return net >= 0 && net <= SC_NET_HOSTS ? net_words[net] : "?";
 }
 
 int sc_mode_parse(const char *s)
@@ -269,6 +280,13 @@ static int load_entry(const char *name, const char *value, void *payload)
 		add_path(&p->read_only, v);
 	} else if (!strcmp(key, "hide") && *v) {
 		add_path(&p->hide, v);
+	} else if (!strcmp(key, "allowhost")) {
+		const char *why;
+
+		if (sc_host_entry_check(v, &why) < 0)
+			return sc_error("BAD-PROFILE", "%s: %s '%s': %s", c->file,
+					name, v, why);
+		sc_strlist_add(&p->allow_hosts, v);
 	} else if (!strcmp(key, "envkeep") && *v) {
 		sc_strlist_add(&p->env_keep, v);
 	} else if (!strcmp(key, "timeout")) {
@@ -304,4 +322,30 @@ int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *e
 	rc = load_file(p, file);
 	free(file);
 	return rc;
+}
+
+int sc_sandbox_gap_acceptable(const char *name)
+{
+	static const char *const acceptable[] = {
+		"network", "unix-sockets", "abstract-sockets", "read-only-paths",
+		"hidden-credentials", "process-isolation", "ipc-isolation",
+		"file-metadata", "kill-all", NULL,
+	};
+	size_t i;
+
+	for (i = 0; acceptable[i]; i++)
+		if (!strcmp(name, acceptable[i]))
+			return 1;
+	return 0;
+}
+
+int sc_sandbox_gap_accepted(const struct sc_sandbox_policy *pol,
+			    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < pol->accept_gaps.nr; i++)
+		if (!strcmp(pol->accept_gaps.v[i], name))
+			return 1;
+	return 0;
 }

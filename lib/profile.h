@@ -8,7 +8,8 @@
  * global or system git configuration:
  *
  *	[sandbox]
- *		network = none | loopback | full
+ *		network = none | loopback | full | hosts
+ *		allowHost = HOST[:PORT]  (repeated; hostlist.h)
  *		writable = PATH          (repeated; ~/ is $HOME; skipped
  *		                          when it does not exist)
  *		rootWritable = BOOL      (false: the root is read-only too)
@@ -62,6 +63,13 @@ struct sc_sandbox_policy {
 	long long timeout_ms;          /* 0 none, -1 unset */
 	long long max_output;          /* bytes per stream; 0 none, -1 unset */
 	int keep_stdin;                /* 1: the caller's stdin (a protocol) */
+	/* --network hosts: the host list (entries checked when added) and
+	 * where connection records go ("N" a descriptor, else a file). */
+	struct sc_strlist allow_hosts;
+	char *connections;
+	/* Protections a person accepts going without under --mode required
+	 * (--accept-gaps, sandbox.acceptGaps): names as --probe prints them. */
+	struct sc_strlist accept_gaps;
 };
 
 /* Everything unset, lists empty. */
@@ -84,6 +92,19 @@ const char *sc_net_name(int net);
  * or error[BAD-PROFILE].
  */
 int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *exe);
+
+/*
+ * 1 when NAME is a protection --accept-gaps may name: a --probe name a
+ * lower tier can lack (network, unix-sockets, abstract-sockets,
+ * read-only-paths, hidden-credentials, process-isolation, ipc-isolation,
+ * file-metadata, kill-all).  Never landlock, syscall-filter or
+ * write-confinement: without them nothing is confined.
+ */
+int sc_sandbox_gap_acceptable(const char *name);
+
+/* 1 when NAME is in POL's accepted gaps. */
+int sc_sandbox_gap_accepted(const struct sc_sandbox_policy *pol,
+			    const char *name);
 
 /* Expand a leading "~/" with HOME; a new string. */
 char *sc_expand_home(const char *path);

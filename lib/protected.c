@@ -253,6 +253,22 @@ static int entry_matches(const struct entry *e, const char *f)
 	return 0;
 }
 
+const char *sc_protected_name(enum sc_prot_class c, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < TABLE_NR; k++) {
+		const struct entry *e = &table[k];
+
+		if (e->class != c || e->scope == CHILD || e->unless ||
+		    strpbrk(e->glob, "*?["))
+			continue;
+		if (!i--)
+			return e->glob;
+	}
+	return NULL;
+}
+
 int sc_protected_is(enum sc_prot_class c, const char *f)
 {
 	size_t i;

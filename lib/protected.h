@@ -46,6 +46,12 @@ int sc_protected_watched(enum sc_prot_class c);
 int sc_protected_is(enum sc_prot_class c, const char *f);
 
 /*
+ * The I-th literal name (no glob, folded) of class C, from 0; NULL past
+ * the last.  For a sandbox that protects names by path (Seatbelt).
+ */
+const char *sc_protected_name(enum sc_prot_class c, size_t i);
+
+/*
  * 1 when folded path F is a planning artifact (spec.md, plan.md, tasks.md,
  * contracts/, ... of spec-kit; proposal.md, design.md, tasks.md and
  * specs/.../spec.md of OpenSpec).  With FEATURE (folded), only that

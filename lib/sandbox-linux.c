@@ -34,7 +34,9 @@
 #include "io.h"
 #include "landlock.h"
 #include "mountinfo.h"
+#include "netproxy.h"
 #include "record.h"
+#include "rootguard.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
 
@@ -89,8 +91,20 @@ struct plan {
 	struct bind *binds;
 	size_t nbinds, abinds;
 	struct sc_strlist hide_dirs, hide_files, sockets;
+	int tmpdir_in_ns;               /* TMPDIR exists only in the namespace */
+	pid_t janitor;                  /* removes an on-disk TMPDIR if we die */
+	int janitor_fd;                 /* its pipe: EOF when we are gone */
+	struct sc_strlist shown;        /* root, --writable, TMPDIR: kept inside
+					 * a hidden directory */
 	char **env;
+	char *const *envp;              /* the caller's environment */
 	char *const *argv;
+	/* --network hosts: the list, the record log, the proxy (full tier
+	 * only) and the environment pointing at it. */
+	struct sc_hostlist hosts;
+	int conn_fd;
+	struct sc_netproxy proxy;
+	char **proxy_env;
 	int report;                     /* write end of the report pipe */
 	sigset_t sigmask;               /* the caller's, for the command */
 	int out[2];                     /* stdout/stderr pipe write ends */
@@ -173,6 +187,7 @@ static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol
 			return -1;
 		}
 		sc_strlist_add(&pl->writable, real);
+		sc_strlist_add(&pl->shown, real);
 		add_bind(pl, real, 1);
 		free(real);
 	}
@@ -190,54 +205,22 @@ static void add_implicit_read_only(struct plan *pl, const char *path)
 }
 
 /*
- * The path in the first line of FILE after PREFIX, relative paths taken
- * from FILE's directory; NULL when FILE does not hold one.
- */
-static char *read_pointer(const char *file, const char *prefix)
-{
-	char line[PATH_MAX + 16];
-	struct sc_buf path = SC_BUF_INIT;
-	size_t plen = strlen(prefix);
-	FILE *fp = fopen(file, "re");
-	const char *slash;
-	int ok;
-
-	if (!fp)
-		return NULL;
-	ok = fgets(line, sizeof(line), fp) != NULL;
-	fclose(fp);
-	line[ok ? strcspn(line, "\r\n") : 0] = '\0';
-	if (!ok || strncmp(line, prefix, plen) || !line[plen])
-		return NULL;
-	if (line[plen] != '/') {
-		slash = strrchr(file, '/');
-		sc_buf_add(&path, file, slash ? (size_t)(slash - file) : 0);
-		sc_buf_addch(&path, '/');
-	}
-	sc_buf_adds(&path, line + plen);
-	return sc_buf_detach(&path, NULL);
-}
-
-/*
  * A linked worktree's ".git" is a file naming its git directory
  * ("gitdir: PATH"), whose "commondir" names the main repository's: both
  * decide what git does (hooks, config, refs), so both stay read-only too.
  */
 static void add_gitdirs(struct plan *pl, const char *dotgit)
 {
-	char *gitdir = read_pointer(dotgit, "gitdir: "), *common;
-	struct sc_buf file = SC_BUF_INIT;
+	char *gitdir = sc_read_pointer(dotgit, "gitdir: "), *common;
 
 	if (!gitdir)
 		return;
 	add_implicit_read_only(pl, gitdir);
-	sc_buf_addf(&file, "%s/commondir", gitdir);
-	common = read_pointer(file.data, "");
+	common = sc_read_commondir(gitdir);
 	if (common)
 		add_implicit_read_only(pl, common);
 	free(common);
 	free(gitdir);
-	sc_buf_release(&file);
 }
 
 /*
@@ -283,9 +266,17 @@ static int resolve_read_only(struct plan *pl, const struct sc_sandbox_policy *po
 
 static void add_hidden(struct plan *pl, const char *path)
 {
-	char *real = realpath(path, NULL);
+	char *real;
 	struct stat st;
 
+	/*
+	 * Most credential paths do not exist: one lstat says so, where
+	 * realpath would read every component as a link first (measured: the
+	 * largest user of the launcher's time after the kernel's own work).
+	 */
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return;
+	real = realpath(path, NULL);
 	/* Follow a symlinked ~/.ssh to what it names: hide that. */
 	if (!real || stat(real, &st) < 0) {
 		free(real);
@@ -421,6 +412,23 @@ static void resolve_sockets(struct plan *pl)
 	fclose(fp);
 }
 
+/*
+ * The root's read-only defaults (rootguard.h), unless a --writable path
+ * lifts one: that is said on stderr, as is a --writable path inside one.
+ */
+static int guard_root(struct plan *pl, const char *root)
+{
+	struct sc_strlist keep = { 0 }, lifted = { 0 };
+	size_t i;
+	int ret = sc_rootguard_resolve(root, &pl->writable, &keep, &lifted);
+
+	for (i = 0; !ret && i < keep.nr; i++)
+		add_implicit_read_only(pl, keep.v[i]);
+	sc_strlist_release(&keep);
+	sc_strlist_release(&lifted);
+	return ret;
+}
+
 static int bind_cmp(const void *a, const void *b)
 {
 	const struct bind *x = a, *y = b;
@@ -450,6 +458,25 @@ static int make_tmpdir(struct plan *pl)
 	return 0;
 }
 
+/* --network hosts: the list and the record log (the proxied environment
+ * comes with TMPDIR's, in plan_tmpdir). */
+static int plan_hosts(struct plan *pl, const struct sc_sandbox_policy *pol)
+{
+	size_t i;
+
+	for (i = 0; i < pol->allow_hosts.nr; i++) {
+		const char *why;
+
+		if (sc_hostlist_add(&pl->hosts, pol->allow_hosts.v[i], &why) < 0)
+			return sc_error("BAD-HOST", "'%s': %s",
+					pol->allow_hosts.v[i], why);
+	}
+	if (pol->connections &&
+	    (pl->conn_fd = sc_netproxy_open_log(pol->connections)) < 0)
+		return -1;
+	return 0;
+}
+
 static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 			char *const argv[], char *const envp[])
 {
@@ -460,13 +487,15 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 	pl->argv = argv;
 	pl->uid = getuid();
 	pl->gid = getgid();
-	pl->report = pl->out[0] = pl->out[1] = -1;
+	pl->report = pl->out[0] = pl->out[1] = pl->janitor_fd = -1;
+	pl->conn_fd = pl->proxy.inside = -1;
 	pl->abi = sc_landlock_abi();
 	pl->cwd = getcwd(NULL, 0);
 	if (!pl->cwd)
 		return sc_error_errno("BAD-CWD", "cannot find the current "
 				      "directory");
-	if (resolve_dir(pol->root ? pol->root : ".", "BAD-ROOT", &root) < 0) {
+	if (sc_rootguard_check_root(pol->root ? pol->root : ".") < 0 ||
+	    resolve_dir(pol->root ? pol->root : ".", "BAD-ROOT", &root) < 0) {
 		free(root);
 		return -1;
 	}
@@ -474,20 +503,67 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 		free(root);
 		return sc_error("BAD-ROOT", "refusing '/' as the root");
 	}
+	sc_strlist_add(&pl->shown, root);
 	if (!pol->root_read_only) {
 		sc_strlist_add(&pl->writable, root);
 		add_bind(pl, root, 1);
 	}
+	if (resolve_writable(pl, pol) < 0 || resolve_read_only(pl, pol) < 0 ||
+	    (!pol->root_read_only && guard_root(pl, root) < 0)) {
+		free(root);
+		return -1;
+	}
 	free(root);
-	if (resolve_writable(pl, pol) < 0 || resolve_read_only(pl, pol) < 0)
-		return -1;
 	resolve_hidden(pl, pol);
-	if (make_tmpdir(pl) < 0)
-		return -1;
-	sc_strlist_add(&pl->writable, pl->tmpdir);
 	qsort(pl->binds, pl->nbinds, sizeof(*pl->binds), bind_cmp);
-	pl->env = sc_env_build(envp, (enum sc_env_mode)pol->env,
+	pl->envp = envp;
+	return pol->net == SC_NET_HOSTS ? plan_hosts(pl, pol) : 0;
+}
+
+static int start_janitor(struct plan *pl);
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The private TMPDIR, writable, and the command's environment naming it.
+ * The full tier mounts a tmpfs of its own on a directory of its private
+ * /dev/shm: nothing is made on disk, so nothing is left behind however the
+ * launcher ends (a SIGKILL to its process group included), and no disk
+ * inode is made and freed per command.  The other tiers have no mount
+ * namespace: they make one on disk and remove it at the end.
+ */
+static int plan_tmpdir(struct plan *pl, enum tier tier)
+{
+	const struct sc_sandbox_policy *pol = pl->pol;
+	char name[64];
+
+	if (tier == TIER_FULL && is_dir("/dev/shm")) {
+		snprintf(name, sizeof(name), "/dev/shm/sc-sandbox.%d", (int)getpid());
+		pl->tmpdir = sc_xstrdup(name);
+		pl->tmpdir_in_ns = 1;
+	} else {
+		if (make_tmpdir(pl) < 0)
+			return -1;
+		if (start_janitor(pl) < 0) {
+			rmdir(pl->tmpdir);
+			free(pl->tmpdir);
+			pl->tmpdir = NULL;
+			return -1;
+		}
+	}
+	sc_strlist_add(&pl->writable, pl->tmpdir);
+	/* On disk it may lie in a hidden directory: shown again there. */
+	if (!pl->tmpdir_in_ns)
+		sc_strlist_add(&pl->shown, pl->tmpdir);
+	pl->env = sc_env_build(pl->envp, (enum sc_env_mode)pol->env,
 			       pol->env_keep.v, pol->env_keep.nr, pl->tmpdir);
+	if (pol->net == SC_NET_HOSTS)
+		pl->proxy_env = sc_netproxy_env_apply(pl->env);
 	return 0;
 }
 
@@ -519,15 +595,118 @@ static void remove_tree_at(int at, const char *name, int depth)
 	unlinkat(at, name, AT_REMOVEDIR);
 }
 
+/*
+ * The janitor's life: in a session of its own, so that a signal to our
+ * process group (an executor killing its agent with SIGKILL) leaves it
+ * alone, holding nothing of the caller's (a shell reading our output
+ * would wait for it), it waits for the end of the pipe, which comes when
+ * we end however we end, and removes TMPDIR.
+ */
+static _Noreturn void janitor_main(const char *tmpdir, int fd)
+{
+	sigset_t none;
+	char c;
+	int null;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Above 2 first: with a closed stdin the pipe may be descriptor 0,
+	 * which /dev/null is about to take. */
+	fd = fcntl(fd, F_DUPFD, 3);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || setsid() < 0 || null < 0 || dup2(null, 0) < 0 ||
+	    dup2(null, 1) < 0 || dup2(null, 2) < 0 || dup2(fd, 3) < 0)
+		_exit(1);
+	close_range(4, ~0U, 0);
+	/* Only the end of the pipe says we are gone; bytes mean nothing. */
+	for (;;) {
+		ssize_t n = read(3, &c, 1);
+
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	if (rmdir(tmpdir) < 0 && errno != ENOENT)
+		remove_tree_at(AT_FDCWD, tmpdir, 0);
+	_exit(0);
+}
+
+/*
+ * The tiers without a mount namespace keep TMPDIR on disk, which only a
+ * process that outlives us can remove after a SIGKILL: one small process
+ * per command, started before the command.
+ */
+static int start_janitor(struct plan *pl)
+{
+	int p[2], i;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return sc_error_errno("TMPDIR-FAILED", "cannot make a pipe");
+	/* A caller that closed stdio would have the pipe take 0, 1 or 2,
+	 * and our diagnostics would go into it: keep both ends above. */
+	for (i = 0; i < 2; i++)
+		if (p[i] <= 2) {
+			int fd = fcntl(p[i], F_DUPFD_CLOEXEC, 3);
+
+			close(p[i]);
+			p[i] = fd;
+		}
+	if (p[0] < 0 || p[1] < 0) {
+		if (p[0] >= 0)
+			close(p[0]);
+		if (p[1] >= 0)
+			close(p[1]);
+		return sc_error_errno("TMPDIR-FAILED", "cannot make a pipe");
+	}
+	pl->janitor = fork();
+	if (pl->janitor < 0) {
+		close(p[0]);
+		close(p[1]);
+		return sc_error_errno("TMPDIR-FAILED", "cannot start the process "
+				      "that removes TMPDIR");
+	}
+	if (!pl->janitor)
+		janitor_main(pl->tmpdir, p[0]);
+	close(p[0]);
+	pl->janitor_fd = p[1];
+	return 0;
+}
+
+/*
+ * Undo plan_tmpdir: the directory on disk, its writable and shown entries
+ * (the last of each), the environments.
+ */
+static void plan_tmpdir_release(struct plan *pl)
+{
+	if (pl->tmpdir) {
+		if (!pl->tmpdir_in_ns && rmdir(pl->tmpdir) < 0 && errno != ENOENT)
+			remove_tree_at(AT_FDCWD, pl->tmpdir, 0);
+		/* The janitor finds it gone, and ends. */
+		if (pl->janitor_fd >= 0)
+			close(pl->janitor_fd);
+		pl->janitor_fd = -1;
+		pl->janitor = 0;
+		if (!pl->tmpdir_in_ns) {
+			free(pl->shown.v[--pl->shown.nr]);
+			pl->shown.v[pl->shown.nr] = NULL;
+		}
+		free(pl->tmpdir);
+		pl->tmpdir = NULL;
+		pl->tmpdir_in_ns = 0;
+		free(pl->writable.v[--pl->writable.nr]);
+		pl->writable.v[pl->writable.nr] = NULL;
+	}
+	if (pl->env)
+		sc_env_free(pl->env);
+	if (pl->proxy_env)
+		sc_env_free(pl->proxy_env);
+	pl->env = pl->proxy_env = NULL;
+}
+
 static void plan_release(struct plan *pl)
 {
 	size_t i;
 
-	if (pl->tmpdir) {
-		if (rmdir(pl->tmpdir) < 0 && errno != ENOENT)
-			remove_tree_at(AT_FDCWD, pl->tmpdir, 0);
-		free(pl->tmpdir);
-	}
+	plan_tmpdir_release(pl);
 	for (i = 0; i < pl->nbinds; i++)
 		free(pl->binds[i].path);
 	free(pl->binds);
@@ -536,7 +715,10 @@ static void plan_release(struct plan *pl)
 	sc_strlist_release(&pl->hide_dirs);
 	sc_strlist_release(&pl->hide_files);
 	sc_strlist_release(&pl->sockets);
-	sc_env_free(pl->env);
+	sc_strlist_release(&pl->shown);
+	sc_hostlist_release(&pl->hosts);
+	if (pl->conn_fd >= 0)
+		close(pl->conn_fd);
 }
 
 /* ---- protections: what each tier enforces ------------------------- */
@@ -553,6 +735,17 @@ static int hidden_outside_writable(const struct plan *pl)
 		if (beneath_any(pl->hide_files.v[i], &pl->writable))
 			return 0;
 	return 1;
+}
+
+/* Does some path stay read-only inside a writable one (only mounts can)? */
+static int read_only_needed(const struct plan *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nbinds; i++)
+		if (!pl->binds[i].writable)
+			return 1;
+	return 0;
 }
 
 struct protection {
@@ -581,7 +774,7 @@ static int proc_children_available(void)
  * grants everything and cannot take reading back.
  */
 static void protections(const struct sc_sandbox_policy *pol, int abi, int userns,
-			int hide_ok, struct protection p[P_COUNT])
+			int hide_ok, int ro_needed, struct protection p[P_COUNT])
 {
 	int ll = abi >= LANDLOCK_MIN_ABI, sec = sc_seccomp_available();
 	int own_net = pol->net != SC_NET_FULL;
@@ -590,13 +783,15 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 	p[P_SYSCALLS] = (struct protection){ "syscall-filter", 1, sec, sec };
 	p[P_FS_WRITE] = (struct protection){ "write-confinement", 1, userns || ll, ll };
 	p[P_READ_ONLY] = (struct protection){ "read-only-paths",
-		pol->read_only.nr > 0, userns, 0 };
+		ro_needed, userns, 0 };
 	/* The landlock tier leaves them out of its read rules (see there). */
 	p[P_HIDDEN] = (struct protection){ "hidden-credentials", 1, userns,
 		ll && hide_ok };
 	p[P_NETWORK] = (struct protection){ "network", own_net, userns,
 		pol->net == SC_NET_NONE && sec };
-	p[P_UNIX_SOCKETS] = (struct protection){ "unix-sockets", 1, userns, 0 };
+	/* Mount masks in the full tier; Landlock's socket rule from ABI 9. */
+	p[P_UNIX_SOCKETS] = (struct protection){ "unix-sockets", 1,
+		userns || abi >= 9, abi >= 9 };
 	p[P_ABSTRACT] = (struct protection){ "abstract-sockets", 1,
 		(userns && own_net) || abi >= 6, abi >= 6 };
 	p[P_PROCESSES] = (struct protection){ "process-isolation", 1, userns, 0 };
@@ -608,18 +803,27 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 		proc_children_available() };
 }
 
-/* Append the unenforced protections of TIER to OUT; their number. */
-static int unenforced(const struct protection p[P_COUNT], enum tier tier,
-		      struct sc_buf *out)
+/*
+ * Append the unenforced protections of TIER to OUT, or to ACCEPTED when
+ * POL accepts going without them (--accept-gaps); how many went to OUT.
+ */
+static int unenforced(const struct sc_sandbox_policy *pol,
+		      const struct protection p[P_COUNT], enum tier tier,
+		      struct sc_buf *out, struct sc_buf *accepted)
 {
 	int i, n = 0;
 
 	for (i = 0; i < P_COUNT; i++) {
 		int ok = tier == TIER_FULL ? p[i].full : p[i].landlock;
+		struct sc_buf *to = out;
 
 		if (!p[i].needed || ok)
 			continue;
-		sc_buf_addf(out, "%s%s", n++ ? ", " : "", p[i].name);
+		if (sc_sandbox_gap_accepted(pol, p[i].name))
+			to = accepted;
+		else
+			n++;
+		sc_buf_addf(to, "%s%s", to->len ? ", " : "", p[i].name);
 	}
 	return n;
 }
@@ -696,16 +900,118 @@ static int rebind(const struct bind *b)
 	return ret;
 }
 
-/* Credential directories look empty; credential files read as empty. */
+/*
+ * Is SHOWN (the root or a --writable path) to be put back inside the
+ * hidden DIR: strictly beneath it, and not inside another such path
+ * (whose clone brings it along).
+ */
+static int shown_in(const struct plan *pl, const char *shown, const char *dir)
+{
+	size_t i;
+
+	if (!is_beneath(shown, dir) || !strcmp(shown, dir))
+		return 0;
+	for (i = 0; i < pl->shown.nr; i++)
+		if (strcmp(pl->shown.v[i], shown) &&
+		    is_beneath(shown, pl->shown.v[i]) &&
+		    is_beneath(pl->shown.v[i], dir) &&
+		    strcmp(pl->shown.v[i], dir))
+			return 0;
+	return 1;
+}
+
+/*
+ * The mount point for PATH inside the fresh tmpfs at DIR: each directory
+ * made and opened without following a symlink, the last one a directory
+ * or an empty file as ISDIR says.  An O_PATH descriptor, or -1.
+ */
+static int make_mount_point(const char *dir, const char *path, int isdir)
+{
+	char *rel = sc_xstrdup(path + strlen(dir) + 1), *comp = rel, *slash;
+	int at = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), next;
+
+	while (at >= 0 && comp) {
+		slash = strchr(comp, '/');
+		if (slash)
+			*slash = '\0';
+		if (slash || isdir)
+			next = mkdirat(at, comp, 0700) < 0 && errno != EEXIST ? -1 :
+			       openat(at, comp, O_PATH | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC);
+		else
+			next = openat(at, comp, O_WRONLY | O_CREAT | O_NOFOLLOW |
+				      O_CLOEXEC, 0600);
+		close(at);
+		at = next;
+		comp = slash ? slash + 1 : NULL;
+	}
+	free(rel);
+	return at;
+}
+
+/*
+ * Hide DIR, but keep the paths the command works in that lie beneath it
+ * (speccoder's state directory holds the worktree in use): each is cloned
+ * before a fresh tmpfs covers DIR, moved back onto a mount point made in
+ * it, and the tmpfs then made read-only.  Nothing else of DIR shows.
+ */
+static int hide_dir(const struct plan *pl, const char *dir)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	int *trees = sc_xcalloc(pl->shown.nr + 1, sizeof(*trees)), ret = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < pl->shown.nr; i++)
+		trees[i] = -1;
+	for (i = 0; !ret && i < pl->shown.nr; i++) {
+		if (!shown_in(pl, pl->shown.v[i], dir))
+			continue;
+		trees[i] = open_tree(AT_FDCWD, pl->shown.v[i], OPEN_TREE_CLONE |
+				     OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		if (trees[i] < 0)
+			ret = mount_error("clone the mount at", pl->shown.v[i]);
+		n++;
+	}
+	if (!ret && mount("tmpfs", dir, "tmpfs",
+			  (n ? 0 : MS_RDONLY) | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  n ? "mode=0700,size=64k,nr_inodes=4096"
+			    : "mode=0700,size=4k,nr_inodes=4") < 0)
+		ret = mount_error("hide", dir);
+	for (i = 0; !ret && i < pl->shown.nr; i++) {
+		struct stat st;
+		int at;
+
+		if (trees[i] < 0)
+			continue;
+		at = fstat(trees[i], &st) < 0 ? -1 :
+		     make_mount_point(dir, pl->shown.v[i], S_ISDIR(st.st_mode));
+		if (at < 0 || move_mount(trees[i], "", at, "",
+					 MOVE_MOUNT_F_EMPTY_PATH |
+					 MOVE_MOUNT_T_EMPTY_PATH) < 0)
+			ret = mount_error("show again", pl->shown.v[i]);
+		if (at >= 0)
+			close(at);
+	}
+	if (!ret && n && mount_setattr(AT_FDCWD, dir, 0, &ro, sizeof(ro)) < 0)
+		ret = mount_error("make read-only", dir);
+	for (i = 0; i < pl->shown.nr; i++)
+		if (trees[i] >= 0)
+			close(trees[i]);
+	free(trees);
+	return ret;
+}
+
+/*
+ * Credential directories look empty (but for the root or a writable path
+ * inside one); credential files read as empty.
+ */
 static int hide_paths(const struct plan *pl)
 {
 	size_t i;
 
 	for (i = 0; i < pl->hide_dirs.nr; i++)
-		if (mount("tmpfs", pl->hide_dirs.v[i], "tmpfs",
-			  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			  "mode=0700,size=4k,nr_inodes=4") < 0)
-			return mount_error("hide", pl->hide_dirs.v[i]);
+		if (hide_dir(pl, pl->hide_dirs.v[i]) < 0)
+			return -1;
 	for (i = 0; i < pl->hide_files.nr; i++)
 		if (mount("/dev/null", pl->hide_files.v[i], NULL, MS_BIND, NULL) < 0)
 			return mount_error("hide", pl->hide_files.v[i]);
@@ -724,6 +1030,14 @@ static int mask_sockets(const struct plan *pl)
 	return 0;
 }
 
+static int mount_tmpdir(const struct plan *pl)
+{
+	if (mount("tmpfs", pl->tmpdir, "tmpfs", MS_NOSUID | MS_NODEV,
+		  "mode=0700") < 0)
+		return mount_error("mount a tmpfs on", pl->tmpdir);
+	return 0;
+}
+
 static int setup_mounts(const struct plan *pl)
 {
 	struct mount_attr ro = { 0 };
@@ -736,10 +1050,10 @@ static int setup_mounts(const struct plan *pl)
 	ro.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID;
 	if (mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof(ro)) < 0)
 		return mount_error("make read-only", "/");
-	/* A private, empty, writable TMPDIR that dies with the namespace. */
-	if (mount("tmpfs", pl->tmpdir, "tmpfs", MS_NOSUID | MS_NODEV,
-		  "mode=0700") < 0)
-		return mount_error("mount a tmpfs on", pl->tmpdir);
+	/* A private, empty, writable TMPDIR that dies with the namespace
+	 * (on a directory of the private /dev/shm below, when there is one). */
+	if (!pl->tmpdir_in_ns && mount_tmpdir(pl) < 0)
+		return -1;
 	for (i = 0; i < pl->nbinds; i++)
 		if (rebind(&pl->binds[i]) < 0)
 			return -1;
@@ -750,6 +1064,10 @@ static int setup_mounts(const struct plan *pl)
 	    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  "mode=1777") < 0)
 		return mount_error("mount a tmpfs on", "/dev/shm");
+	/* TMPDIR may hold programs a test builds: a tmpfs without noexec. */
+	if (pl->tmpdir_in_ns && (mkdir(pl->tmpdir, 0700) < 0 ||
+				 mount_tmpdir(pl) < 0))
+		return mount_error("make", pl->tmpdir);
 	/* A /proc of the new PID namespace: host processes are invisible. */
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0)
@@ -790,10 +1108,15 @@ static int drop_capabilities(void)
 	int cap;
 
 	memset(data, 0, sizeof(data));
+	/*
+	 * Capabilities are numbered without holes: the first EINVAL is the
+	 * kernel's last capability plus one, and every number above it is
+	 * refused too (so the loop makes CAP_LAST_CAP + 2 calls, not 64).
+	 * EPERM: we hold no CAP_SETPCAP, so no capability to drop.
+	 */
 	for (cap = 0; cap < 64; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL) {
-			/* EPERM: we hold no CAP_SETPCAP, so no capability. */
-			if (errno != EPERM)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) {
+			if (errno != EINVAL && errno != EPERM)
 				return sc_error_errno("CAPS-FAILED", "cannot drop "
 						      "capability %d", cap);
 			break;
@@ -921,7 +1244,9 @@ static _Noreturn void run_command(const struct plan *pl)
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
-	environ = pl->env;
+	/* The proxy exists in the full tier only: elsewhere, no pointer to
+	 * a port someone else may hold. */
+	environ = pl->proxy_env && pl->tier == TIER_FULL ? pl->proxy_env : pl->env;
 	execvp(pl->argv[0], pl->argv);
 	err = errno;
 	errno = err;
@@ -933,6 +1258,36 @@ static _Noreturn void run_command(const struct plan *pl)
 	sc_error("CANNOT-EXECUTE", "cannot run '%s': %s", pl->argv[0],
 		 strerror(err));
 	_exit(SC_SANDBOX_CANNOT_EXEC);
+}
+
+static int command_main(void *arg)
+{
+	run_command(arg);
+}
+
+/* Enough for confine_self and execvp's PATH search (PATH_MAX buffers). */
+#define COMMAND_STACK (256 * 1024)
+
+/*
+ * Start the command from the namespace's init the way posix_spawn does:
+ * the child shares our memory and we wait until it has executed (or
+ * died), so no page tables are copied and neither of us takes
+ * copy-on-write faults afterwards.  The child sets environ before
+ * executing: ours is restored once it has.  Only the init does this: a
+ * supervisor blocked in here could not enforce the deadline, while a
+ * blocked init is killed with its namespace.
+ */
+static pid_t spawn_command(const struct plan *pl)
+{
+	extern char **environ;
+	char **saved = environ, *stack = sc_xmalloc(COMMAND_STACK);
+	pid_t pid;
+
+	pid = (pid_t)clone(command_main, stack + COMMAND_STACK,
+			   CLONE_VM | CLONE_VFORK | SIGCHLD, (void *)pl);
+	environ = saved;
+	free(stack);
+	return pid;
 }
 
 /*
@@ -949,18 +1304,19 @@ static _Noreturn void namespace_init(const struct plan *pl)
 	/* If the supervisor dies, the namespace dies with it. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (map_ids(pl) < 0 || setup_mounts(pl) < 0 ||
-	    (pl->pol->net == SC_NET_LOOPBACK && loopback_up() < 0)) {
+	    ((pl->pol->net == SC_NET_LOOPBACK || pl->pol->net == SC_NET_HOSTS) &&
+	     loopback_up() < 0) ||
+	    (pl->pol->net == SC_NET_HOSTS &&
+	     sc_netproxy_listen_inside(pl->proxy.inside) < 0)) {
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
-	child = fork();
+	child = spawn_command(pl);
 	if (child < 0) {
-		sc_error_errno("SETUP-FAILED", "cannot fork");
+		sc_error_errno("SETUP-FAILED", "cannot start the command");
 		send_report(pl->report, REPORT_SETUP_FAILED, 0);
 		_exit(SC_SANDBOX_FAILED);
 	}
-	if (!child)
-		run_command(pl);
 	/* Our copies of the output pipes must not keep them open. */
 	if (pl->out[0] >= 0) {
 		close(pl->out[0]);
@@ -976,6 +1332,17 @@ static _Noreturn void namespace_init(const struct plan *pl)
 			break;
 		}
 	}
+	/*
+	 * Kill and reap everything left in the namespace before reporting
+	 * (kill(-1) from its init reaches all of it but the init), so that
+	 * the supervisor may end on the report: nothing of the command is
+	 * left by then, and it need not wait for the kernel to tear down the
+	 * namespaces as we exit (measured: most of the wall time after the
+	 * command's end).
+	 */
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
 	send_report(pl->report, REPORT_STATUS, status);
 	_exit(0);
 }
@@ -992,6 +1359,7 @@ struct stream {
 
 struct supervisor {
 	pid_t child;
+	pid_t janitor;      /* not ours to kill: it outlives us on purpose */
 	enum tier tier;
 	int report, sigfd;
 	struct stream s[2];
@@ -1090,7 +1458,8 @@ static void kill_all(struct supervisor *sv)
 
 			if (end == p)
 				break;
-			if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+			if (pid > 0 && pid != sv->janitor &&
+			    kill((pid_t)pid, SIGKILL) == 0)
 				any = 1;
 		}
 		if (reap(sv))
@@ -1143,6 +1512,18 @@ static void on_signal(struct supervisor *sv)
 	reap(sv);
 }
 
+/*
+ * The full tier's init reports the status once everything else in the
+ * namespace is dead and reaped, and closes the report pipe as it exits,
+ * before the kernel tears its namespaces down: the end of the pipe after
+ * a status is the end of the command.  The init is left to the kernel.
+ */
+static int full_tier_done(const struct supervisor *sv)
+{
+	return sv->tier == TIER_FULL && sv->got_status && !sv->setup_failed &&
+	       !sv->timed_out && !sv->signalled;
+}
+
 /* Wait for the command, its output and its status; enforce the deadline. */
 static void supervise(struct supervisor *sv, long long timeout_ms)
 {
@@ -1152,8 +1533,8 @@ static void supervise(struct supervisor *sv, long long timeout_ms)
 		struct pollfd pfd[4];
 		int n = 0, i, wait = -1;
 
-		if (sv->child_done && sv->report < 0 && sv->s[0].fd < 0 &&
-		    sv->s[1].fd < 0)
+		if ((sv->child_done || full_tier_done(sv)) && sv->report < 0 &&
+		    sv->s[0].fd < 0 && sv->s[1].fd < 0)
 			break;
 		pfd[n++] = (struct pollfd){ sv->sigfd, POLLIN, 0 };
 		pfd[n++] = (struct pollfd){ sv->report, POLLIN, 0 };
@@ -1274,6 +1655,7 @@ static int launch(struct plan *pl)
 
 	memset(&sv, 0, sizeof(sv));
 	sv.tier = pl->tier;
+	sv.janitor = pl->janitor;
 	sv.max_output = pl->pol->max_output;
 	sv.sigfd = -1;
 	if (make_pipes(pl, &sv, report) < 0)
@@ -1305,8 +1687,15 @@ static int launch(struct plan *pl)
 	/* Forwarding output to a reader that left must not kill us. */
 	if (pl->pol->max_output)
 		signal(SIGPIPE, SIG_IGN);
+	/* The way out of --network hosts, outside before the namespace is. */
+	if (pl->tier == TIER_FULL && pl->pol->net == SC_NET_HOSTS &&
+	    sc_netproxy_start(&pl->proxy, &pl->hosts, pl->conn_fd) < 0) {
+		ret = SC_SANDBOX_FAILED;
+		goto out;
+	}
 	sv.child = start(pl);
 	err = errno;
+	close_fd(&pl->proxy.inside);
 	close_fd(&pl->report);
 	close_fd(&pl->out[0]);
 	close_fd(&pl->out[1]);
@@ -1323,6 +1712,7 @@ static int launch(struct plan *pl)
 	supervise(&sv, pl->pol->timeout_ms);
 	ret = exit_status(&sv);
 out:
+	sc_netproxy_stop(&pl->proxy);
 	close_fd(&sv.report);
 	close_fd(&sv.s[0].fd);
 	close_fd(&sv.s[1].fd);
@@ -1347,19 +1737,25 @@ static int refuse(const char *tier, const char *missing)
 static int run_tier(struct plan *pl, enum tier tier,
 		    const struct protection p[P_COUNT])
 {
-	struct sc_buf missing = SC_BUF_INIT;
+	struct sc_buf missing = SC_BUF_INIT, accepted = SC_BUF_INIT;
 	const char *name = tier == TIER_FULL ? "the full" : "the landlock";
 	int ret;
 
-	if (unenforced(p, tier, &missing)) {
+	if (unenforced(pl->pol, p, tier, &missing, &accepted)) {
 		if (pl->pol->mode == SC_MODE_REQUIRED) {
 			ret = refuse(name, missing.data);
 			sc_buf_release(&missing);
+			sc_buf_release(&accepted);
 			return ret;
 		}
 		sc_warning("SANDBOX-DEGRADED", "unenforced: %s", missing.data);
 	}
+	/* A gap a person accepted is still named, every time. */
+	if (accepted.len)
+		sc_warning("SANDBOX-GAPS-ACCEPTED", "unenforced, as --accept-gaps "
+			   "allows: %s", accepted.data);
 	sc_buf_release(&missing);
+	sc_buf_release(&accepted);
 	pl->tier = tier;
 	return launch(pl);
 }
@@ -1379,14 +1775,16 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		sc_warning("SANDBOX-OFF", "--mode off: the command runs "
 			   "unconfined");
 		pl.tier = TIER_OFF;
-		ret = launch(&pl);
+		ret = plan_tmpdir(&pl, TIER_OFF) < 0 ? SC_SANDBOX_FAILED :
+		      launch(&pl);
 		plan_release(&pl);
 		return ret;
 	}
 	if (pol->tier != SC_TIER_LANDLOCK) {
 		resolve_sockets(&pl);
-		protections(pol, pl.abi, 1, 1, p);
-		ret = run_tier(&pl, TIER_FULL, p);
+		protections(pol, pl.abi, 1, 1, read_only_needed(&pl), p);
+		ret = plan_tmpdir(&pl, TIER_FULL) < 0 ? SC_SANDBOX_FAILED :
+		      run_tier(&pl, TIER_FULL, p);
 		if (ret != -2) {
 			plan_release(&pl);
 			return ret;
@@ -1398,9 +1796,12 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		}
 		sc_warning("NO-USER-NAMESPACES", "the kernel refused user "
 			   "namespaces: trying the landlock tier");
+		plan_tmpdir_release(&pl);
 	}
-	protections(pol, pl.abi, 0, hidden_outside_writable(&pl), p);
-	ret = run_tier(&pl, TIER_LANDLOCK, p);
+	protections(pol, pl.abi, 0, hidden_outside_writable(&pl),
+		    read_only_needed(&pl), p);
+	ret = plan_tmpdir(&pl, TIER_LANDLOCK) < 0 ? SC_SANDBOX_FAILED :
+	      run_tier(&pl, TIER_LANDLOCK, p);
 	plan_release(&pl);
 	return ret;
 }
@@ -1424,6 +1825,51 @@ static int probe_userns(void)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
+static const char *yes_no(const struct protection *p, int tier, int userns)
+{
+	if (!p->needed)
+		return "not-needed";
+	if (tier == TIER_FULL)
+		return userns && p->full ? "yes" : "no";
+	return p->landlock ? "yes" : "no";
+}
+
+/*
+ * What holds of the network in each tier under each --network mode, so a
+ * person on a host without user namespaces sees that --network none still
+ * refuses every inet socket there while loopback cannot be had: one
+ * type=network record per tier and mode.
+ */
+static void probe_network_modes(const struct sc_sandbox_policy *pol, int abi,
+				int userns, struct sc_output *out,
+				struct sc_record *rec)
+{
+	static const int modes[] = { SC_NET_NONE, SC_NET_LOOPBACK, SC_NET_HOSTS,
+				     SC_NET_FULL };
+	static const enum tier tiers[] = { TIER_FULL, TIER_LANDLOCK };
+	struct sc_sandbox_policy q = *pol;   /* read only: net changes */
+	struct protection p[P_COUNT];
+	size_t t, m;
+
+	for (t = 0; t < 2; t++)
+		for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			q.net = modes[m];
+			protections(&q, abi, tiers[t] == TIER_FULL ? userns : 0, 1,
+				    0, p);
+			sc_record_reset(rec);
+			sc_record_adds(rec, "type", "network");
+			sc_record_adds(rec, "tier", t ? "landlock" : "full");
+			sc_record_adds(rec, "mode", sc_net_name(modes[m]));
+			sc_record_adds(rec, "network",
+				       yes_no(&p[P_NETWORK], tiers[t], userns));
+			sc_record_adds(rec, "unix-sockets",
+				       yes_no(&p[P_UNIX_SOCKETS], tiers[t], userns));
+			sc_record_adds(rec, "abstract-sockets",
+				       yes_no(&p[P_ABSTRACT], tiers[t], userns));
+			sc_record_write(out, rec);
+		}
+}
+
 int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 {
 	struct protection p[2][P_COUNT];
@@ -1432,8 +1878,8 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 	struct sc_record rec;
 	char num[16];
 
-	protections(pol, abi, userns, 1, p[0]);
-	protections(pol, abi, 0, 1, p[1]);
+	protections(pol, abi, userns, 1, pol->read_only.nr > 0, p[0]);
+	protections(pol, abi, 0, 1, pol->read_only.nr > 0, p[1]);
 	sc_output_init(&out, fd);
 	sc_record_init(&rec);
 	snprintf(num, sizeof(num), "%d", abi);
@@ -1454,8 +1900,11 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 			sc_record_adds(&rec, "tier", t ? "landlock" : "full");
 			sc_record_adds(&rec, "name", p[t][i].name);
 			sc_record_adds(&rec, "enforced", ok ? "yes" : "no");
+			if (!ok && sc_sandbox_gap_accepted(pol, p[t][i].name))
+				sc_record_adds(&rec, "accepted", "yes");
 			sc_record_write(&out, &rec);
 		}
+	probe_network_modes(pol, abi, userns, &out, &rec);
 	ret = sc_output_flush(&out);
 	if (ret < 0)
 		sc_error_errno("WRITE-FAILED", "cannot write output");

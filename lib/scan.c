@@ -1,6 +1,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <hs.h>
+#include <openssl/evp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,154 +14,98 @@
 #include "paths.h"
 #include "record.h"
 #include "scan.h"
-#include "secrets.h"
 
-/*
- * The rules.  Each regex is Vectorscan syntax; the examples are made up
- * (AWS's documented example key id included) and checked by
- * t/unit/test-scan.c.  ASSIGN_RULE must stay the last entry: its match ends
- * at the '=' or ':' and scan.c checks the value after it.
- */
-const struct sc_scan_rule sc_scan_rules[] = {
-	{ "private-key",
-	  "-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----",
-	  "-----BEGIN OPENSSH PRIVATE KEY-----",
-	  "-----BEGIN PUBLIC KEY-----" },
-	{ "aws-access-key-id",
-	  "\\b(AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\\b",
-	  "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
-	  "AKIAIOSFODNN7 is too short" },
-	{ "github-token",
-	  "\\bgh[pousr]_[A-Za-z0-9]{36,255}\\b",
-	  "token: ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-	  "ghp_notlongenough" },
-	{ "github-fine-grained-token",
-	  "\\bgithub_pat_[A-Za-z0-9_]{82}\\b",
-	  "github_pat_11ABCDEFG0abcdefghijklmnopqrstuvwxyz0123456789"
-	  "_abcdefghijklmnopqrstuvwxyz012345678",
-	  "github_pat_short" },
-	{ "gitlab-token",
-	  "\\bglpat-[A-Za-z0-9_-]{20,}",
-	  "glpat-abcdefghij0123456789",
-	  "glpat-short" },
-	{ "slack-token",
-	  "\\bxox[abposr]-[A-Za-z0-9-]{10,}",
-	  "xoxb-1234567890-abcdefghij",
-	  "xoxz-1234567890-abcdefghij" },
-	{ "slack-webhook",
-	  "https://hooks\\.slack\\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+",
-	  "https://hooks.slack.com/services/T000TEST/B000TEST/abcdefTEST",
-	  "https://hooks.slack.com/" },
-	{ "stripe-key",
-	  "\\b[sr]k_(live|test)_[A-Za-z0-9]{16,}\\b",
-	  "sk_live_abcdefghij0123456789",
-	  "sk_demo_abcdefghij0123456789" },
-	{ "anthropic-key",
-	  "\\bsk-ant-[A-Za-z0-9_-]{20,}",
-	  "sk-ant-api03-abcdefghij0123456789ABCD",
-	  "sk-ant-short" },
-	{ "openai-key",
-	  "\\bsk-((proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
-	  "sk-proj-abcdefghij0123456789abcdefghij0123456789",
-	  "sk-proj-short" },
-	{ "google-api-key",
-	  "\\bAIza[0-9A-Za-z_-]{35}\\b",
-	  "AIzaabcdefghij0123456789ABCDEFGHIJ_-xyz",
-	  "AIza-too-short" },
-	{ "npm-token",
-	  "\\bnpm_[A-Za-z0-9]{36}\\b",
-	  "npm_abcdefghijklmnopqrstuvwxyz0123456789",
-	  "npm_install" },
-	{ "pypi-token",
-	  "\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
-	  "pypi-AgEIcHlwaS5vcmcabcdefghij0123456789abcdefghij0123456789abcdefghij",
-	  "pypi-AgEIcHlwaS5vcmc" },
-	{ "huggingface-token",
-	  "\\bhf_[A-Za-z0-9]{34,}\\b",
-	  "hf_abcdefghijklmnopqrstuvwxyz01234567",
-	  "hf_short" },
-	{ "jwt",
-	  "\\beyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}",
-	  "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.abcdefghij0123456789",
-	  "eyJhbGciOiJIUzI1NiJ9 alone" },
-	{ "url-password",
-	  "\\b[A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@]{1,64}:[^/\\s:@${}<>]{3,}@[^\\s/@]+",
-	  "postgres://app:s3cr3t-Test@db.example:5432/app",
-	  "https://user@example.com and postgres://app:${DB_PASSWORD}@db" },
-	{ "secret-assignment",
-	  "(secret|passwd|password|token|api[_-]?key|access[_-]?key|"
-	  "private[_-]?key|credential|auth[_-]?key|client[_-]?secret)"
-	  "[A-Za-z0-9_.-]*[\"']?[ \\t]*(=|:)",
-	  "DB_PASSWORD = \"q8Zr2LmX9vT4pK7wN3sB\"",
-	  "PASSWORD = \"changeme-changeme\"" },
-	{ NULL, NULL, NULL, NULL },
-};
-
-#define NR_RULES (sizeof(sc_scan_rules) / sizeof(*sc_scan_rules) - 1)
-#define ASSIGN_RULE (NR_RULES - 1)
+#if __has_include("scan-db.h")
+#include "scan-db.h"
+#else
+static const unsigned char sc_scan_db[1];
+static const size_t sc_scan_db_len = 0;
+#define SC_SCAN_DB_RULES 0
+#endif
 
 /* An assigned value counts when this long and this unpredictable. */
 #define ASSIGN_MIN_LEN 16
+#define ASSIGN_SHORT_LEN 12  /* after a provider's name (SC_RULE_SHORT) */
+#define ASSIGN_SHORT_ENTROPY 3.0
 #define ASSIGN_MIN_ENTROPY 3.5
+#define ASSIGN_MAX_LEN 4096
+
+/* A token below this entropy is a placeholder ("ghp_xxxx..."), not a key. */
+#define TOKEN_MIN_ENTROPY 3.0
+#define TOKEN_ENTROPY_FROM 16
+
+/* How far back from a match's end its value may start. */
+#define VALUE_MAX_BACK 4096
+
+/* How far a private key block may reach past its header. */
+#define KEY_BLOCK_MAX ((size_t)16 << 10)
 
 /*
- * Findings kept per buffer: a file full of tokens still gets every line
- * up to here, and a hostile one cannot grow the tool without bound.
+ * Windows of large inputs: each is scanned whole; the next one starts
+ * SC_SCAN_MAX_MATCH before the end of what this one owns, and a window
+ * owns only the matches ending LOOKAHEAD before its end (so a value or a
+ * key block read past a match's end is read whole), except the last.
  */
-#define MAX_FINDINGS 100000
-
-/* The largest file scanned; larger ones are skipped with a warning. */
-#define SCAN_FILE_MAX ((size_t)64 << 20)
+#define SCAN_WINDOW ((size_t)16 << 20)
+#define LOOKAHEAD (KEY_BLOCK_MAX + ASSIGN_MAX_LEN)
 
 struct sc_scanner {
 	hs_database_t *db;
 	hs_scratch_t *scratch;
+	char (*allow)[17];   /* allowed fingerprints, sorted */
+	size_t nr_allow, alloc_allow;
 };
 
-struct hit {
-	unsigned long line;
-	unsigned rule;
-};
+/* ---- building ---- */
 
-struct scan_ctx {
-	const char *data;
-	size_t len;
-	size_t *nl;          /* offsets of newlines */
-	size_t nr_nl;
-	struct hit *hits;
-	size_t nr_hits, alloc_hits;
-	unsigned long long last_assign; /* end offset last evaluated */
-};
-
-struct sc_scanner *sc_scanner_new(void)
+static struct sc_scanner *finish_new(struct sc_scanner *sc)
 {
-	struct sc_scanner *sc = sc_xcalloc(1, sizeof(*sc));
-	const char *exprs[NR_RULES];
-	unsigned flags[NR_RULES], ids[NR_RULES];
-	hs_compile_error_t *err = NULL;
-	size_t i;
-
-	for (i = 0; i < NR_RULES; i++) {
-		exprs[i] = sc_scan_rules[i].regex;
-		ids[i] = (unsigned)i;
-		flags[i] = 0;
-	}
-	flags[ASSIGN_RULE] = HS_FLAG_CASELESS;
-	if (hs_compile_multi(exprs, flags, ids, NR_RULES, HS_MODE_BLOCK, NULL,
-			     &sc->db, &err) != HS_SUCCESS) {
-		sc_error("MATCHER", "scan rule %d does not compile: %s",
-			 err ? err->expression : -1,
-			 err ? err->message : "unknown error");
-		hs_free_compile_error(err);
-		free(sc);
-		return NULL;
-	}
 	if (hs_alloc_scratch(sc->db, &sc->scratch) != HS_SUCCESS) {
 		sc_scanner_free(sc);
 		sc_error("MATCHER", "Vectorscan cannot allocate scratch space");
 		return NULL;
 	}
 	return sc;
+}
+
+struct sc_scanner *sc_scanner_compile(void)
+{
+	struct sc_scanner *sc = sc_xcalloc(1, sizeof(*sc));
+
+	if (sc_scan_rules_compile(&sc->db) < 0) {
+		free(sc);
+		return NULL;
+	}
+	return finish_new(sc);
+}
+
+/*
+ * The built database is used when it was built from this table (same
+ * number of rules: the header is regenerated whenever scanrules.c
+ * changes) and Vectorscan accepts it for this machine; otherwise the
+ * rules are compiled now, which costs a second but changes nothing else.
+ */
+struct sc_scanner *sc_scanner_new(void)
+{
+	struct sc_scanner *sc;
+
+	if (!sc_scan_db_len || SC_SCAN_DB_RULES != sc_scan_nr_rules())
+		return sc_scanner_compile();
+	sc = sc_xcalloc(1, sizeof(*sc));
+	if (hs_deserialize_database((const char *)sc_scan_db, sc_scan_db_len,
+				    &sc->db) != HS_SUCCESS) {
+		free(sc);
+		return sc_scanner_compile();
+	}
+	return finish_new(sc);
+}
+
+int sc_scanner_serialize(const struct sc_scanner *sc, char **bytes,
+			 size_t *len)
+{
+	if (hs_serialize_database(sc->db, bytes, len) != HS_SUCCESS)
+		return sc_error("MATCHER", "Vectorscan cannot serialise the rules");
+	return 0;
 }
 
 void sc_scanner_free(struct sc_scanner *sc)
@@ -170,8 +116,37 @@ void sc_scanner_free(struct sc_scanner *sc)
 		hs_free_scratch(sc->scratch);
 	if (sc->db)
 		hs_free_database(sc->db);
+	free(sc->allow);
 	free(sc);
 }
+
+static int fp_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+int sc_scanner_allow(struct sc_scanner *sc, const char *fp)
+{
+	size_t i;
+
+	if (strlen(fp) != 16 || strspn(fp, "0123456789abcdef") != 16)
+		return -1;
+	SC_ALLOC_GROW(sc->allow, sc->nr_allow + 1, sc->alloc_allow);
+	for (i = 0; i < 17; i++)
+		sc->allow[sc->nr_allow][i] = fp[i];
+	sc->nr_allow++;
+	qsort(sc->allow, sc->nr_allow, sizeof(*sc->allow), fp_cmp);
+	return 0;
+}
+
+static int allowed(const struct sc_scanner *sc, const char *fp)
+{
+	return sc->nr_allow &&
+	       bsearch(fp, sc->allow, sc->nr_allow, sizeof(*sc->allow),
+		       fp_cmp) != NULL;
+}
+
+/* ---- values ---- */
 
 /*
  * log2 of X > 0 without libm (not otherwise linked): halve or double into
@@ -194,7 +169,8 @@ static double log2_of(double x)
 	t = (x - 1) / (x + 1);
 	t2 = t * t;
 	term = t;
-	for (k = 1; k < 40; k += 2) {
+	/* t <= 1/3: twelve terms are exact to 1e-12. */
+	for (k = 1; k < 24; k += 2) {
 		sum += term / k;
 		term *= t2;
 	}
@@ -222,107 +198,530 @@ double sc_scan_entropy(const char *p, size_t len)
 static int value_char(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	       (c >= '0' && c <= '9') || strchr("+/=_.~!@#%^&*-", c);
+	       (c >= '0' && c <= '9') || (c && strchr("+/=_.~!@#%^&*-", c));
 }
 
-/* The value after an assignment's '=' or ':' at END: long and random? */
-static int strong_value(const char *data, size_t len, size_t end)
+/* A token's characters: what a value is made of, '=' padding aside. */
+static int token_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("+/_.~%$:@!*-", c));
+}
+
+/*
+ * The value after an assignment's '=' or ':' at END, when long and random:
+ * its extent into *FROM and *TO.  After a provider's name (SHORT), a
+ * shorter value counts, and letters of both cases without a digit, with
+ * less entropy (ids of 12 to 16 characters cannot reach 3.5 bits).
+ */
+static int strong_value(const char *data, size_t len, size_t end, int short_ok,
+			size_t *from, size_t *to)
 {
 	size_t at = end, start;
-	int digit = 0, alpha = 0;
+	int digit = 0, alpha = 0, upper = 0, lower = 0;
 
 	while (at < len && (data[at] == ' ' || data[at] == '\t' ||
-			    data[at] == '"' || data[at] == '\''))
+			    data[at] == '"' || data[at] == '\'' || data[at] == '`'))
 		at++;
 	start = at;
-	while (at < len && data[at] && value_char(data[at])) {
+	while (at < len && at - start < ASSIGN_MAX_LEN && value_char(data[at])) {
 		digit |= data[at] >= '0' && data[at] <= '9';
-		alpha |= (data[at] | 0x20) >= 'a' && (data[at] | 0x20) <= 'z';
+		upper |= data[at] >= 'A' && data[at] <= 'Z';
+		lower |= data[at] >= 'a' && data[at] <= 'z';
 		at++;
 	}
-	if (at - start < ASSIGN_MIN_LEN || !digit || !alpha)
+	alpha = upper || lower;
+	if (at - start < (short_ok ? ASSIGN_SHORT_LEN : ASSIGN_MIN_LEN) ||
+	    !((digit && alpha) || (short_ok && upper && lower)) ||
+	    sc_scan_entropy(data + start, at - start) <
+	    (short_ok ? ASSIGN_SHORT_ENTROPY : ASSIGN_MIN_ENTROPY))
 		return 0;
-	return sc_scan_entropy(data + start, at - start) >= ASSIGN_MIN_ENTROPY;
+	*from = start;
+	*to = at;
+	return 1;
 }
 
-static unsigned long line_of(const struct scan_ctx *c, size_t off)
+static const char *find_bytes(const char *hay, size_t n, const char *needle)
 {
-	size_t lo = 0, hi = c->nr_nl;
+	size_t k = strlen(needle);
 
-	/* The number of newlines before OFF, plus one. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return k <= n ? memmem(hay, n, needle, k) : NULL;
+}
 
-		if (c->nl[mid] < off)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* A private key block: from its BEGIN line through its END line. */
+static void key_block(const char *data, size_t len, size_t end,
+		      size_t *from, size_t *to)
+{
+	size_t back = end > 128 ? end - 128 : 0, lim;
+	const char *p = data + back, *begin = NULL, *q;
+
+	while ((q = find_bytes(p, end - (size_t)(p - data), "-----BEGIN"))) {
+		begin = q;
+		p = q + 1;
 	}
-	return (unsigned long)lo + 1;
+	*from = begin ? (size_t)(begin - data) : end;
+	lim = len - end < KEY_BLOCK_MAX ? len - end : KEY_BLOCK_MAX;
+	*to = end;
+	q = find_bytes(data + end, lim, "-----END");
+	if (q) {
+		const char *dash = find_bytes(q + 8, lim - (size_t)(q + 8 - (data + end)),
+					      "-----");
+
+		*to = dash ? (size_t)(dash + 5 - data) : (size_t)(q + 8 - data);
+	}
+}
+
+/* A token ending at END: back over its characters, trailing '=' included. */
+static size_t token_start(const char *data, size_t base, size_t end)
+{
+	size_t at = end, floor = end - base > VALUE_MAX_BACK ?
+				   end - VALUE_MAX_BACK : base;
+
+	while (at > floor && data[at - 1] == '=')
+		at--;
+	while (at > floor && token_char(data[at - 1]))
+		at--;
+	return at;
+}
+
+static void fingerprint(const char *p, size_t len, char out[17])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	int i;
+
+	if (!EVP_Digest(p, len, md, &mdlen, EVP_sha256(), NULL))
+		sc_die(SC_EXIT_INTERNAL, "INTERNAL", "SHA-256 failed");
+	for (i = 0; i < 8; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[16] = 0;
+}
+
+/* ---- scanning ---- */
+
+/* A match accepted in the current window: its value and its line. */
+struct cand {
+	uint64_t from, to;   /* the value, absolute offsets */
+	uint64_t end;        /* where the match ended */
+	unsigned long line;
+	unsigned rule;
+};
+
+/*
+ * One scan of an input seen window by window.  BASE is the absolute
+ * offset of the window's first byte; matches ending at or before OWNED
+ * were handled by an earlier window.  Newlines are counted up to NL_AT.
+ */
+struct scan_run {
+	struct sc_scanner *sc;
+	sc_scan_found_fn fn;
+	void *ctx;
+	const char *win;
+	size_t win_len;
+	uint64_t base, owned, own_to;
+	uint64_t nl_at;
+	unsigned long nl_count;
+	struct cand *c;
+	size_t nr, alloc;
+	size_t *last;        /* per rule: its latest candidate + 1, or 0 */
+	long found;
+};
+
+/*
+ * After a provider's name, at AT (the character the rule ended on):
+ * quotes, blanks, Go's "string" type, then an assignment operator (=, :,
+ * =>, :=, ::=, ||=, ?=, the '>' of an XML element, or the ',' after a
+ * quoted name, as in setProperty("NAME", "value")).  The offset after the
+ * operator, or 0 when there is none.  (Parsed here: the same in the
+ * regex made Vectorscan five times slower with a hundred names.)
+ */
+static size_t assign_operator(const char *d, size_t len, size_t at)
+{
+	int quoted = 0;
+
+	while (at < len && (d[at] == '"' || d[at] == '\'')) {
+		quoted = 1;
+		at++;
+	}
+	while (at < len && (d[at] == ' ' || d[at] == '\t'))
+		at++;
+	if (len - at > 6 && !memcmp(d + at, "string", 6)) {
+		at += 6;
+		while (at < len && (d[at] == ' ' || d[at] == '\t'))
+			at++;
+	}
+	if (at >= len)
+		return 0;
+	switch (d[at]) {
+	case '=':
+		return at + 1 + (at + 1 < len && d[at + 1] == '>');
+	case ':':
+		while (at < len && d[at] == ':')
+			at++;
+		return at + (at < len && d[at] == '=');
+	case '>':
+		return at + 1;
+	case '|':
+		if (at + 1 >= len || d[at + 1] != '|')
+			return 0;
+		return at + 2 + (at + 2 < len && d[at + 2] == '=');
+	case '?':
+		return at + 1 < len && d[at + 1] == '=' ? at + 2 : 0;
+	case ',':
+		return quoted ? at + 1 : 0;
+	}
+	return 0;
+}
+
+/*
+ * A rule with a repeat reports every end of a long token: when only token
+ * characters lie between its latest candidate's end and TO, this end
+ * belongs to the same token, which grows without walking back again.
+ */
+static int extends_last(struct scan_run *r, unsigned id, size_t to)
+{
+	struct cand *c;
+	size_t at;
+
+	if (!r->last[id])
+		return 0;
+	c = &r->c[r->last[id] - 1];
+	if (c->to < r->base || r->base + to <= c->to ||
+	    r->base + to - c->to > 64 ||
+	    r->base + to - c->from > VALUE_MAX_BACK)
+		return 0;
+	for (at = (size_t)(c->to - r->base); at < to; at++)
+		if (!token_char(r->win[at]))
+			return 0;
+	c->to = r->base + to;
+	return 1;
 }
 
 static int on_rule(unsigned id, unsigned long long from,
 		   unsigned long long to, unsigned flags, void *ctx)
 {
-	struct scan_ctx *c = ctx;
-	struct hit *h;
+	struct scan_run *r = ctx;
+	const struct sc_scan_rule *rule = &sc_scan_rules[id];
+	uint64_t end = r->base + to;
+	size_t vf, vt;
+	struct cand *c;
 
 	(void)from;
 	(void)flags;
-	if (id == ASSIGN_RULE) {
-		if (to == c->last_assign || !strong_value(c->data, c->len, to))
-			return 0;
-		c->last_assign = to;
-	}
-	if (c->nr_hits >= MAX_FINDINGS)
+	if (end <= r->owned || end > r->own_to)
 		return 0;
-	SC_ALLOC_GROW(c->hits, c->nr_hits + 1, c->alloc_hits);
-	h = &c->hits[c->nr_hits++];
-	h->line = line_of(c, to ? to - 1 : 0);
-	h->rule = id;
+	if (rule->flags & SC_RULE_ASSIGN) {
+		if (rule->flags & SC_RULE_SHORT &&
+		    !(to = assign_operator(r->win, r->win_len, (size_t)to - 1)))
+			return 0;
+		if (!strong_value(r->win, r->win_len, (size_t)to,
+				  !!(rule->flags & SC_RULE_SHORT), &vf, &vt))
+			return 0;
+	} else if (!strcmp(rule->id, "private-key")) {
+		key_block(r->win, r->win_len, (size_t)to, &vf, &vt);
+	} else if (extends_last(r, id, (size_t)to)) {
+		return 0;
+	} else {
+		/* Its entropy is checked once, on its final extent (report). */
+		vf = token_start(r->win, 0, (size_t)to);
+		vt = (size_t)to;
+	}
+	/* The same value reported again at a later end: keep the longest. */
+	if (r->last[id]) {
+		c = &r->c[r->last[id] - 1];
+		if (c->from == r->base + vf) {
+			if (r->base + vt > c->to)
+				c->to = r->base + vt;
+			return 0;
+		}
+	}
+	SC_ALLOC_GROW(r->c, r->nr + 1, r->alloc);
+	c = &r->c[r->nr++];
+	c->from = r->base + vf;
+	c->to = r->base + vt;
+	c->end = end;
+	c->line = 0;
+	c->rule = id;
+	r->last[id] = r->nr;
 	return 0;
 }
 
-static int hit_cmp(const void *a, const void *b)
+/*
+ * The newlines in the N bytes at P, eight bytes at a time: a byte of
+ * x = word ^ "\n\n..." is zero exactly where a newline is, and
+ * ((x & 0x7f..) + 0x7f..) | x has its high bit clear only there.
+ */
+static unsigned long count_newlines(const char *p, size_t n)
 {
-	const struct hit *x = a, *y = b;
+	const uint64_t ones = 0x0101010101010101ull, nl = ones * '\n';
+	const uint64_t low7 = ones * 0x7f, high = ones * 0x80;
+	unsigned long count = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, p + i, 8);
+		x ^= nl;
+		y = ((x & low7) + low7) | x;
+		count += (unsigned long)__builtin_popcountll(~y & high);
+	}
+	for (; i < n; i++)
+		count += p[i] == '\n';
+	return count;
+}
+
+/* The line of absolute offset AT, which lies in the window. */
+static unsigned long line_at(struct scan_run *r, uint64_t at)
+{
+	const char *w = r->win, *p, *end;
+
+	while (r->nl_at > at) {
+		/* Back: the window holds [base, nl_at) at least. */
+		p = memrchr(w + (at - r->base), '\n', (size_t)(r->nl_at - at));
+		if (!p)
+			break;
+		r->nl_count--;
+		r->nl_at = r->base + (uint64_t)(p - w);
+	}
+	if (r->nl_at > at) {
+		r->nl_at = at;
+		return r->nl_count + 1;
+	}
+	end = w + (at - r->base);
+	r->nl_count += count_newlines(w + (r->nl_at - r->base),
+				      (size_t)(end - (w + (r->nl_at - r->base))));
+	r->nl_at = at;
+	return r->nl_count + 1;
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
 
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	return (x->rule > y->rule) - (x->rule < y->rule);
+	if (x->rule != y->rule)
+		return x->rule < y->rule ? -1 : 1;
+	return (x->from > y->from) - (x->from < y->from);
+}
+
+static int cand_from_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return (x->from > y->from) - (x->from < y->from);
+}
+
+/* A token too predictable to be a key ("ghp_xxxx..."): not a finding. */
+static int placeholder(const struct scan_run *r, const struct cand *c)
+{
+	const struct sc_scan_rule *rule = &sc_scan_rules[c->rule];
+	size_t len = (size_t)(c->to - c->from);
+
+	if (rule->flags & (SC_RULE_NO_ENTROPY | SC_RULE_ASSIGN) ||
+	    len < TOKEN_ENTROPY_FROM)
+		return 0;
+	return sc_scan_entropy(r->win + (c->from - r->base), len) <
+	       TOKEN_MIN_ENTROPY;
+}
+
+/* Report the window's candidates: once per line, rule and fingerprint. */
+static void report(struct scan_run *r)
+{
+	size_t i, j, line_start = 0;
+	char (*fps)[17];
+
+	if (!r->nr)
+		return;
+	/* Lines in offset order, so counting newlines goes forward. */
+	qsort(r->c, r->nr, sizeof(*r->c), cand_from_cmp);
+	for (i = 0; i < r->nr; i++)
+		r->c[i].line = line_at(r, r->c[i].from < r->base ? r->base :
+				       r->c[i].from);
+	qsort(r->c, r->nr, sizeof(*r->c), cand_cmp);
+	fps = sc_xcalloc(r->nr, sizeof(*fps));
+	for (i = 0; i < r->nr; i++) {
+		const struct cand *c = &r->c[i];
+		struct sc_scan_finding f;
+		int dup = 0;
+
+		if (i && c->line != r->c[i - 1].line)
+			line_start = i;
+		fps[i][0] = 0;
+		if (placeholder(r, c))
+			continue;
+		fingerprint(r->win + (c->from - r->base), (size_t)(c->to - c->from),
+			    fps[i]);
+		/*
+		 * Once per value and rule on a line; and once for all the
+		 * assignment rules: a name both provider and secret-looking
+		 * is one finding, named by the more specific rule.
+		 */
+		for (j = line_start; j < i && !dup; j++)
+			dup = fps[j][0] && !memcmp(fps[j], fps[i], 16) &&
+			      (r->c[j].rule == c->rule ||
+			       (sc_scan_rules[r->c[j].rule].flags &
+				sc_scan_rules[c->rule].flags & SC_RULE_ASSIGN));
+		if (dup || allowed(r->sc, fps[i]))
+			continue;
+		f.rule = sc_scan_rules[c->rule].id;
+		f.line = c->line;
+		memcpy(f.fingerprint, fps[i], sizeof(f.fingerprint));
+		r->fn(r->ctx, &f);
+		r->found++;
+	}
+	free(fps);
+}
+
+/*
+ * Scan the window WIN (LEN bytes at absolute offset R->base).  Unless it
+ * is the LAST, it owns matches ending up to LOOKAHEAD before its end.
+ * Returns where the next window must start, or UINT64_MAX on error.
+ */
+static uint64_t scan_window(struct scan_run *r, const char *win, size_t len,
+			    int last)
+{
+	uint64_t next;
+
+	r->win = win;
+	r->win_len = len;
+	r->own_to = last || len <= LOOKAHEAD ? r->base + len :
+		    r->base + len - LOOKAHEAD;
+	r->nr = 0;
+	memset(r->last, 0, sc_scan_nr_rules() * sizeof(*r->last));
+	if (len && hs_scan(r->sc->db, win, (unsigned)len, 0, r->sc->scratch,
+			   on_rule, r) != HS_SUCCESS) {
+		sc_error("MATCHER", "Vectorscan scan failed");
+		return UINT64_MAX;
+	}
+	report(r);
+	/* Count the newlines this window owns, for the next one. */
+	line_at(r, r->own_to);
+	r->owned = r->own_to;
+	next = r->own_to > r->base + SC_SCAN_MAX_MATCH ?
+	       r->own_to - SC_SCAN_MAX_MATCH : r->base;
+	return next;
+}
+
+static void run_init(struct scan_run *r, struct sc_scanner *sc,
+		     sc_scan_found_fn fn, void *ctx)
+{
+	memset(r, 0, sizeof(*r));
+	r->sc = sc;
+	r->fn = fn;
+	r->ctx = ctx;
+	r->last = sc_xcalloc(sc_scan_nr_rules(), sizeof(*r->last));
+}
+
+static void run_release(struct scan_run *r)
+{
+	free(r->c);
+	free(r->last);
+}
+
+long sc_scan_buffer_ex(struct sc_scanner *sc, const char *data, size_t len,
+		       sc_scan_found_fn fn, void *ctx)
+{
+	struct scan_run r;
+	long ret;
+
+	run_init(&r, sc, fn, ctx);
+	for (;;) {
+		size_t n = len - (size_t)r.base;
+		int last = n <= SCAN_WINDOW;
+		uint64_t next;
+
+		next = scan_window(&r, data + r.base, last ? n : SCAN_WINDOW,
+				   last);
+		if (next == UINT64_MAX) {
+			run_release(&r);
+			return -1;
+		}
+		if (last)
+			break;
+		r.base = next;
+	}
+	ret = r.found;
+	run_release(&r);
+	return ret;
+}
+
+struct plain {
+	sc_scan_fn fn;
+	void *ctx;
+};
+
+static void plain_hit(void *ctx, const struct sc_scan_finding *f)
+{
+	struct plain *p = ctx;
+
+	p->fn(p->ctx, f->rule, f->line);
 }
 
 long sc_scan_buffer(struct sc_scanner *sc, const char *data, size_t len,
 		    sc_scan_fn fn, void *ctx)
 {
-	struct scan_ctx c = { data, len, NULL, 0, NULL, 0, 0, 0 };
-	size_t alloc_nl = 0, i, n = 0;
-	const char *p = data, *end = data + len;
-	int ret = 0;
+	struct plain p = { fn, ctx };
 
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
-		SC_ALLOC_GROW(c.nl, c.nr_nl + 1, alloc_nl);
-		c.nl[c.nr_nl++] = (size_t)(p - data);
-		p++;
+	return sc_scan_buffer_ex(sc, data, len, plain_hit, &p);
+}
+
+/*
+ * Scan what FD reads, window by window: memory stays at one window
+ * whatever the size.  -1 (with errno) when reading fails, -2 on a
+ * matcher error.
+ */
+static long scan_fd(struct sc_scanner *sc, int fd, sc_scan_found_fn fn,
+		    void *ctx)
+{
+	struct scan_run r;
+	char *buf = sc_xmalloc(SCAN_WINDOW);
+	size_t len = 0;
+	long ret = 0;
+	int eof = 0;
+
+	run_init(&r, sc, fn, ctx);
+	while (!eof) {
+		uint64_t next;
+
+		while (len < SCAN_WINDOW) {
+			ssize_t n = read(fd, buf + len, SCAN_WINDOW - len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				ret = -1;
+				goto out;
+			}
+			if (!n) {
+				eof = 1;
+				break;
+			}
+			len += (size_t)n;
+		}
+		next = scan_window(&r, buf, len, eof);
+		if (next == UINT64_MAX) {
+			ret = -2;
+			goto out;
+		}
+		if (!eof) {
+			size_t keep = len - (size_t)(next - r.base);
+
+			memmove(buf, buf + (len - keep), keep);
+			len = keep;
+			r.base = next;
+		}
 	}
-	/* Vectorscan takes an unsigned length; files are capped far below. */
-	if (len > SCAN_FILE_MAX)
-		ret = sc_error("MATCHER", "a buffer larger than %zu bytes",
-			       SCAN_FILE_MAX);
-	else if (hs_scan(sc->db, data, (unsigned)len, 0, sc->scratch, on_rule,
-			 &c) != HS_SUCCESS)
-		ret = sc_error("MATCHER", "Vectorscan scan failed");
-	if (c.nr_hits)
-		qsort(c.hits, c.nr_hits, sizeof(*c.hits), hit_cmp);
-	for (i = 0; i < c.nr_hits && !ret; i++) {
-		if (i && !hit_cmp(&c.hits[i], &c.hits[i - 1]))
-			continue;
-		fn(ctx, sc_scan_rules[c.hits[i].rule].id, c.hits[i].line);
-		n++;
-	}
-	free(c.nl);
-	free(c.hits);
-	return ret ? -1 : (long)n;
+	ret = r.found;
+out:
+	explicit_bzero(buf, SCAN_WINDOW);
+	free(buf);
+	run_release(&r);
+	return ret;
 }
 
 /* ---- files ---- */
@@ -331,7 +730,7 @@ struct walk {
 	struct sc_scanner *sc;
 	struct sc_output *out;
 	const char *shown;   /* the path as printed */
-	int found, failed;
+	int found, failed, incomplete, internal;
 };
 
 static void count_hit(void *ctx, const char *rule, unsigned long line)
@@ -365,49 +764,75 @@ void sc_scan_show_path(struct sc_scanner *sc, const char *path,
 	}
 }
 
-static void emit(void *ctx, const char *rule, unsigned long line)
+static void emit(void *ctx, const struct sc_scan_finding *f)
 {
 	struct walk *w = ctx;
 	struct sc_record rec;
 	char num[32];
 
-	snprintf(num, sizeof(num), "%lu", line);
+	snprintf(num, sizeof(num), "%lu", f->line);
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "finding");
 	sc_record_adds(&rec, "code", "CREDENTIAL");
-	sc_record_adds(&rec, "rule", rule);
+	sc_record_adds(&rec, "rule", f->rule);
 	sc_record_adds(&rec, "file", w->shown);
 	sc_record_adds(&rec, "line", num);
+	sc_record_adds(&rec, "fingerprint", f->fingerprint);
 	if (sc_record_write(w->out, &rec) < 0)
 		w->failed = 1;
 	sc_record_release(&rec);
 	w->found = 1;
 }
 
-static void scan_file(struct walk *w, const char *path, const char *shown)
+/* Something under the paths was not scanned: say what, fail the scan. */
+static void incomplete(struct walk *w, const char *msg, const char *why)
 {
-	struct sc_buf text = SC_BUF_INIT;
-	char msg[512];
+	sc_error("SCAN-INCOMPLETE", "'%s' not scanned: %s", msg, why);
+	w->incomplete = 1;
+}
 
-	sc_sanitize(msg, sizeof(msg), shown, strlen(shown));
-	if (sc_secrets_read_file(path, SCAN_FILE_MAX, &text) < 0) {
-		if (errno == EFBIG) {
-			sc_warning("SCAN-SKIPPED", "'%s' is larger than %zu "
-				   "bytes: not scanned", msg, SCAN_FILE_MAX);
-		} else {
-			sc_error_errno("INPUT", "cannot read '%s'", msg);
-			w->failed = 1;
-		}
-	} else {
-		w->shown = shown;
-		if (sc_scan_buffer(w->sc, text.data ? text.data : "", text.len,
-				   emit, w) < 0)
-			w->failed = 1;
+static void scan_file(struct walk *w, const char *path, const char *shown,
+		      const char *msg)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	long n;
+
+	if (fd < 0) {
+		incomplete(w, msg, strerror(errno));
+		return;
 	}
-	sc_buf_wipe(&text);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		incomplete(w, msg, "not a regular file");
+		close(fd);
+		return;
+	}
+	w->shown = shown;
+	n = scan_fd(w->sc, fd, emit, w);
+	if (n == -1)
+		incomplete(w, msg, strerror(errno));
+	else if (n == -2)
+		w->internal = 1;
+	close(fd);
 }
 
 static void scan_path(struct walk *w, const char *path, int top);
+
+/* A symlink under a directory: what git would commit, its target's name. */
+static void scan_link(struct walk *w, const char *path, const char *shown,
+		      const char *msg)
+{
+	char target[4096];
+	ssize_t n = readlink(path, target, sizeof(target));
+
+	if (n < 0 || (size_t)n >= sizeof(target)) {
+		incomplete(w, msg, n < 0 ? strerror(errno) : "link too long");
+		return;
+	}
+	w->shown = shown;
+	if (sc_scan_buffer_ex(w->sc, target, (size_t)n, emit, w) < 0)
+		w->internal = 1;
+}
 
 static void scan_dir(struct walk *w, const char *path, const char *msg)
 {
@@ -416,8 +841,7 @@ static void scan_dir(struct walk *w, const char *path, const char *msg)
 	size_t nr = 0, i;
 
 	if (fd < 0 || sc_dir_names(fd, &names, &nr) < 0) {
-		sc_error_errno("INPUT", "cannot open directory '%s'", msg);
-		w->failed = 1;
+		incomplete(w, msg, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -438,7 +862,13 @@ static void scan_dir(struct walk *w, const char *path, const char *msg)
 	sc_dir_names_free(names, nr);
 }
 
-/* A path named on the command line is followed; symlinks under it are not. */
+/*
+ * A path named on the command line is followed; symlinks under it are not
+ * (a symlink is a name, scanned as such with its directory's listing, not
+ * a file of the tree).  Anything else that is neither a directory nor a
+ * regular file (a FIFO, a socket, a device) cannot be scanned: it is
+ * SCAN-INCOMPLETE, never skipped silently.
+ */
 static void scan_path(struct walk *w, const char *path, int top)
 {
 	struct sc_buf shown = SC_BUF_INIT;
@@ -448,12 +878,20 @@ static void scan_path(struct walk *w, const char *path, int top)
 	sc_scan_show_path(w->sc, path, &shown);
 	sc_sanitize(msg, sizeof(msg), shown.data, shown.len);
 	if ((top ? stat(path, &st) : lstat(path, &st)) < 0) {
-		sc_error_errno("INPUT", "cannot read '%s'", msg);
-		w->failed = 1;
+		if (top) {
+			sc_error_errno("INPUT", "cannot read '%s'", msg);
+			w->failed = 1;
+		} else {
+			incomplete(w, msg, strerror(errno));
+		}
 	} else if (S_ISDIR(st.st_mode)) {
 		scan_dir(w, path, msg);
 	} else if (S_ISREG(st.st_mode)) {
-		scan_file(w, path, shown.data);
+		scan_file(w, path, shown.data, msg);
+	} else if (S_ISLNK(st.st_mode)) {
+		scan_link(w, path, shown.data, msg);
+	} else {
+		incomplete(w, msg, "not a regular file");
 	}
 	sc_buf_release(&shown);
 }
@@ -461,7 +899,7 @@ static void scan_path(struct walk *w, const char *path, int top)
 int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 		  struct sc_output *out)
 {
-	struct walk w = { sc, out, NULL, 0, 0 };
+	struct walk w = { sc, out, NULL, 0, 0, 0, 0 };
 	int i;
 
 	for (i = 0; i < npaths; i++) {
@@ -473,6 +911,10 @@ int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 		sc_error_errno("WRITE-FAILED", "cannot write output");
 		return SC_EXIT_INTERNAL;
 	}
+	if (w.internal)
+		return SC_EXIT_INTERNAL;
+	if (w.incomplete)
+		return SC_EXIT_UNAVAILABLE;
 	if (w.failed)
 		return SC_EXIT_USAGE;
 	return w.found ? SC_EXIT_NO : SC_EXIT_OK;

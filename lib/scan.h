@@ -3,12 +3,23 @@
 
 /*
  * sc-mask --scan: credential-shaped content found without knowing any
- * value.  The rules are one table (lib/scan.c), each a regular expression
- * run by Vectorscan in block mode, with a positive and a negative example
- * the unit tests check; the secret-assignment rule also needs a value of
- * high entropy.  A finding names the rule, the file and the line, never
- * the matched text; a path component that itself matches a rule is shown
- * as "(name not shown)".
+ * value.  The rules are one table (lib/scanrules.c, listed in
+ * sc-secrets(5)), each a regular expression with a made-up positive and
+ * negative example the unit tests check.  All rules are one Vectorscan
+ * database in block mode, compiled at build time (build/gen/scan-db.h)
+ * and compiled again at start only when this machine cannot load it.
+ *
+ * A match's value (the token, or the text after an assignment) gives the
+ * finding its fingerprint: the first 16 hex digits of its SHA-256, so a
+ * person can allow one known false positive without weakening the rule.
+ * Values that look like placeholders (low entropy) are not findings.
+ *
+ * Large inputs are scanned in windows of SCAN_WINDOW bytes that overlap,
+ * so a match up to SC_SCAN_MAX_MATCH bytes long is found wherever the
+ * window boundaries fall; memory stays bounded by the window.  A finding
+ * names the rule, the file, the line and the fingerprint, never the
+ * matched text; a path component that itself matches a rule is shown as
+ * "(name not shown)".
  */
 
 #include <stddef.h>
@@ -16,26 +27,76 @@
 #include "buf.h"
 #include "io.h"
 
+enum {
+	SC_RULE_CASELESS = 1,    /* the regex ignores case */
+	SC_RULE_NO_ENTROPY = 2,  /* a fixed marker: no placeholder check */
+	SC_RULE_ASSIGN = 4,      /* the match ends at '=' or ':'; the value
+				    after it must be long and random */
+	SC_RULE_SHORT = 8,       /* with ASSIGN: the regex ends on the
+				    character after a provider's name, the
+				    operator is parsed in C, and a value of
+				    12 characters is enough */
+};
+
 struct sc_scan_rule {
 	const char *id;        /* "aws-access-key-id" */
-	const char *regex;
+	unsigned flags;
+	const char *regex;     /* Vectorscan syntax */
 	const char *positive;  /* a made-up string the rule must find */
 	const char *negative;  /* a look-alike it must not find */
 };
 
 /* The rule table, ending with an entry whose id is NULL. */
 extern const struct sc_scan_rule sc_scan_rules[];
+size_t sc_scan_nr_rules(void);
+
+/*
+ * Compile every rule into one block-mode database (*DB); -1 with
+ * error[MATCHER] naming the rule that does not compile.
+ */
+struct hs_database;
+int sc_scan_rules_compile(struct hs_database **db);
+
+/* A match longer than this may be missed where two windows meet. */
+#define SC_SCAN_MAX_MATCH ((size_t)32 << 10)
+
+struct sc_scan_finding {
+	const char *rule;
+	unsigned long line;
+	char fingerprint[17];  /* 16 lower-case hex digits */
+};
 
 struct sc_scanner;
 
-/* NULL with error[MATCHER] when the rules do not compile. */
+/*
+ * The rules, loaded from the database built with the tool or, when this
+ * machine cannot use it, compiled now.  NULL with error[MATCHER] when the
+ * rules do not compile.
+ */
 struct sc_scanner *sc_scanner_new(void);
+/* The same, always compiled now (for the build and the tests). */
+struct sc_scanner *sc_scanner_compile(void);
+/* The database serialised (malloc'd into *BYTES); -1 on a matcher error. */
+int sc_scanner_serialize(const struct sc_scanner *sc, char **bytes,
+			 size_t *len);
 void sc_scanner_free(struct sc_scanner *sc);
 
 /*
- * Call FN for each (rule, line) of the LEN bytes at DATA, once each, in
- * line order.  Returns the number of findings, or -1 on a matcher error.
+ * Findings whose fingerprint is FP (16 hex digits) are not reported.
+ * Returns -1 when FP is not 16 hex digits.
  */
+int sc_scanner_allow(struct sc_scanner *sc, const char *fp);
+
+/*
+ * Call FN for each (rule, line, fingerprint) of the LEN bytes at DATA,
+ * once each, in line order.  Returns the number of findings, or -1 on a
+ * matcher error.
+ */
+typedef void (*sc_scan_found_fn)(void *ctx, const struct sc_scan_finding *f);
+long sc_scan_buffer_ex(struct sc_scanner *sc, const char *data, size_t len,
+		       sc_scan_found_fn fn, void *ctx);
+
+/* The same without fingerprints: FN gets the rule and the line. */
 typedef void (*sc_scan_fn)(void *ctx, const char *rule, unsigned long line);
 long sc_scan_buffer(struct sc_scanner *sc, const char *data, size_t len,
 		    sc_scan_fn fn, void *ctx);
@@ -50,8 +111,11 @@ void sc_scan_show_path(struct sc_scanner *sc, const char *path,
 /*
  * Scan the files and directories (recursively, not following symlinks,
  * skipping .git) of PATHS, writing type=finding code=CREDENTIAL records to
- * OUT.  Returns an exit code: 1 when anything was found, 0 when not, 2 when
- * a path could not be read (after scanning the others).
+ * OUT.  Every regular file is scanned whole, whatever its size or content.
+ * Returns an exit code: 1 when anything was found, 0 when not; 2 when a
+ * named path does not exist; 4 with error[SCAN-INCOMPLETE] when something
+ * could not be scanned (an unreadable file or directory, a special file),
+ * after scanning the rest.
  */
 int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 		  struct sc_output *out);

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "protected.h"
+#include "rootguard.h"
 #include "seatbelt.h"
 #include "seccomp-filter.h"
 
@@ -80,6 +82,42 @@ static void hidden(const struct sc_seatbelt *sb, struct sc_buf *out)
 	sc_buf_adds(out, ")\n\n");
 }
 
+static void guard_name(struct sc_buf *out, const char *name)
+{
+	sc_buf_addf(out, "\t(subpath (string-append (param \"ROOT\") \"/%s\"))\n",
+		    name);
+}
+
+/*
+ * The root's read-only defaults, as in the Linux full tier.  Seatbelt
+ * judges paths, not mounts: the names are denied whether or not they
+ * exist yet, and the ones found on disk in another letter case or named
+ * by a .git file come as GUARD_n.  A later allow lifts what --writable
+ * names exactly.
+ */
+static void guard(const struct sc_seatbelt *sb, struct sc_buf *out)
+{
+	const char *const *f;
+	const char *name;
+	size_t i;
+
+	sc_buf_adds(out, ";; Read-only by default in the root: the git directory, "
+		    "agent\n;; configuration, shell startup files.\n"
+		    "(deny file-write*\n");
+	guard_name(out, ".git");
+	for (i = 0; (name = sc_protected_name(SC_PROT_AGENT_CONFIG, i)); i++)
+		guard_name(out, name);
+	for (f = sc_rootguard_startup_files(); *f; f++)
+		guard_name(out, *f);
+	params(out, "\t(subpath ", "GUARD", ")", sb->nguard);
+	sc_buf_adds(out, ")\n");
+	if (sb->nlifted) {
+		sc_buf_adds(out, "(allow file-write*\n");
+		params(out, "\t(subpath ", "LIFTED", ")", sb->nlifted);
+		sc_buf_adds(out, ")\n");
+	}
+}
+
 static void writes(const struct sc_seatbelt *sb, struct sc_buf *out)
 {
 	const char *const *d;
@@ -94,6 +132,8 @@ static void writes(const struct sc_seatbelt *sb, struct sc_buf *out)
 	for (d = devices; *d; d++)
 		sc_buf_addf(out, "\t(literal \"%s\")\n", *d);
 	sc_buf_adds(out, "\t(regex #\"^/dev/ttys[0-9]+$\")\n)\n");
+	if (!sb->root_read_only)
+		guard(sb, out);
 	sc_buf_adds(out, ";; Read-only inside writable paths, and never ~/.cargo/bin.\n"
 		    "(deny file-write*\n"
 		    "\t(subpath (string-append (param \"HOME\") \"/.cargo/bin\"))\n");
@@ -238,11 +278,64 @@ static int check_gaps(const struct sc_sandbox_policy *pol)
 	return ret;
 }
 
+/* Each path of LIST as NAME_n, already resolved. */
+static void add_real_params(struct sc_strlist *defs, const char *name,
+			    const struct sc_strlist *list)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < list->nr; i++) {
+		sc_buf_reset(&b);
+		sc_buf_addf(&b, "%s_%zu=%s", name, i, list->v[i]);
+		sc_strlist_add(defs, b.data);
+	}
+	sc_buf_release(&b);
+}
+
+/* The root's read-only defaults (rootguard.h) as GUARD_n and LIFTED_n. */
+static int guard_params(const struct sc_sandbox_policy *pol,
+			struct sc_strlist *defs, struct sc_seatbelt *sb)
+{
+	struct sc_strlist writable = { 0 }, keep = { 0 }, lifted = { 0 };
+	char *root = realpath(pol->root ? pol->root : ".", NULL);
+	size_t i;
+	int ret = -1;
+
+	if (!root)
+		return sc_error_errno("BAD-ROOT", "cannot resolve the root");
+	for (i = 0; i < pol->writable.nr; i++) {
+		char *path = sc_expand_home(pol->writable.v[i]);
+		char *real = realpath(path, NULL);
+
+		if (real)
+			sc_strlist_add(&writable, real);
+		free(real);
+		free(path);
+	}
+	if (sc_rootguard_resolve(root, &writable, &keep, &lifted) == 0) {
+		add_real_params(defs, "GUARD", &keep);
+		add_real_params(defs, "LIFTED", &lifted);
+		sb->nguard = keep.nr;
+		sb->nlifted = lifted.nr;
+		ret = 0;
+	}
+	sc_strlist_release(&writable);
+	sc_strlist_release(&keep);
+	sc_strlist_release(&lifted);
+	free(root);
+	return ret;
+}
+
 /* The parameters of the profile; TMPDIR is the private directory. */
 static int make_params(const struct sc_sandbox_policy *pol,
-		       const char *tmpdir, struct sc_strlist *defs)
+		       const char *tmpdir, struct sc_strlist *defs,
+		       struct sc_seatbelt *sb)
 {
 	const char *home = getenv("HOME");
+
+	if (sc_rootguard_check_root(pol->root ? pol->root : ".") < 0)
+		return -1;
 
 	if (add_param(defs, "ROOT", -1, pol->root ? pol->root : ".",
 		      "BAD-ROOT") < 0 ||
@@ -253,6 +346,8 @@ static int make_params(const struct sc_sandbox_policy *pol,
 	if (add_params(defs, "WRITABLE", &pol->writable, "BAD-WRITABLE") < 0 ||
 	    add_params(defs, "READ_ONLY", &pol->read_only, "BAD-PATH") < 0 ||
 	    add_params(defs, "HIDE", &pol->hide, "BAD-PATH") < 0)
+		return -1;
+	if (!pol->root_read_only && guard_params(pol, defs, sb) < 0)
 		return -1;
 	return 0;
 }
@@ -301,7 +396,8 @@ int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
 		    char *const envp[])
 {
 	struct sc_seatbelt sb = { pol->writable.nr, pol->read_only.nr,
-				  pol->hide.nr, pol->net, pol->root_read_only };
+				  pol->hide.nr, pol->net, pol->root_read_only,
+				  0, 0 };
 	struct sc_strlist defs = { NULL, 0, 0 };
 	struct sc_buf profile = SC_BUF_INIT, tmp = SC_BUF_INIT;
 	const char *base = getenv("TMPDIR");
@@ -320,7 +416,7 @@ int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
 			       "temporary directory");
 		goto out;
 	}
-	if (make_params(pol, tmp.data, &defs) < 0)
+	if (make_params(pol, tmp.data, &defs, &sb) < 0)
 		goto out;
 	sc_seatbelt_generate(&sb, &profile);
 	env = sc_env_build(envp, (enum sc_env_mode)pol->env, pol->env_keep.v,

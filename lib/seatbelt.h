@@ -5,7 +5,8 @@
  * macOS: the same policy as a Seatbelt (SBPL) profile for sandbox-exec(1).
  *
  * The generated text holds no path: every path is a parameter
- * (ROOT, TMPDIR, WRITABLE_n, READ_ONLY_n, HIDE_n, HOME) passed with -D, so
+ * (ROOT, TMPDIR, WRITABLE_n, READ_ONLY_n, HIDE_n, GUARD_n, LIFTED_n,
+ * HOME) passed with -D, so
  * no byte of a path can change the profile's syntax, and the text is the
  * same on every machine (golden tests compare it on Linux).
  *
@@ -21,6 +22,9 @@ struct sc_seatbelt {
 	size_t nwritable, nread_only, nhide;  /* how many of each parameter */
 	int net;                              /* enum sc_net_mode */
 	int root_read_only;
+	/* The root's read-only defaults (rootguard.h) found on disk
+	 * (GUARD_n) and lifted by --writable (LIFTED_n). */
+	size_t nguard, nlifted;
 };
 
 /* Append the profile to OUT. */

@@ -112,10 +112,15 @@ static void add_sub(struct lexer *lx, const char *text, size_t len)
 	l->flags |= SC_SWL_SUBST;
 }
 
-/* Add one byte of a word, noting bytes that deserve a second look. */
+/*
+ * Add one byte of a word, noting bytes that deserve a second look.  A tab
+ * or a newline can only be in a word quoted, where it is an ordinary
+ * character (a commit message, a heredoc passed as an argument); the
+ * other controls (CR, ESC, ...) repaint what a person reads.
+ */
 static void add_byte(struct lexer *lx, unsigned char c)
 {
-	if (c < 0x20 || c == 0x7f)
+	if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
 		lx->wflags |= SC_SW_CTRL;
 	else if (c >= 0x80)
 		lx->wflags |= SC_SW_NONASCII;

@@ -28,7 +28,7 @@ enum sc_sw_word_flag {
 	SC_SW_SUBST = 1 << 2,    /* $(...), `...`, <(...), >(...) */
 	SC_SW_GLOB = 1 << 3,     /* unquoted * ? [ or braces: may expand */
 	SC_SW_TILDE = 1 << 4,    /* unquoted leading ~ */
-	SC_SW_CTRL = 1 << 5,     /* a control character (CR, ESC, ...) */
+	SC_SW_CTRL = 1 << 5,     /* a control other than tab and newline */
 	SC_SW_NONASCII = 1 << 6, /* a byte >= 0x80 (lookalikes, zero width) */
 };
 

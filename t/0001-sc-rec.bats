@@ -135,3 +135,20 @@ CASES
 	printf 'type=a\0\0type=b\0\0' >"$SC_TMP/want"
 	cmp "$SC_TMP/want" "$SC_TMP/out"
 }
+
+@test "sc-rec --for-terminal cleans controls, C1 in UTF-8, escapes and bidi, and keeps lines" {
+	printf 'ok\033[2J\033]0;title\007 x\n\302\2331m \342\200\256evil \302\205\nN\xe2\x82' >"$SC_TMP/in"
+	printf 'caf\303\251 \360\237\231\202\n' >>"$SC_TMP/in"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-rec --for-terminal
+	[ "$status" -eq 0 ]
+	printf 'ok?[2J?]0;title? x\n?1m ?evil ?\nN??caf\303\251 \360\237\231\202\n' >"$SC_TMP/want"
+	cmp "$SC_TMP/want" "$SC_TMP/out"
+}
+
+@test "sc-rec --for-terminal streams a long line without cutting a character" {
+	# 200000 euro signs: reads of 64 KiB end inside characters
+	perl -e 'print "\xe2\x82\xac" x 200000, "\n"' >"$SC_TMP/in"
+	sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-rec --for-terminal
+	[ "$status" -eq 0 ]
+	cmp "$SC_TMP/in" "$SC_TMP/out"
+}

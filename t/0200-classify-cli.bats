@@ -350,3 +350,25 @@ hook.pre.command=" ]
 			{ echo "undocumented rule: $id" >&2; return 1; }
 	done
 }
+
+@test "an ask names every part that asks, each with its rule and object" {
+	[ -x /usr/bin/curl ] && [ -x /usr/bin/env ] || skip "needs /usr/bin/curl and /usr/bin/env"
+	call 1 tool=run 'shell=curl -s example.org; ls; env -S ls; curl -s example.org'
+	call 2 tool=run 'shell=curl -s example.org; sudo id'
+	call 3 tool=run 'shell=ls'
+	classify
+	run jq -c 'select(.id == "1") | [.decision, .rule, .["part-rule"], .["part-object"]]' "$SC_TMP/json"
+	assert_output '["ask","ask.network-tool",["ask.network-tool","ask.launcher"],["cwd=. exe=/usr/bin/curl argv=curl -s example.org","cwd=. exe=/usr/bin/env argv=env -S ls"]]'
+	# a deny or an allow lists no parts
+	run jq -c 'select(.id == "2" or .id == "3") | .["part-rule"]' "$SC_TMP/json"
+	assert_output $'null\nnull'
+}
+
+@test "a grant of one part leaves the other parts asking" {
+	[ -x /usr/bin/curl ] && [ -x /usr/bin/env ] || skip "needs /usr/bin/curl and /usr/bin/env"
+	sc-rec type=grant 'object=cwd=. exe=/usr/bin/curl argv=curl -s example.org' >"$SC_TMP/grants"
+	call 1 tool=run 'shell=curl -s example.org; env -S ls'
+	classify --grants "$SC_TMP/grants"
+	run jq -c 'select(.id == "1") | [.decision, .["part-object"]]' "$SC_TMP/json"
+	assert_output '["ask","cwd=. exe=/usr/bin/env argv=env -S ls"]'
+}

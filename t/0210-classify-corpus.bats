@@ -41,3 +41,16 @@ load lib/policy
 @test "corpus: frozen tests under --no-prompt" {
 	policy_corpus "$SC_POLICY_DATA/frozen.tsv"
 }
+
+@test "corpus: holes and friction a peer's suite found" {
+	policy_corpus "$SC_POLICY_DATA/peers.tsv"
+}
+
+@test "corpus: the man page's decisions by example, which it shows as they are" {
+	policy_corpus "$SC_POLICY_DATA/examples.tsv"
+	policy_examples_block "$SC_POLICY_DATA/examples.tsv" >"$SC_TMP/want"
+	sed -n '/^# DECISIONS BY EXAMPLE/,/^# EXIT STATUS/p' \
+		"$SC_TOP/Documentation/sc-classify.1.scd" |
+		sed -n '/^```$/,/^```$/p' >"$SC_TMP/got"
+	diff -u "$SC_TMP/want" "$SC_TMP/got"
+}

@@ -127,6 +127,27 @@ make_diff() {
 	assert_equal "$(cat "$SC_TMP/json")" '{"type":"finding","code":"SECRET-IN-DIFF","name":"DIFF_TOKEN","file":"keys/[redacted:DIFF_TOKEN].txt","line":"1"}'
 }
 
+@test "check-diff: a binary file's content is not in the diff: error[SCAN-INCOMPLETE], exit 4" {
+	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
+	mkdir -p "$SC_TMP/bin"
+	cd "$SC_TMP/bin" || return 1
+	git init -q .
+	printf 'x\0%s\n' "$DIFF_TOKEN" >"blob-$DIFF_TOKEN.dat"
+	printf 'clean\n' >text.txt
+	git add -A
+	git diff --cached >"$SC_TMP/diff"
+	git diff --cached --text >"$SC_TMP/diff-text"
+	cd - >/dev/null || return 1
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
+	assert_equal "$status" 4
+	[[ "$stderr" == "sc-mask: error[SCAN-INCOMPLETE]: 'blob-[redacted:DIFF_TOKEN].dat' is binary in the diff: its content is not there to check" ]]
+	# With --text (what the run driver passes) its lines are checked.
+	sc_run_io "$SC_TMP/diff-text" "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	assert_equal "$(cat "$SC_TMP/json")" '{"type":"finding","code":"SECRET-IN-DIFF","name":"DIFF_TOKEN","file":"blob-[redacted:DIFF_TOKEN].dat","line":"1"}'
+}
+
 @test "check-diff: takes no FILE" {
 	export DIFF_TOKEN; DIFF_TOKEN=$(mask_gen_value)
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secret DIFF_TOKEN --check-diff x

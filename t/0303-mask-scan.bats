@@ -20,21 +20,108 @@ setup_tree() {
 	printf 'PASSWORD=changeme-changeme\nplain text\n' >"$SC_TMP/w/clean.env"
 }
 
-@test "scan: finds each credential, names rule, file and line, exit 1" {
+# The fingerprint of a value: the first 16 hex digits of its SHA-256.
+fp() {
+	printf '%s' "$1" | sha256sum | cut -c1-16
+}
+
+@test "scan: finds each credential, names rule, file, line and fingerprint, exit 1" {
 	setup_tree
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/w"
 	assert_equal "$status" 1
 	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	w="$SC_TMP/w"
+	key=$(cat "$SC_TMP/w/src/id_test")
 	printf '%s\n' \
-		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"url-password\",\"file\":\"$w/app.yaml\",\"line\":\"2\"}" \
-		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"secret-assignment\",\"file\":\"$w/app.yaml\",\"line\":\"3\"}" \
-		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"jwt\",\"file\":\"$w/(name not shown)/notes.txt\",\"line\":\"1\"}" \
-		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"aws-access-key-id\",\"file\":\"$w/src/config.sh\",\"line\":\"2\"}" \
-		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"secret-assignment\",\"file\":\"$w/src/config.sh\",\"line\":\"2\"}" \
-		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"private-key\",\"file\":\"$w/src/id_test\",\"line\":\"1\"}" \
+		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"url-password\",\"file\":\"$w/app.yaml\",\"line\":\"2\",\"fingerprint\":\"$(fp postgres://app:s3cr3t-Test@db.example)\"}" \
+		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"secret-assignment\",\"file\":\"$w/app.yaml\",\"line\":\"3\",\"fingerprint\":\"$(fp Zq8r2LmX9vT4pK7wN3sB)\"}" \
+		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"jwt\",\"file\":\"$w/(name not shown)/notes.txt\",\"line\":\"1\",\"fingerprint\":\"$(fp eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.abcdefghij0123456789)\"}" \
+		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"aws-access-key-id\",\"file\":\"$w/src/config.sh\",\"line\":\"2\",\"fingerprint\":\"$(fp AKIAIOSFODNN7EXAMPLE)\"}" \
+		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"secret-assignment\",\"file\":\"$w/src/config.sh\",\"line\":\"2\",\"fingerprint\":\"$(fp AKIAIOSFODNN7EXAMPLE)\"}" \
+		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"private-key\",\"file\":\"$w/src/id_test\",\"line\":\"1\",\"fingerprint\":\"$(fp "$key")\"}" \
 		>"$SC_TMP/want"
 	diff "$SC_TMP/want" "$SC_TMP/json"
+}
+
+@test "scan: --allow-fingerprint drops that finding only" {
+	setup_tree
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan \
+		--allow-fingerprint "$(fp AKIAIOSFODNN7EXAMPLE)" "$SC_TMP/w/src"
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r .rule "$SC_TMP/json"
+	assert_output private-key
+	# Every finding allowed: clean.
+	key=$(cat "$SC_TMP/w/src/id_test")
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan \
+		--allow-fingerprint "$(fp AKIAIOSFODNN7EXAMPLE)" \
+		--allow-fingerprint "$(fp "$key")" "$SC_TMP/w/src"
+	assert_equal "$status" 0
+	[ ! -s "$SC_TMP/out" ]
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --allow-fingerprint AKIAIOSFODNN7EXAMPLE "$SC_TMP/w"
+	assert_equal "$status" 2
+	[[ "$stderr" != *AKIAIOSFODNN7EXAMPLE* ]]
+}
+
+@test "scan: a file larger than one window is scanned whole, across window boundaries" {
+	mkdir -p "$SC_TMP/big"
+	f="$SC_TMP/big/log"
+	# 70 MiB of lines; tokens at the start, across the 16 MiB boundary,
+	# just past where the first window stops owning matches, and at the end.
+	yes 'an ordinary line of build output, nothing secret' | head -c $((70 << 20)) >"$f"
+	put() {
+		printf ' %s ' "$2" | dd of="$f" bs=1 seek="$1" conv=notrunc status=none
+	}
+	put 100 "ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5"
+	put $(((16 << 20) - 20)) "glpat-Zx8Vb2Nm4Lk6Jh8Gf0Ds"
+	put $(((16 << 20) - (20 << 10) + 30)) "npm_Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6"
+	printf '\nxoxb-123456789012-abcdefghij0123456789\n' >>"$f"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$f"
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r '"\(.rule) \(.line)"' "$SC_TMP/json"
+	line_at() {
+		head -c "$1" "$f" | wc -l | awk '{ print $1 + 1 }'
+	}
+	assert_output "$(printf '%s\n' "github-token $(line_at 100)" \
+		"npm-token $(line_at $(((16 << 20) - (20 << 10) + 30)))" \
+		"gitlab-token $(line_at $(((16 << 20) - 20)))" \
+		"slack-token $(($(wc -l <"$f")))")"
+}
+
+@test "scan: 100 MiB without a newline and binary content are scanned, not skipped" {
+	mkdir -p "$SC_TMP/nl"
+	head -c $((100 << 20)) /dev/zero | tr '\0' 'a' >"$SC_TMP/nl/long"
+	printf ' ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5' >>"$SC_TMP/nl/long"
+	printf '\0\1\2\377AKIAIOSFODNN7EXAMPLE\0\n' >"$SC_TMP/nl/bin"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/nl"
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r '"\(.rule) \(.line)"' "$SC_TMP/json"
+	assert_output "$(printf '%s\n' "aws-access-key-id 1" "github-token 1")"
+	[[ "$stderr" != *SCAN-SKIPPED* ]]
+}
+
+@test "scan: a special file is error[SCAN-INCOMPLETE], exit 4, after scanning the rest" {
+	setup_tree
+	mkfifo "$SC_TMP/w/src/pipe"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/w/src"
+	assert_equal "$status" 4
+	[[ "$stderr" == "sc-mask: error[SCAN-INCOMPLETE]: '$SC_TMP/w/src/pipe' not scanned: not a regular file" ]]
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r .rule "$SC_TMP/json"
+	assert_output "$(printf '%s\n' aws-access-key-id secret-assignment private-key)"
+}
+
+@test "scan: an unreadable file is error[SCAN-INCOMPLETE], exit 4" {
+	if [ "$(id -u)" = 0 ]; then
+		skip "root reads every file"
+	fi
+	setup_tree
+	chmod 000 "$SC_TMP/w/src/config.sh"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/w/src"
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[SCAN-INCOMPLETE]: '$SC_TMP/w/src/config.sh' not scanned: Permission denied"* ]]
 }
 
 @test "scan: never prints a matched value, even in a path" {

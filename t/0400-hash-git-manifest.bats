@@ -159,3 +159,37 @@ src/speccoder.conf $(sha256sum <"$R/src/speccoder.conf" | cut -d' ' -f1)"
 	[[ "$stderr" == *"error[NOT-A-REPOSITORY]"* ]]
 	[ -z "$output" ]
 }
+
+@test "--protect-tree takes the protected files from a commit, not the worktree" {
+	mkdir -p "$R/specs/001"
+	printf 'spec\n' >"$R/specs/001/spec.md"
+	ln -s spec.md "$R/specs/001/link.md"
+	git -C "$R" add specs
+	git -C "$R" -c user.name=t -c user.email=t@t commit -q -m specs
+	printf 'specs/\n' >"$SC_TMP/protect"
+	# Clean: the commit and the worktree give the same items.
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/w" sc-hash-git -C "$R" --protect "$SC_TMP/protect"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/t" sc-hash-git -C "$R" --protect "$SC_TMP/protect" \
+		--protect-tree HEAD
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	cmp "$SC_TMP/w" "$SC_TMP/t"
+	# A poisoned worktree: the tree's manifest is the commit's, and a check
+	# against it names every change.
+	printf 'poisoned\n' >"$R/specs/001/spec.md"
+	printf 'new\n' >"$R/specs/001/plan.md"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/t2" sc-hash-git -C "$R" --protect "$SC_TMP/protect" \
+		--protect-tree HEAD
+	cmp "$SC_TMP/t" "$SC_TMP/t2"
+	sc_run_io "$SC_TMP/t2" "$SC_TMP/f" sc-hash-git -C "$R" --protect "$SC_TMP/protect" --check -
+	[ "$status" -eq 1 ]
+	run hg_jq "$SC_TMP/f" 'select(.type=="finding") | "\(.path) \(.change)"'
+	assert_output "specs/001/plan.md added
+specs/001/spec.md modified"
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/x" sc-hash-git -C "$R" --protect "$SC_TMP/protect" \
+		--protect-tree nosuchrev
+	[ "$status" -eq 5 ]
+	[[ "$stderr" == *"error[BAD-REVISION]"* ]]
+	sc_run_io "$SC_TMP/empty" "$SC_TMP/x" sc-hash-git -C "$R" --check "$SC_TMP/t" \
+		--protect-tree HEAD
+	[ "$status" -eq 2 ]
+}

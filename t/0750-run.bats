@@ -103,10 +103,10 @@ setup() {
 @test "run: an answer 'for this run' grants that one object and it runs" {
 	cat >"$SC_TMP/t" <<'T'
 {"type":"turn"}
-{"type":"call","id":"c1","tool":"run","argv":["sh","-c","echo granted-run"]}
+{"type":"call","id":"c1","tool":"run","argv":["xargs","echo","granted-run"]}
 {"type":"turn"}
 {"type":"expect","of":"tool-result","id":"c1","contains":"granted-run"}
-{"type":"call","id":"c2","tool":"run","argv":["sh","-c","echo granted-run"]}
+{"type":"call","id":"c2","tool":"run","argv":["xargs","echo","granted-run"]}
 {"type":"turn"}
 {"type":"expect","of":"tool-result","id":"c2","contains":"granted-run"}
 {"type":"call","id":"c3","tool":"write","path":"greet.sh","content":"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"}
@@ -119,10 +119,52 @@ T
 	assert_success
 	run_journal_json >"$SC_TMP/j"
 	run jq -r 'select(.type == "verdict") | "\(.id) \(.rule)"' "$SC_TMP/j"
-	assert_line "c1 ask.shell"
+	assert_line "c1 ask.launcher"
 	assert_line "c2 allow.grant"
 	run jq -r 'select(.type == "approval") | .answer' "$SC_TMP/j"
 	assert_output run
+}
+
+@test "run: a question names every part that asks, and one answer covers exactly those" {
+	cat >"$SC_TMP/t" <<'T'
+{"type":"turn"}
+{"type":"call","id":"c1","tool":"run","shell":"xargs echo part-one; env -S 'echo part-two'"}
+{"type":"turn"}
+{"type":"call","id":"c2","tool":"run","shell":"env -S 'echo part-two'"}
+{"type":"call","id":"c3","tool":"run","shell":"xargs echo part-one"}
+{"type":"call","id":"c4","tool":"run","shell":"xargs echo part-three"}
+{"type":"turn"}
+{"type":"text","text":"done"}
+T
+	printf 'run\nno\n' >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --retries 0 \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	assert_regex "$stderr" "part: +1 of 2"
+	assert_regex "$stderr" "part: +2 of 2"
+	assert_regex "$stderr" "object: .*argv=xargs echo part-one"
+	assert_regex "$stderr" "object: .*argv=env -S 'echo part-two'"
+	assert_regex "$stderr" "allow all 2 parts"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict") | "\(.id) \(.rule)"' "$SC_TMP/j"
+	assert_line "c1 ask.launcher"
+	assert_line "c2 allow.grant"
+	assert_line "c3 allow.grant"
+	assert_line "c4 ask.launcher"
+	run jq -r 'select(.type == "approval") | "\(.id) \(.answer)"' "$SC_TMP/j"
+	assert_line "c1 run"
+	assert_line "c4 no"
+}
+
+@test "run: the question is cleaned of C1 controls, escapes and bidi overrides" {
+	jq -cn '{type:"turn"},
+		{type:"call",id:"c1",tool:"run",argv:["xargs","echo","a\u009b2Jb\u202ec\u0085d"]},
+		{type:"turn"}, {type:"text",text:"done \u009b31m\u202e"}' >"$SC_TMP/t"
+	echo no >"$SC_TMP/answers"
+	run --separate-stderr git speccoder run greeting --retries 0 \
+		--transcript "$SC_TMP/t" --answers "$SC_TMP/answers"
+	assert_regex "$stderr" "object: .*a\?2Jb\?c\?d"
+	run grep -c $'\xc2\x9b\\|\xe2\x80\xae\\|\xc2\x85' <<<"$stderr"
+	assert_output 0
 }
 
 @test "run: the approval budget bounds the questions" {
@@ -130,8 +172,8 @@ T
 	git commit -q -am "budget of one"
 	cat >"$SC_TMP/t" <<'T'
 {"type":"turn"}
-{"type":"call","id":"c1","tool":"run","argv":["sh","-c","echo one"]}
-{"type":"call","id":"c2","tool":"run","argv":["sh","-c","echo two"]}
+{"type":"call","id":"c1","tool":"run","argv":["xargs","echo","one"]}
+{"type":"call","id":"c2","tool":"run","argv":["xargs","echo","two"]}
 {"type":"turn"}
 {"type":"text","text":"nothing more"}
 T
@@ -151,11 +193,11 @@ T
 	# retry is a new loop of the same run, and may ask nothing more.
 	cat >"$SC_TMP/t" <<'T'
 {"type":"turn"}
-{"type":"call","id":"c1","tool":"run","argv":["sh","-c","echo one"]}
+{"type":"call","id":"c1","tool":"run","argv":["xargs","echo","one"]}
 {"type":"turn"}
 {"type":"text","text":"nothing more"}
 {"type":"turn"}
-{"type":"call","id":"c2","tool":"run","argv":["sh","-c","echo two"]}
+{"type":"call","id":"c2","tool":"run","argv":["xargs","echo","two"]}
 {"type":"turn"}
 {"type":"text","text":"nothing more"}
 T
@@ -171,8 +213,8 @@ T
 @test "run: the person is shown the whole object asked about, however long" {
 	# A long harmless start must not push what runs off the question.
 	pad=$(printf 'x%.0s' $(seq 600))
-	jq -cn --arg c "echo $pad; echo tail-marker-hidden" '{type:"turn"},
-		{type:"call",id:"c1",tool:"run",argv:["sh","-c",$c]},
+	jq -cn --arg c "$pad" '{type:"turn"},
+		{type:"call",id:"c1",tool:"run",argv:["xargs","echo",$c,"tail-marker-hidden"]},
 		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
 	echo no >"$SC_TMP/answers"
 	run --separate-stderr git speccoder run greeting --retries 0 \
@@ -239,7 +281,8 @@ T
 	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
 		--transcript "$SC_TMP/t" --retries 0
 	assert_failure 1
-	assert_regex "$stderr" "IGNORED-IN-DIFF"
+	# The diff audit judges the .env the new .gitignore lets through.
+	assert_regex "$stderr" "DIFF-DENIED.*[.]env"
 	run git log --all --format=%H -p
 	refute_output --partial "$key"
 	run git ls-tree -r --name-only HEAD

@@ -14,7 +14,7 @@ _git_speccoder() {
 	done
 	case "$sub" in
 	'')
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr skills seal help" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr skills seal mcp help" -- "$cur") ;;
 	init)
 		mapfile -t COMPREPLY < <(compgen -W "--print" -- "$cur") ;;
 	exec)
@@ -63,8 +63,14 @@ _git_speccoder() {
 		fi ;;
 	seal)
 		mapfile -t COMPREPLY < <(compgen -W "--verify" -- "$cur") ;;
+	mcp)
+		if [ "$COMP_CWORD" -eq "$((i + 1))" ]; then
+			mapfile -t COMPREPLY < <(compgen -W "list allow" -- "$cur")
+		elif [ "${COMP_WORDS[i+1]}" = allow ]; then
+			mapfile -t COMPREPLY < <(compgen -W "--yes" -- "$cur")
+		fi ;;
 	help)
-		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr skills seal" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "init doctor exec check run spec report attest verify pr skills seal mcp" -- "$cur") ;;
 	esac
 }
 

@@ -7,6 +7,13 @@
 # the logs of checks.
 umask 077
 
+# The output cap of every sandboxed command a driver runs (a check, a
+# held-out test, a command of the model): bytes of stdout and of stderr
+# each; git-speccoder(1) names it.  A test printing a gigabyte on one line
+# fills neither the state directory nor the terminal.
+# shellcheck disable=SC2034 # the drivers use it
+SC_MAX_OUTPUT=1048576
+
 # The name in diagnostics: "git-speccoder CMD".
 SC_PROG="git-speccoder ${SC_CMD:-}"
 SC_PROG=${SC_PROG% }
@@ -201,27 +208,37 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	mode=$(sc_conf_get "$2" sandbox.mode required)
 	net=${4:-$(sc_conf_get "$2" sandbox.network loopback)}
 	_args=(--root "$2" --mode "$mode" --network "$net")
+	# Gaps of a lower tier the person accepts by name (sc-sandbox-exec(1)).
+	local gaps
+	gaps=$(sc_conf_get "$2" sandbox.acceptGaps "")
+	if [ -n "$gaps" ]; then
+		_args+=(--accept-gaps "$gaps")
+	fi
 	if [ -n "$3" ]; then
 		_args+=(--profile "$3")
 	fi
 	# What decides the next run stays out of the command's reach: the
 	# repository (hooks, config) and speccoder.conf.
+	# A root that is no repository (the held-out copy) has none: it stays
+	# writable (a check that builds writes in it).
 	local gd
-	gd=$(cd "$2" && cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
+	if gd=$(cd "$2" && git rev-parse --git-common-dir 2>/dev/null); then
+		gd=$(cd "$2" && cd "$gd" && pwd -P) ||
+			sc_die 4 NOT-A-REPOSITORY "cannot find the git directory"
+		_args+=(--read-only "$gd")
+	elif [ -e "$2/.git" ] || [ -L "$2/.git" ]; then
 		sc_die 4 NOT-A-REPOSITORY "cannot find the git directory"
-	_args+=(--read-only "$gd")
+	fi
 	if [ -e "$2/.git" ]; then
 		_args+=(--read-only "$2/.git")
 	fi
-	# speccoder's own state stays out of the command's sight: the sealed
-	# held-out tests, and the runs (journals, conversations, grants).
+	# speccoder's state stays out of the command's sight, whole and for
+	# every repository: sealed tests, journals, grants, agent homes, other
+	# worktrees.  The sandbox keeps only the root and the writable paths
+	# that lie inside it (the worktree in use, this agent's home).
 	local state h
 	state=$(sc_state_dir)
-	for h in held-out runs; do
-		if [ -e "$state/$h" ]; then
-			_args+=(--hide "$state/$h")
-		fi
-	done
+	_args+=(--hide "${state%/*}")
 	# The secret files git ignores in the person's checkout read as empty,
 	# whichever directory the command works in (a worktree, a copy).
 	local -a secrets
@@ -247,6 +264,16 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 		for w in "${list[@]}"; do
 			_args+=(--env-keep "$w")
 		done
+		# sandbox.networkHosts: every command reaches these hosts, and
+		# only these, through sc-sandbox-exec's proxy, unless a network
+		# was given on the command line.  sc-sandbox-exec checks them.
+		sc_conf_all list "$file" sandbox.networkHosts
+		if [ "${#list[@]}" -gt 0 ] && [ -z "$4" ] && [ "$net" = loopback ]; then
+			_args+=(--network hosts)
+			for w in "${list[@]}"; do
+				_args+=(--allow-host "$w")
+			done
+		fi
 	fi
 }
 

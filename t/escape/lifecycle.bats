@@ -103,3 +103,74 @@ each_tier() {
 	assert_success
 	[ "$(stat -c %s "$SC_TMP/out")" -eq 300000 ]
 }
+
+# Start the sandbox in a process group of its own with TMPDIR under a
+# private base, the command writing its TMPDIR to a file and sleeping;
+# return once the command runs.  Sets PID (the group) and TD.
+start_sleeper() {
+	export TMPDIR="$SC_TMP/tmpbase"
+	mkdir -p "$TMPDIR"
+	sb_cmd
+	setsid "${SB_CMD[@]}" "$@" -- sh -c \
+		'echo "$TMPDIR" >"$0/tmpdir.tmp" && mv "$0/tmpdir.tmp" "$0/tmpdir" && touch "$TMPDIR/f" && exec sleep "$1"' \
+		"$ROOT" "$MARK" 2>/dev/null &
+	PID=$!
+	for _ in $(seq 1 100); do
+		[ -s "$ROOT/tmpdir" ] && break
+		sleep 0.05
+	done
+	TD=$(cat "$ROOT/tmpdir")
+	rm -f "$ROOT/tmpdir"
+	[ -n "$TD" ]
+}
+
+# Nothing left: not the TMPDIR the command saw, nothing in the base.
+nothing_left() {
+	for _ in $(seq 1 40); do
+		[ ! -e "$TD" ] && [ -z "$(ls -A "$SC_TMP/tmpbase")" ] && return 0
+		sleep 0.05
+	done
+	echo "left behind: $TD $(ls -A "$SC_TMP/tmpbase")" >&2
+	return 1
+}
+
+@test "no private TMPDIR is left by a deadline, a signal or a SIGKILL to the group" {
+	check() {
+		start_sleeper --timeout 1
+		wait "$PID" || true
+		nothing_left
+		start_sleeper
+		kill -TERM "$PID"
+		wait "$PID" || true
+		nothing_left
+		# An executor killing its agent: SIGKILL to the whole group.
+		start_sleeper
+		kill -KILL -- "-$PID"
+		wait "$PID" || true
+		nothing_left
+	}
+	each_tier check
+	# Without the sandbox a SIGKILL leaves what a process made (the test
+	# can fail): mktemp's directory stays.
+	export TMPDIR="$SC_TMP/tmpbase"
+	setsid sh -c 'mktemp -d >/dev/null; exec sleep 30' &
+	PID=$!
+	sleep 0.3
+	kill -KILL -- "-$PID"
+	wait "$PID" || true
+	[ -n "$(ls -A "$SC_TMP/tmpbase")" ]
+}
+
+@test "the private TMPDIR lasts as long as the command, whatever descriptors the caller closed" {
+	check() {
+		local st=0
+		sb_cmd
+		# Not through bats' run, which gives the command a stdin.
+		"${SB_CMD[@]}" -- sh -c \
+			'sleep 0.5 && echo ok > "$TMPDIR/f" && cat "$TMPDIR/f"' \
+			<&- 2>&- >"$SC_TMP/out" || st=$?
+		[ "$st" -eq 0 ]
+		[ "$(cat "$SC_TMP/out")" = ok ]
+	}
+	each_tier check
+}

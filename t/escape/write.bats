@@ -111,9 +111,10 @@ b"
 	assert_failure 1
 	run cat "$ROOT/.git/config"
 	assert_output "[core]"
-	# Without --read-only the same write works: the test can fail.
-	run --separate-stderr sb -- sh -c 'echo ok >> .git/config'
+	# With the default lifted the same write works: the test can fail.
+	run --separate-stderr sb --writable "$ROOT/.git" -- sh -c 'echo ok >> .git/config'
 	assert_success
+	[[ "$stderr" == *"warning[PROTECTION-LIFTED]"* ]]
 }
 
 @test "--read-only in the landlock tier: auto names it, required refuses" {

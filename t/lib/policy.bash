@@ -8,7 +8,7 @@ SC_POLICY_DATA="$SC_TOP/t/data/policy"
 policy_fixture() {
 	local r="$1"
 	mkdir -p "$r" "$r.outside"
-	mkdir -p "$r/src" "$r/tests" "$r/.git" "$r/specs/001-login" \
+	mkdir -p "$r/src" "$r/tests" "$r/.git/hooks" "$r/specs/001-login" \
 		"$r/openspec/changes/add-x/specs/auth" "$r/build" "$r/docs" \
 		"$r/bare/objects" "$r/bare/refs" "$r/vendor/lib/.git" "$r/.github/workflows"
 	echo readme >"$r/README.md"
@@ -105,4 +105,30 @@ policy_run() {
 	# shellcheck disable=SC2016 # expanded by that sh, not here
 	run --separate-stderr sh -c 'in=$1 out=$2; shift 2; exec "$@" <"$in" >"$out"' \
 		sh "$in" "$out" "$@"
+}
+
+# The man page block of a corpus file's cases ($1): one line each,
+# decision, rule and the call (the shell line, or the argv words), as
+# sc-classify(1) shows them under DECISIONS BY EXAMPLE.
+policy_examples_block() {
+	local line dec rule f call
+	local -a fields
+	printf '```\n'
+	while IFS= read -r line || [ -n "$line" ]; do
+		case "$line" in '' | '#'* | @*) continue ;; esac
+		IFS=$'\t' read -r -a fields <<<"$line"
+		dec=${fields[0]} rule=${fields[1]} call=
+		for f in "${fields[@]:2}"; do
+			case "$f" in
+			shell=*) call=${f#shell=} ;;
+			argv=*) call="${call:+$call }${f#argv=}" ;;
+			esac
+		done
+		# \\ is one backslash; \n, \r stay visible as written; the
+		# man page (scdoc) shows a backslash written twice
+		call=${call//\\\\/\\}
+		call=${call//\\/\\\\}
+		printf '%-6s %-24s %s\n' "$dec" "$rule" "$call"
+	done <"$1"
+	printf '```\n'
 }

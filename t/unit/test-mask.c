@@ -685,6 +685,137 @@ static void test_percent_and_json(void **state)
 	sc_buf_release(&b);
 }
 
+/*
+ * Base64 of a text holding the secret anywhere (each alignment), wrapped
+ * at several widths with "\n" or "\r\n" and indented or not, fed in two
+ * reads cut anywhere with an idle between: once unwrapped and decoded,
+ * the output never holds the secret, and it is the same wherever the cut.
+ */
+static void wrap_text(struct sc_buf *out, const struct sc_buf *b64,
+		      size_t width, const char *eol)
+{
+	size_t at;
+
+	sc_buf_reset(out);
+	for (at = 0; at < b64->len; at += width) {
+		size_t n = b64->len - at < width ? b64->len - at : width;
+
+		sc_buf_add(out, b64->data + at, n);
+		sc_buf_adds(out, eol);
+	}
+}
+
+/* Append the 3 bytes of the base64 quad Q; -1 when Q is not 4 digits. */
+static int decode_quad(const char *q, struct sc_buf *dec)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned long v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		const char *d = q[i] ? strchr(digits, q[i]) : NULL;
+
+		if (!d)
+			return -1;
+		v = v << 6 | (unsigned long)(d - digits);
+	}
+	sc_buf_addch(dec, (char)(v >> 16));
+	sc_buf_addch(dec, (char)(v >> 8 & 255));
+	sc_buf_addch(dec, (char)(v & 255));
+	return 0;
+}
+
+static int decodes_to(const struct sc_buf *out, const struct sc_buf *sec)
+{
+	struct sc_buf flat = SC_BUF_INIT, dec = SC_BUF_INIT;
+	size_t i, k;
+	int found = 0;
+
+	/* Markers become '*' (not base64): pieces decode on their own. */
+	for (i = 0; i < out->len; i++) {
+		if (out->data[i] == '\r' || out->data[i] == '\n' ||
+		    out->data[i] == ' ')
+			continue;
+		sc_buf_addch(&flat, out->data[i]);
+	}
+	for (k = 0; k < 4 && !found; k++) {
+		for (i = k; i + 4 <= flat.len && !found; i += 4) {
+			size_t j;
+
+			sc_buf_reset(&dec);
+			for (j = i; j + 4 <= flat.len &&
+			     decode_quad(flat.data + j, &dec) == 0; j += 4)
+				;
+			found = contains(&dec, sec->data, sec->len);
+			i = j;
+		}
+	}
+	sc_buf_release(&flat);
+	sc_buf_release(&dec);
+	return found;
+}
+
+static void test_wrapped_base64(void **state)
+{
+	static const size_t widths[] = { 1, 7, 64, 76 };
+	static const char *const eols[] = { "\n", "\r\n", "\n    " };
+	struct sc_secrets s;
+	struct sc_buf sec = SC_BUF_INIT, text = SC_BUF_INIT, b64 = SC_BUF_INIT,
+		      in = SC_BUF_INIT, out = SC_BUF_INIT, once = SC_BUF_INIT;
+	struct sc_mask_set *set;
+	struct sc_masker *m;
+	size_t w, e, k, cut;
+
+	(void)state;
+	sc_secrets_init(&s);
+	gen_secret(&sec, 24);
+	sc_secrets_add(&s, "WRAPPED", sec.data, sec.len);
+	set = build(&s);
+	m = sc_masker_new(set);
+	for (k = 0; k < 3; k++) {
+		sc_buf_reset(&text);
+		gen_filler(&text, 40 + k);
+		sc_buf_add(&text, sec.data, sec.len);
+		gen_filler(&text, 30);
+		sc_base64_encode(&b64, text.data, text.len, 0);
+		for (w = 0; w < sizeof(widths) / sizeof(*widths); w++) {
+			for (e = 0; e < sizeof(eols) / sizeof(*eols); e++) {
+				wrap_text(&in, &b64, widths[w], eols[e]);
+				sc_buf_reset(&once);
+				for (cut = 0; cut <= in.len; cut += 1 + cut / 3) {
+					sc_buf_reset(&out);
+					assert_int_equal(sc_masker_feed(m, in.data, cut, &out), 0);
+					assert_int_equal(sc_masker_idle(m, &out), 0);
+					assert_int_equal(sc_masker_feed(m, in.data + cut,
+									in.len - cut, &out), 0);
+					assert_int_equal(sc_masker_finish(m, &out), 0);
+					if (decodes_to(&out, &sec))
+						fail_msg("leak: width %zu eol %zu align %zu cut %zu",
+							 widths[w], e, k, cut);
+					assert_non_null(memmem(out.data, out.len,
+							       "[redacted:WRAPPED]", 18));
+					if (!cut)
+						sc_buf_add(&once, out.data, out.len);
+					assert_int_equal(out.len, once.len);
+					assert_memory_equal(out.data, once.data, once.len);
+				}
+				/* Without the masker, the check finds the secret. */
+				assert_true(decodes_to(&in, &sec));
+			}
+		}
+	}
+	sc_masker_free(m);
+	sc_mask_set_free(set);
+	sc_secrets_release(&s);
+	sc_buf_release(&sec);
+	sc_buf_release(&text);
+	sc_buf_release(&b64);
+	sc_buf_release(&in);
+	sc_buf_release(&out);
+	sc_buf_release(&once);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -700,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_begins_form),
 		cmocka_unit_test(test_base64_window),
 		cmocka_unit_test(test_percent_and_json),
+		cmocka_unit_test(test_wrapped_base64),
 	};
 
 	return SC_RUN_TESTS(tests);

@@ -40,7 +40,7 @@ static void check_golden(const struct sc_seatbelt *sb, const char *name)
 
 static void test_default(void **state)
 {
-	struct sc_seatbelt sb = { 0, 0, 0, SC_NET_LOOPBACK, 0 };
+	struct sc_seatbelt sb = { 0, 0, 0, SC_NET_LOOPBACK, 0, 0, 0 };
 
 	(void)state;
 	check_golden(&sb, "default");
@@ -48,7 +48,7 @@ static void test_default(void **state)
 
 static void test_fetch(void **state)
 {
-	struct sc_seatbelt sb = { 2, 0, 0, SC_NET_FULL, 0 };
+	struct sc_seatbelt sb = { 2, 0, 0, SC_NET_FULL, 0, 0, 0 };
 
 	(void)state;
 	check_golden(&sb, "fetch");
@@ -56,16 +56,49 @@ static void test_fetch(void **state)
 
 static void test_readonly(void **state)
 {
-	struct sc_seatbelt sb = { 0, 1, 1, SC_NET_NONE, 1 };
+	struct sc_seatbelt sb = { 0, 1, 1, SC_NET_NONE, 1, 0, 0 };
 
 	(void)state;
 	check_golden(&sb, "readonly");
 }
 
+/*
+ * The root's read-only defaults: the names denied whether or not they
+ * exist, the ones found on disk as GUARD_n, --writable lifting LIFTED_n
+ * after them (a later rule wins), explicit --read-only last.
+ */
+static void test_guard(void **state)
+{
+	struct sc_seatbelt sb = { 1, 1, 0, SC_NET_NONE, 0, 2, 1 };
+	struct sc_buf out = SC_BUF_INIT;
+	const char *deny, *lift, *ro;
+
+	(void)state;
+	check_golden(&sb, "guard");
+	sc_seatbelt_generate(&sb, &out);
+	deny = strstr(out.data, "(param \"ROOT\") \"/.git\")");
+	lift = strstr(out.data, "(param \"LIFTED_0\")");
+	ro = strstr(out.data, "(param \"READ_ONLY_0\")");
+	assert_non_null(deny);
+	assert_non_null(strstr(out.data, "\"/.claude\")"));
+	assert_non_null(strstr(out.data, "\"/.vscode\")"));
+	assert_non_null(strstr(out.data, "\"/.bashrc\")"));
+	assert_non_null(strstr(out.data, "(param \"GUARD_1\")"));
+	assert_non_null(lift);
+	assert_non_null(ro);
+	assert_true(deny < lift && lift < ro);
+	sc_buf_release(&out);
+	/* A read-only root has nothing to keep: everything is read-only. */
+	sb.root_read_only = 1;
+	sc_seatbelt_generate(&sb, &out);
+	assert_null(strstr(out.data, "(param \"ROOT\") \"/.git\")"));
+	sc_buf_release(&out);
+}
+
 /* No path ever enters the text: only parameters. */
 static void test_no_paths_in_text(void **state)
 {
-	struct sc_seatbelt sb = { 3, 2, 2, SC_NET_NONE, 0 };
+	struct sc_seatbelt sb = { 3, 2, 2, SC_NET_NONE, 0, 0, 0 };
 	struct sc_buf out = SC_BUF_INIT;
 
 	(void)state;
@@ -84,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_fetch),
 		cmocka_unit_test(test_readonly),
+		cmocka_unit_test(test_guard),
 		cmocka_unit_test(test_no_paths_in_text),
 	};
 

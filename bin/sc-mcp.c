@@ -1,0 +1,112 @@
+/*
+ * sc-mcp: one MCP server of speccoder.conf, started inside the sandbox,
+ * its tools offered by the digest of their definitions, its calls as
+ * records (sc-mcp(1)).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "diag.h"
+#include "mcpconf.h"
+#include "mcprun.h"
+#include "opt.h"
+#include "record.h"
+
+static const char *const synopsis[] = {
+	"[--config FILE] [--list] [--timeout S] [--max-output BYTES] "
+	"[--keep-stderr] --server NAME -- SANDBOX [ARG...]",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-mcp", synopsis,
+	"    --config FILE       speccoder.conf (default: ./speccoder.conf)\n"
+	"    --server NAME       the [mcp \"NAME\"] section to start\n"
+	"    --list              list every tool with its status and end\n"
+	"    --timeout S         the longest wait for the server "
+	"(default mcp.NAME.timeout)\n"
+	"    --max-output BYTES  bytes of a result's text (default 1048576)\n"
+	"    --keep-stderr       the server's stderr to ours (else dropped)\n"
+	"    -h, --help          show this help\n"
+	"    --version           show the version\n",
+	0,
+};
+
+enum { OPT_CONFIG = 0x100, OPT_SERVER, OPT_LIST, OPT_TIMEOUT, OPT_MAX,
+       OPT_STDERR };
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "server", required_argument, NULL, OPT_SERVER },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "max-output", required_argument, NULL, OPT_MAX },
+		{ "keep-stderr", no_argument, NULL, OPT_STDERR },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sc_mcprun_opts o;
+	struct sc_config cfg;
+	struct sc_mcp_conf conf;
+	const char *path = "speccoder.conf";
+	unsigned long long timeout = 0, max = (size_t)1 << 20;
+	int c, ret;
+
+	sc_diag_init(tool.name);
+	/* A caller gone mid-answer is a failed write, not our death. */
+	signal(SIGPIPE, SIG_IGN);
+	memset(&o, 0, sizeof(o));
+	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1) {
+		switch (c) {
+		case OPT_CONFIG: path = optarg; break;
+		case OPT_SERVER: o.server = optarg; break;
+		case OPT_LIST: o.list = 1; break;
+		case OPT_STDERR: o.keep_stderr = 1; break;
+		case OPT_TIMEOUT:
+			if (sc_parse_uint(optarg, 3600, &timeout) < 0 || !timeout)
+				sc_usage_error(&tool, "--timeout takes seconds, "
+					       "1 to 3600");
+			break;
+		case OPT_MAX:
+			if (sc_parse_uint(optarg, SC_RECORD_MAX / 2, &max) < 0 ||
+			    !max)
+				sc_usage_error(&tool, "--max-output takes bytes, "
+					       "1 to 8388608");
+			break;
+		default: sc_usage_error(&tool, NULL);
+		}
+	}
+	if (!o.server || !sc_mcp_server_name_ok(o.server))
+		sc_usage_error(&tool, "--server takes a name of [A-Za-z0-9-]");
+	if (optind >= argc)
+		sc_usage_error(&tool, "the sandbox's command is missing: the "
+			       "server never runs unconfined");
+	sc_config_init(&cfg);
+	if (sc_config_load(&cfg, path) != SC_CONFIG_OK)
+		return SC_EXIT_USAGE;
+	if (sc_mcp_conf_load(&conf, path, o.server)) {
+		sc_config_release(&cfg);
+		return SC_EXIT_USAGE;
+	}
+	if (!conf.argv) {
+		sc_error("MCP-UNKNOWN-SERVER", "speccoder.conf has no "
+			 "mcp.%s.command", o.server);
+		ret = SC_EXIT_USAGE;
+	} else {
+		if (timeout)
+			conf.timeout = (unsigned)timeout;
+		o.cfg = &cfg;
+		o.conf = &conf;
+		o.sandbox = argv + optind;
+		o.max_output = (size_t)max;
+		ret = sc_mcprun(&o, STDIN_FILENO, STDOUT_FILENO);
+	}
+	sc_mcp_conf_release(&conf);
+	sc_config_release(&cfg);
+	return ret;
+}

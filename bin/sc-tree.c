@@ -1,0 +1,165 @@
+/*
+ * sc-tree: the model's worktree as the trusted side of an attempt reads
+ * it: the diff a tick would commit (for sc-classify to judge), the tree of
+ * exactly the judged changes, a restore to the branch tip, and a file read
+ * beneath the root.  Never through a symlink; the logic is lib/tree.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "io.h"
+#include "opt.h"
+#include "pattern.h"
+#include "tree.h"
+
+static const char *const synopsis[] = {
+	"diff [-C DIR]",
+	"judge AUDIT",
+	"write-tree [-C DIR] --audit AUDIT [--also PATH]...",
+	"restore [-C DIR] [--keep PATTERN]...",
+	"cat [-C DIR] PATH",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-tree", synopsis,
+	"    -C DIR          the worktree (default .)\n"
+	"    --audit AUDIT   diff's records after sc-classify: every change\n"
+	"                    must have an allow verdict\n"
+	"    --also PATH     write-tree: also take PATH (speccoder's own\n"
+	"                    change, the ticked task list); repeatable\n"
+	"    --keep PATTERN  restore: keep untracked files PATTERN selects\n"
+	"                    (gitignore syntax); repeatable\n"
+	"    -h, --help      show this help\n"
+	"    --version       show the version\n",
+	0,
+};
+
+enum { OPT_AUDIT = 0x100, OPT_ALSO, OPT_KEEP };
+
+struct args {
+	const char *dir, *audit;
+	const char *pos[3];
+	size_t nr;
+	const char **also;
+	size_t nalso, aalso;
+	struct sc_buf keep;
+	int nkeep;
+};
+
+static void parse(int argc, char *argv[], struct args *a)
+{
+	static const struct option longopts[] = {
+		{ "audit", required_argument, NULL, OPT_AUDIT },
+		{ "also", required_argument, NULL, OPT_ALSO },
+		{ "keep", required_argument, NULL, OPT_KEEP },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = sc_getopt(argc, argv, "-hC:", longopts, &tool)) != -1) {
+		if (c == 'C') {
+			a->dir = optarg;
+		} else if (c == OPT_AUDIT) {
+			a->audit = optarg;
+		} else if (c == OPT_ALSO) {
+			SC_ALLOC_GROW(a->also, a->nalso + 1, a->aalso);
+			a->also[a->nalso++] = optarg;
+		} else if (c == OPT_KEEP) {
+			if (strchr(optarg, '\n'))
+				sc_usage_error(&tool, "--keep: one pattern");
+			sc_buf_adds(&a->keep, optarg);
+			sc_buf_addch(&a->keep, '\n');
+			a->nkeep++;
+		} else if (c == 1 && a->nr < 3) {
+			a->pos[a->nr++] = optarg;
+		} else {
+			sc_usage_error(&tool, "too many arguments");
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (a->nr == 3)
+			sc_usage_error(&tool, "too many arguments");
+		a->pos[a->nr++] = argv[optind];
+	}
+}
+
+static int restore(const struct args *a)
+{
+	struct sc_patterns keep;
+	struct sc_pattern_error err;
+	int ret;
+
+	sc_patterns_init(&keep);
+	if (sc_patterns_parse(&keep, a->keep.data ? a->keep.data : "",
+			      a->keep.len, &err) < 0) {
+		sc_patterns_release(&keep);
+		sc_usage_error(&tool, "--keep: a bad pattern");
+	}
+	ret = sc_tree_restore(a->dir, a->nkeep ? &keep : NULL);
+	sc_patterns_release(&keep);
+	return ret;
+}
+
+static int run(struct args *a, struct sc_output *out)
+{
+	const char *cmd = a->pos[0];
+	int only_dir = !a->audit && !a->nalso && !a->nkeep;
+
+	if (!a->dir)
+		a->dir = ".";
+	if (!strcmp(cmd, "diff")) {
+		if (a->nr != 1 || !only_dir)
+			sc_usage_error(&tool, "diff takes -C only");
+		return sc_tree_diff(a->dir, out);
+	}
+	if (!strcmp(cmd, "judge")) {
+		if (a->nr != 2 || !only_dir)
+			sc_usage_error(&tool, "judge takes AUDIT only");
+		return sc_tree_judge(a->pos[1], out);
+	}
+	if (!strcmp(cmd, "write-tree")) {
+		if (a->nr != 1 || !a->audit || a->nkeep)
+			sc_usage_error(&tool, "write-tree takes --audit and --also");
+		return sc_tree_write(a->dir, a->audit, a->also, a->nalso, out);
+	}
+	if (!strcmp(cmd, "restore")) {
+		if (a->nr != 1 || a->audit || a->nalso)
+			sc_usage_error(&tool, "restore takes --keep only");
+		return restore(a);
+	}
+	if (!strcmp(cmd, "cat")) {
+		if (a->nr != 2 || !only_dir)
+			sc_usage_error(&tool, "cat takes PATH only");
+		return sc_tree_cat(a->dir, a->pos[1], STDOUT_FILENO);
+	}
+	sc_usage_error(&tool, "unknown command");
+}
+
+int main(int argc, char *argv[])
+{
+	struct args a;
+	struct sc_output out;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	sc_buf_init(&a.keep);
+	sc_diag_init(tool.name);
+	parse(argc, argv, &a);
+	if (!a.nr)
+		sc_usage_error(&tool, "no command");
+	sc_output_init(&out, STDOUT_FILENO);
+	ret = run(&a, &out);
+	if (sc_output_flush(&out) < 0 && !ret) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_output_release(&out);
+	sc_buf_release(&a.keep);
+	free(a.also);
+	return ret;
+}

@@ -1,0 +1,40 @@
+#ifndef SC_MCPRUN_H
+#define SC_MCPRUN_H
+
+/*
+ * sc-mcp's session with one configured server, as records (sc-mcp(1)):
+ * the server started inside the caller's sandbox prefix, its tools judged
+ * against the pins of speccoder.conf, the allowed ones offered as
+ * type=tool records, then type=call in and type=tool-result out until the
+ * caller's input ends.
+ */
+
+#include <stddef.h>
+
+struct sc_config;
+struct sc_mcp_conf;
+
+struct sc_mcprun_opts {
+	const char *server;              /* the [mcp "NAME"] */
+	const struct sc_config *cfg;     /* the allow entries */
+	const struct sc_mcp_conf *conf;  /* command, env, network, timeout */
+	char **sandbox;                  /* prefix: the sandbox and its options */
+	int list;                        /* list every tool and end */
+	int keep_stderr;                 /* the server's stderr to ours */
+	size_t max_output;               /* bytes of a result's text */
+};
+
+/*
+ * The status of tool NAME with definition DIGEST under CFG's pins:
+ * "allowed" (a pin holds DIGEST, or an allow entry pins nothing),
+ * "changed" (allowed with pins, none of them DIGEST) or "new".  *PINNED
+ * is the first pinned digest, or NULL.
+ */
+const char *sc_mcp_tool_status(const struct sc_config *cfg, const char *server,
+			       const char *name, const char *digest,
+			       const char **pinned);
+
+/* Run the session on IN and OUT; an exit status (sc-mcp(1)). */
+int sc_mcprun(const struct sc_mcprun_opts *o, int in, int out);
+
+#endif

@@ -1,0 +1,73 @@
+#ifndef SC_TREE_H
+#define SC_TREE_H
+
+/*
+ * The model's worktree, read and restored by the trusted side of an
+ * attempt without ever following what the model made of it.
+ *
+ * A sandboxed command may have replaced any file or directory of the
+ * worktree by a symlink (to $HOME, the person's checkout, the state
+ * directory), a FIFO, a socket or an unreadable file.  Everything here
+ * opens beneath the root with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS
+ * | RESOLVE_NO_XDEV), reads a symlink's text and never its target, and
+ * refuses what is neither a regular file, a directory nor a symlink.
+ * Objects and the index go through libgit2 (lib/gitopen.h): no hook,
+ * filter or helper of the repository runs.
+ *
+ *   sc_tree_diff     the worktree against HEAD: a type=change record and a
+ *                    type=call record (a write or a delete by the model)
+ *                    for every path a commit would hold differently, the
+ *                    changed contents stored as blobs; then type=end.
+ *   sc_tree_judge    every change of an audit stream (diff's output after
+ *                    sc-classify) has an allow verdict and nothing refused.
+ *   sc_tree_write    HEAD's tree plus exactly the judged changes (by the
+ *                    object ids the diff stored) plus the ALSO paths.
+ *   sc_tree_restore  the worktree brought back to HEAD: tracked files from
+ *                    objects, everything else removed but KEEP.
+ *
+ * Each returns an exit status (sc_exit): 0, 1 for a refusal (a special
+ * file, a denied change), 2..5 as DESIGN.md says, with its diagnostic
+ * printed.
+ */
+
+#include "io.h"
+#include "pattern.h"
+#include "record.h"
+
+/* The bounds a hostile tree meets (each a documented error). */
+#define SC_TREE_FILES_MAX 100000        /* error[TOO-MANY-FILES] */
+#define SC_TREE_CHANGES_MAX 10000       /* error[TOO-MANY-CHANGES] */
+#define SC_TREE_FILE_MAX ((size_t)64 << 20)   /* error[FILE-TOO-LARGE] */
+#define SC_TREE_DEPTH_MAX 128           /* error[TOO-DEEP] */
+
+/*
+ * An audit: the change records of sc_tree_diff and the verdicts
+ * sc-classify wrote for them, kept by id.  Complete only when its
+ * type=end record counts exactly the changes read.
+ */
+struct sc_tree_audit {
+	struct sc_record *changes;
+	size_t nr, alloc;
+	struct sc_record *verdicts;
+	size_t nv, av;
+	int ended;
+	unsigned long long end_count;
+};
+
+/* Read a whole audit from IN (*A filled even on failure: release it). */
+int sc_tree_audit_read(struct sc_tree_audit *a, struct sc_input *in);
+/* 0 when every change is allowed; else 1, a type=denied record on OUT and
+ * an error[DIFF-DENIED] for each change that is not. */
+int sc_tree_audit_judge(const struct sc_tree_audit *a, struct sc_output *out);
+void sc_tree_audit_release(struct sc_tree_audit *a);
+
+int sc_tree_diff(const char *dir, struct sc_output *out);
+int sc_tree_judge(const char *audit, struct sc_output *out);
+int sc_tree_write(const char *dir, const char *audit,
+		  const char *const *also, size_t nalso,
+		  struct sc_output *out);
+int sc_tree_restore(const char *dir, const struct sc_patterns *keep);
+/* Copy the regular file REL beneath DIR to OUTFD. */
+int sc_tree_cat(const char *dir, const char *rel, int outfd);
+
+#endif
