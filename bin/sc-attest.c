@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "io.h"
 #include "opt.h"
+#include "rectable.h"
 
 static const char *const synopsis[] = {
 	"[-C DIR] record --commit REV --predicate-type URI --predicate FILE "
@@ -43,6 +44,7 @@ static const struct sc_tool tool = {
 	"    --allowed-signers FILE  the keys trusted to sign (required)\n"
 	"    --allow-unsigned        unsigned evidence passes\n"
 	"    --neutral-ok            an empty range passes\n"
+	"    -z, --records           records even when stdout is a terminal\n"
 	"    -h, --help              show this help\n"
 	"    --version               show the version\n",
 	0,
@@ -58,6 +60,7 @@ struct args {
 	struct sc_attest_record_opts rec;
 	struct sc_attest_verify_opts ver;
 	int unsigned_;
+	int force_records;   /* -z */
 	unsigned long seen;  /* bit (c - OPT_COMMIT) for each option given */
 };
 
@@ -82,16 +85,18 @@ static void parse(int argc, char *argv[], struct args *a)
 		{ "allowed-signers", required_argument, NULL, OPT_SIGNERS },
 		{ "allow-unsigned", no_argument, NULL, OPT_ALLOW_UNSIGNED },
 		{ "neutral-ok", no_argument, NULL, OPT_NEUTRAL_OK },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = sc_getopt(argc, argv, "hC:", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "hzC:", longopts, &tool)) != -1) {
 		if (c >= OPT_COMMIT && c <= OPT_NEUTRAL_OK)
 			a->seen |= BIT(c);
 		switch (c) {
 		case 'C': a->rec.repo_dir = a->ver.repo_dir = optarg; break;
+		case 'z': a->force_records = 1; break;
 		case OPT_COMMIT: a->rec.commit = optarg; break;
 		case OPT_PTYPE: a->rec.predicate_type = optarg; break;
 		case OPT_PRED: a->rec.predicate_path = optarg; break;
@@ -167,7 +172,7 @@ int main(int argc, char *argv[])
 	if (argc - optind != (strcmp(cmd, "show") ? 1 : 2))
 		sc_usage_error(&tool, "show takes one revision, other commands "
 				      "no argument");
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, a.force_records);
 	if (!strcmp(cmd, "record"))
 		ret = run_record(&a, &out);
 	else if (!strcmp(cmd, "sign"))

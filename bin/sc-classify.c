@@ -17,6 +17,7 @@
 #include "policy.h"
 #include "protected.h"
 #include "record.h"
+#include "rectable.h"
 
 static const char *const synopsis[] = {
 	"--root DIR [--mode worktree|in-place|spec|explore] [--no-prompt] "
@@ -41,6 +42,7 @@ static const struct sc_tool tool = {
 	"    --print-protected  write the protected names as patterns and exit\n"
 	"    --git-neutral    name the git config keys (NUL-separated on stdin)\n"
 	"                     that sc-git must override, and exit\n"
+	"    -z, --records    records even when stdout is a terminal\n"
 	"    -h, --help       show this help\n"
 	"    --version        show the version\n",
 	0,
@@ -55,6 +57,7 @@ struct opts {
 	int no_prompt;
 	int print_protected;
 	int git_neutral;
+	int records;       /* -z: records even to a terminal */
 };
 
 static int read_file(const char *path, struct sc_buf *out)
@@ -114,7 +117,7 @@ static int load(const struct opts *o, struct sc_policy *p)
 	return 0;
 }
 
-static int classify(const struct sc_policy *p)
+static int classify(const struct sc_policy *p, int records)
 {
 	struct sc_input in;
 	struct sc_output out;
@@ -124,7 +127,7 @@ static int classify(const struct sc_policy *p)
 	int st, ret = SC_EXIT_OK, denied = 0;
 
 	sc_input_init_fd(&in, STDIN_FILENO);
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, records);
 	sc_input_set_idle(&in, sc_output_idle, &out);
 	sc_reader_init(&rd, &in);
 	sc_record_init(&call);
@@ -170,7 +173,7 @@ static int print_protected(const struct opts *o)
 	struct sc_output out;
 	int ret = SC_EXIT_OK;
 
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, o->records);
 	if (sc_protected_print(o->mode == SC_MODE_SPEC, o->feature, &out) < 0 ||
 	    sc_output_flush(&out) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
@@ -181,14 +184,14 @@ static int print_protected(const struct opts *o)
 }
 
 /* The keys of a repository's config that sc-git overrides. */
-static int git_neutral(void)
+static int git_neutral(int records)
 {
 	struct sc_input in;
 	struct sc_output out;
 	int ret = SC_EXIT_OK;
 
 	sc_input_init_fd(&in, STDIN_FILENO);
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, records);
 	if (sc_gitkeys_neutralise(&in, &out) < 0)
 		ret = SC_EXIT_MALFORMED;
 	if (sc_output_flush(&out) < 0) {
@@ -212,16 +215,17 @@ int main(int argc, char *argv[])
 		{ "feature", required_argument, NULL, 'F' },
 		{ "print-protected", no_argument, NULL, 'P' },
 		{ "git-neutral", no_argument, NULL, 'G' },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { NULL, NULL, NULL, NULL, NULL, NULL, SC_MODE_WORKTREE,
-			  0, 0, 0 };
+			  0, 0, 0, 0 };
 	struct sc_policy p;
 	int c, ret;
 
 	sc_diag_init(tool.name);
-	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'r': o.root = optarg; break;
 		case 'm':
@@ -237,6 +241,7 @@ int main(int argc, char *argv[])
 		case 'F': o.feature = optarg; break;
 		case 'P': o.print_protected = 1; break;
 		case 'G': o.git_neutral = 1; break;
+		case 'z': o.records = 1; break;
 		default: sc_usage_error(&tool, NULL);
 		}
 	}
@@ -248,13 +253,13 @@ int main(int argc, char *argv[])
 	if (o.print_protected)
 		return print_protected(&o);
 	if (o.git_neutral)
-		return git_neutral();
+		return git_neutral(o.records);
 	if (!o.root)
 		sc_usage_error(&tool, "--root is required");
 	memset(&p, 0, sizeof(p));
 	ret = load(&o, &p);
 	if (!ret)
-		ret = classify(&p);
+		ret = classify(&p, o.records);
 	sc_policy_release(&p);
 	return ret;
 }

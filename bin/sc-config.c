@@ -17,6 +17,7 @@
 #include "io.h"
 #include "opt.h"
 #include "record.h"
+#include "rectable.h"
 
 static const char *const synopsis[] = {
 	"[--file FILE] --get KEY",
@@ -33,7 +34,9 @@ static const struct sc_tool tool = {
 	"    --file FILE    the configuration (default: speccoder.conf)\n"
 	"    --get KEY      print the last value of KEY; exit 1 when unset\n"
 	"    --get-all KEY  print every value of KEY, one a line\n"
-	"    -z             with --get-all: end each value with NUL\n"
+	"    -z             with --get-all: end each value with NUL; with\n"
+	"                   --list, --checks, --executor: records even when\n"
+	"                   stdout is a terminal\n"
 	"    --list         every entry as a type=config key= value= record\n"
 	"    --checks       every check as a type=check name= argv=... record\n"
 	"    --executor     the external agent as a type=executor argv=... env=...\n"
@@ -103,7 +106,7 @@ static int on_list(const char *name, const char *value, void *ctx)
 	sc_record_adds(&rec, "key", name);
 	sc_record_adds(&rec, "value", value);
 	/* Held until the whole file is read: a refusal later writes nothing. */
-	sc_record_encode(&rec, &((struct sc_output *)ctx)->buf);
+	sc_record_queue(ctx, &rec);
 	sc_record_release(&rec);
 	return 0;
 }
@@ -130,7 +133,7 @@ static int write_checks(const char *file, struct sc_output *out)
 			snprintf(timeout, sizeof(timeout), "%llu", c.v[i].timeout);
 			sc_record_adds(&rec, "timeout", timeout);
 		}
-		sc_record_encode(&rec, &out->buf);
+		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
 	sc_checks_release(&c);
@@ -154,7 +157,7 @@ static int write_executor(const char *file, struct sc_output *out, int *found)
 		sc_record_adds(&rec, "argv", e.argv[i]);
 	for (i = 0; i < e.nr_env; i++)
 		sc_record_adds(&rec, "env", e.env[i]);
-	sc_record_encode(&rec, &out->buf);
+	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
 	sc_executor_release(&e);
 	return 0;
@@ -181,7 +184,8 @@ static int run(int mode, const char *file, const char *key, int nul)
 	struct query q = { NULL, mode == 'A', nul, 0, NULL, SC_BUF_INIT };
 	int ret;
 
-	sc_output_init(&out, STDOUT_FILENO);
+	/* Records are a table for a person, unless -z asks for records. */
+	sc_output_init_records(&out, STDOUT_FILENO, nul);
 	q.out = &out;
 	if (mode == 'l')
 		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_list, &out);
@@ -263,7 +267,8 @@ int main(int argc, char *argv[])
 		return libgit2_version();
 	if (optind < argc)
 		sc_usage_error(&tool, "unexpected argument");
-	if (nul && mode != 'A')
-		sc_usage_error(&tool, "-z goes with --get-all");
+	if (nul && mode == 'g')
+		sc_usage_error(&tool, "-z goes with --get-all, --list, "
+			       "--checks or --executor");
 	return run(mode, file, key, nul);
 }

@@ -34,6 +34,7 @@ static const struct sc_tool tool = {
 	"    --status            also hash the index and the tracked changes\n"
 	"    --check MANIFEST    compare with MANIFEST ('-': stdin) and write\n"
 	"                        findings; exit 1 when anything changed\n"
+	"    -z, --records       records even when stdout is a terminal\n"
 	"    -h, --help          show this help\n"
 	"    --version           show the version\n",
 	0,
@@ -52,10 +53,11 @@ int main(int argc, char *argv[])
 		{ "protect-tree", required_argument, NULL, OPT_PROTECT_TREE },
 		{ "status", no_argument, NULL, OPT_STATUS },
 		{ "check", required_argument, NULL, OPT_CHECK },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_hg_options opt = { NULL, 0, NULL, 0, NULL };
+	struct sc_hg_options opt = { NULL, 0, NULL, 0, NULL, 0 };
 	struct sc_patterns protect;
 	const char **excludes = NULL;
 	const char *dir = ".", *protect_file = NULL, *protect_records = NULL;
@@ -64,7 +66,7 @@ int main(int argc, char *argv[])
 	int c, ret;
 
 	sc_diag_init(tool.name);
-	while ((c = sc_getopt(argc, argv, "hC:", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "hzC:", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'C':
 			dir = optarg;
@@ -89,6 +91,9 @@ int main(int argc, char *argv[])
 			break;
 		case OPT_PROTECT_TREE:
 			opt.protect_tree = optarg;
+			break;
+		case 'z':
+			opt.records = 1;
 			break;
 		}
 	}

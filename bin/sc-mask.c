@@ -11,6 +11,7 @@
 #include "mask.h"
 #include "maskio.h"
 #include "opt.h"
+#include "rectable.h"
 #include "scan.h"
 #include "secrets.h"
 
@@ -29,6 +30,8 @@ static const struct sc_tool tool = {
 	"  SOURCE is one of (each may repeat; values never on the command line):\n"
 	"    --env                     variables whose names look secret\n"
 	"    --secret NAME             the value of environment variable NAME\n"
+	"    --secret-stdin NAME       a value read from stdin, masked as NAME\n"
+	"                              (then the text to mask is in FILE...)\n"
 	"    --secrets-file FILE       a dotenv file\n"
 	"    --key-file NAME=PATH      a key file (each line on its own too)\n"
 	"    --records FILE            type=secret name= value= records\n"
@@ -39,13 +42,15 @@ static const struct sc_tool tool = {
 	"    --check-diff              find secrets on added lines of a diff\n"
 	"    --scan PATH...            find credential-shaped content in files\n"
 	"    --allow-fingerprint FP    with --scan: do not report this finding\n"
+	"    -z                        records even when stdout is a terminal\n"
+	"                              (--records-stream, --check-diff, --scan)\n"
 	"    -h, --help                show this help\n"
 	"    --version                 show the version\n",
 	0,
 };
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
-       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_ALLOW_FP };
+       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_ALLOW_FP, OPT_STDIN };
 
 /* Add one source; -1 when it cannot be read (already reported). */
 static int add_source(struct sc_secrets *s, int c, const char *arg)
@@ -65,14 +70,15 @@ static int add_source(struct sc_secrets *s, int c, const char *arg)
 	}
 }
 
-static int run(int mode, int all_fields, struct sc_masker *m, int argc,
-	       char **argv)
+static int run(int mode, int all_fields, int force_records,
+	       struct sc_masker *m, int argc, char **argv)
 {
 	struct sc_output out;
 	struct sc_input in;
 	int ret;
 
-	sc_output_init(&out, STDOUT_FILENO);
+	/* Masked text stays text; records are a table for a person. */
+	sc_output_init_records(&out, STDOUT_FILENO, force_records || !mode);
 	sc_input_init_fd(&in, STDIN_FILENO);
 	if (mode == OPT_STREAM)
 		ret = sc_mask_records(m, &in, &out, all_fields);
@@ -85,8 +91,8 @@ static int run(int mode, int all_fields, struct sc_masker *m, int argc,
 }
 
 /* --scan needs no secret: it looks for the shape of credentials. */
-static int scan(int sources, char **allow, size_t nr_allow, int npaths,
-		char **paths)
+static int scan(int sources, int force_records, char **allow,
+		size_t nr_allow, int npaths, char **paths)
 {
 	struct sc_scanner *sc;
 	struct sc_output out;
@@ -107,7 +113,7 @@ static int scan(int sources, char **allow, size_t nr_allow, int npaths,
 				       "lower-case hex digits");
 		}
 	}
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, force_records);
 	ret = sc_scan_paths(sc, paths, npaths, &out);
 	sc_output_release(&out);
 	sc_scanner_free(sc);
@@ -119,6 +125,7 @@ int main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "env", no_argument, NULL, OPT_ENV },
 		{ "secret", required_argument, NULL, OPT_SECRET },
+		{ "secret-stdin", required_argument, NULL, OPT_STDIN },
 		{ "secrets-file", required_argument, NULL, OPT_FILE },
 		{ "key-file", required_argument, NULL, OPT_KEY },
 		{ "records", required_argument, NULL, OPT_RECORDS },
@@ -133,13 +140,19 @@ int main(int argc, char *argv[])
 	struct sc_secrets secrets;
 	struct sc_mask_set *set = NULL;
 	struct sc_masker *m = NULL;
+	const char *stdin_name = NULL;
 	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
 	char **allow = NULL;
 	size_t nr_allow = 0;
+	int force_records = 0;
 
 	sc_diag_init(tool.name);
 	sc_secrets_init(&secrets);
-	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
+		if (c == 'z') {
+			force_records = 1;
+			continue;
+		}
 		if (c == OPT_ALL) {
 			all_fields = 1;
 			continue;
@@ -157,6 +170,13 @@ int main(int argc, char *argv[])
 			continue;
 		}
 		sources++;
+		if (c == OPT_STDIN) {
+			if (stdin_name)
+				sc_usage_error(&tool, "one --secret-stdin: "
+					       "standard input holds one value");
+			stdin_name = optarg;
+			continue;
+		}
 		/* Read every source, so each bad one is reported at once. */
 		if (add_source(&secrets, c, optarg) < 0)
 			failed = 1;
@@ -166,7 +186,8 @@ int main(int argc, char *argv[])
 	if (nr_allow && mode != OPT_SCAN)
 		sc_usage_error(&tool, "--allow-fingerprint goes with --scan");
 	if (mode == OPT_SCAN) {
-		ret = scan(sources, allow, nr_allow, argc - optind, argv + optind);
+		ret = scan(sources, force_records, allow, nr_allow,
+			   argc - optind, argv + optind);
 		free(allow);
 		return ret;
 	}
@@ -174,6 +195,13 @@ int main(int argc, char *argv[])
 		sc_usage_error(&tool, "this mode reads stdin and takes no FILE");
 	if (!sources)
 		sc_usage_error(&tool, "no secret source");
+	/* Standard input holds the value: the text must come from files. */
+	if (stdin_name && (mode || optind == argc))
+		sc_usage_error(&tool, "--secret-stdin reads the value from "
+			       "standard input: name the FILEs to mask");
+	if (stdin_name && sc_secrets_from_fd(&secrets, stdin_name,
+					     STDIN_FILENO) < 0)
+		failed = 1;
 	/* A partial secret list is worse than none: refuse, output nothing. */
 	if (failed) {
 		sc_secrets_release(&secrets);
@@ -183,7 +211,8 @@ int main(int argc, char *argv[])
 	sc_secrets_release(&secrets);
 	if (set)
 		m = sc_masker_new(set);
-	ret = m ? run(mode, all_fields, m, argc - optind, argv + optind) :
+	ret = m ? run(mode, all_fields, force_records, m, argc - optind,
+		      argv + optind) :
 		  SC_EXIT_INTERNAL;
 	sc_masker_free(m);
 	sc_mask_set_free(set);

@@ -15,12 +15,14 @@
 #include "opt.h"
 #include "pin.h"
 #include "record.h"
+#include "rectable.h"
 #include "scan.h"
 #include "skills.h"
 
 static const char *const synopsis[] = {
 	"digest PATH",
 	"pin --lock FILE ID@VERSION PATH",
+	"pin --lock FILE --root DIR [--config FILE] [ID@VERSION] PATH",
 	"verify --lock FILE [--records] [ID@VERSION=PATH...]",
 	"skills --root DIR [--config FILE]",
 	NULL,
@@ -35,8 +37,9 @@ static const struct sc_tool tool = {
 	"    --lock FILE             the lock (speccoder-lock(5))\n"
 	"    --records               verify: also read type=package records "
 	"from stdin\n"
-	"    --root DIR              skills: the repository's top\n"
-	"    --config FILE           skills: its speccoder.conf\n"
+	"    --root DIR              skills, pin: the repository's top\n"
+	"    --config FILE           skills, pin: its speccoder.conf\n"
+	"    -z                      records even when stdout is a terminal\n"
 	"    -h, --help              show this help\n"
 	"    --version               show the version\n",
 	0,
@@ -50,6 +53,7 @@ struct args {
 	const char *root;
 	const char *config;
 	int records;
+	int force_records;    /* -z */
 	char **rest;
 	int nrest;
 };
@@ -66,8 +70,10 @@ static void parse(int argc, char *argv[], struct args *a)
 	};
 	int c;
 
-	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
-		if (c == OPT_LOCK)
+	while ((c = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
+		if (c == 'z')
+			a->force_records = 1;
+		else if (c == OPT_LOCK)
 			a->lock = optarg;
 		else if (c == OPT_ROOT)
 			a->root = optarg;
@@ -77,8 +83,12 @@ static void parse(int argc, char *argv[], struct args *a)
 			a->records = 1;
 	}
 	if ((a->root || a->config) && (optind >= argc ||
-				       strcmp(argv[optind], "skills")))
-		sc_usage_error(&tool, "--root and --config go with skills");
+				       (strcmp(argv[optind], "skills") &&
+					strcmp(argv[optind], "pin"))))
+		sc_usage_error(&tool, "--root and --config go with skills "
+			       "and pin");
+	if (a->config && !a->root)
+		sc_usage_error(&tool, "--config goes with --root");
 	if (optind >= argc)
 		sc_usage_error(&tool, "no command");
 	a->cmd = argv[optind];
@@ -88,9 +98,11 @@ static void parse(int argc, char *argv[], struct args *a)
 		if (a->lock || a->records || a->nrest != 1)
 			sc_usage_error(&tool, "digest takes one PATH");
 	} else if (!strcmp(a->cmd, "pin")) {
-		if (!a->lock || a->records || a->nrest != 2)
+		if (!a->lock || a->records || a->nrest > 2 ||
+		    a->nrest < (a->root ? 1 : 2))
 			sc_usage_error(&tool, "pin takes --lock FILE, "
-				       "ID@VERSION and PATH");
+				       "ID@VERSION and PATH (with --root, "
+				       "PATH alone will do)");
 	} else if (!strcmp(a->cmd, "verify")) {
 		if (!a->lock || (!a->nrest && !a->records))
 			sc_usage_error(&tool, "verify takes --lock FILE and "
@@ -217,7 +229,8 @@ static int pinned(struct sc_output *out, const char *id, const char *version,
 }
 
 static int pin_tree(const struct args *a, const char *id, const char *version,
-		    struct sc_scanner *sc, struct sc_output *out)
+		    const char *path, struct sc_scanner *sc,
+		    struct sc_output *out)
 {
 	struct sc_pin_findings f = { NULL, 0, 0 };
 	char digest[SC_PIN_DIGEST_LEN + 1];
@@ -225,7 +238,7 @@ static int pin_tree(const struct args *a, const char *id, const char *version,
 	int ret = SC_EXIT_MALFORMED;
 
 	sc_pin_tree_init(&t);
-	if (sc_pin_tree_load(&t, a->rest[1], &sc) < 0)
+	if (sc_pin_tree_load(&t, path, &sc) < 0)
 		goto out;
 	if (sc_pin_tree_scan(&t, sc, &f) < 0) {
 		ret = SC_EXIT_INTERNAL;
@@ -250,18 +263,73 @@ out:
 	return ret;
 }
 
+/*
+ * With --root, the pin is made for the id a run loads the skill at PATH
+ * under, so the first pin verifies: a path alone takes that id, and an
+ * ID@VERSION no run would look for is refused, naming the one it would.
+ * 0 with ID and VERSION set, or an exit status after an error.
+ */
+static int skill_id(const struct args *a, const char *path, struct sc_buf *id,
+		    struct sc_buf *version, struct sc_scanner *sc)
+{
+	struct sc_buf shown = SC_BUF_INIT, given = SC_BUF_INIT;
+	struct sc_buf where = SC_BUF_INIT;
+	char *want_id, *want_version;
+	int st = sc_skills_at(a->root, a->config, path, &want_id,
+			      &want_version);
+
+	if (st < 0)
+		return SC_EXIT_MALFORMED;
+	sc_scan_show_path(sc, path, &where);
+	if (st > 0) {
+		sc_buf_release(&where);
+		sc_error("NOT-A-SKILL", "no skill a run loads is at '%s': a "
+			 "repository skill is a folder with SKILL.md under "
+			 ".claude/skills/, .agents/skills/ or .codex/skills/; "
+			 "any other is a [skill \"ID\"] of speccoder.conf",
+			 where.data);
+		return SC_EXIT_USAGE;
+	}
+	sc_scan_show_path(sc, want_id, &shown);
+	if (id->len && (strcmp(id->data, want_id) ||
+			strcmp(version->data, want_version))) {
+		/* What was typed may be a pasted token: never echoed. */
+		sc_scan_show_path(sc, id->data, &given);
+		sc_error("PIN-ID", "a run loads the skill at '%s' as '%s@%s', "
+			 "never as '%s@%s': pin it under that id, or give the "
+			 "path alone", where.data, shown.data, want_version,
+			 given.data, version->data);
+		st = SC_EXIT_USAGE;
+	} else {
+		sc_buf_reset(id);
+		sc_buf_adds(id, want_id);
+		sc_buf_reset(version);
+		sc_buf_adds(version, want_version);
+	}
+	sc_buf_release(&given);
+	sc_buf_release(&shown);
+	sc_buf_release(&where);
+	free(want_id);
+	free(want_version);
+	return st;
+}
+
 static int cmd_pin(const struct args *a)
 {
 	struct sc_buf id = SC_BUF_INIT, version = SC_BUF_INIT;
+	const char *path = a->rest[a->nrest - 1];
 	struct sc_scanner *sc;
 	struct sc_output out;
-	int ret;
+	int ret = SC_EXIT_OK;
 
-	if (sc_pin_split(a->rest[0], &id, &version) < 0)
+	if (a->nrest == 2 && sc_pin_split(a->rest[0], &id, &version) < 0)
 		sc_usage_error(&tool, "not ID@VERSION (see speccoder-lock(5))");
 	sc = scanner();
-	sc_output_init(&out, STDOUT_FILENO);
-	ret = pin_tree(a, id.data, version.data, sc, &out);
+	if (a->root)
+		ret = skill_id(a, path, &id, &version, sc);
+	sc_output_init_records(&out, STDOUT_FILENO, a->force_records);
+	if (ret == SC_EXIT_OK)
+		ret = pin_tree(a, id.data, version.data, path, sc, &out);
 	sc_output_release(&out);
 	sc_scanner_free(sc);
 	sc_buf_release(&id);
@@ -380,7 +448,7 @@ static int cmd_verify(const struct args *a)
 	memset(&v, 0, sizeof(v));
 	v.sc = scanner();
 	sc_lock_init(&v.lock);
-	sc_output_init(&v.out, STDOUT_FILENO);
+	sc_output_init_records(&v.out, STDOUT_FILENO, a->force_records);
 	sc_pin_result_init(&v.res);
 	/* Read once; a lock that is missing or bad leaves every package
 	 * unverified, and each says why. */
@@ -405,7 +473,7 @@ static int cmd_skills(const struct args *a)
 	struct sc_output out;
 	int ret;
 
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, a->force_records);
 	ret = sc_skills_list(a->root, a->config, &out) < 0 ?
 	      SC_EXIT_MALFORMED : SC_EXIT_OK;
 	sc_output_release(&out);
@@ -414,7 +482,7 @@ static int cmd_skills(const struct args *a)
 
 int main(int argc, char *argv[])
 {
-	struct args a = { NULL, NULL, NULL, NULL, 0, NULL, 0 };
+	struct args a = { NULL, NULL, NULL, NULL, 0, 0, NULL, 0 };
 
 	sc_diag_init(tool.name);
 	parse(argc, argv, &a);

@@ -16,6 +16,7 @@
 #include "opt.h"
 #include "recjson.h"
 #include "record.h"
+#include "rectable.h"
 #include "termtext.h"
 
 static const char *const synopsis[] = {
@@ -32,6 +33,7 @@ static const struct sc_tool tool = {
 	"    --from-json    JSON Lines on stdin -> records on stdout\n"
 	"    --for-terminal text on stdin -> the same cleaned for a terminal\n"
 	"    NAME=VALUE...  write one record made of these fields (type= first)\n"
+	"    -z, --records  records even when stdout is a terminal\n"
 	"    -h, --help     show this help\n"
 	"    --version      show the version\n",
 	0,
@@ -98,7 +100,7 @@ static int report_json(const struct sc_json_error *err, int status,
 	return SC_EXIT_MALFORMED;
 }
 
-static int from_json(void)
+static int from_json(int force_records)
 {
 	struct sc_input in;
 	struct sc_output out;
@@ -109,7 +111,7 @@ static int from_json(void)
 	int got, status = SC_JSON_OK, ret = SC_EXIT_OK;
 
 	sc_input_init_fd(&in, STDIN_FILENO);
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, force_records);
 	sc_input_set_idle(&in, sc_output_idle, &out);
 	sc_record_init(&rec);
 	while ((got = sc_input_read_line(&in, &line, JSON_LINE_MAX)) > 0) {
@@ -194,7 +196,7 @@ static void add_arg(struct sc_record *rec, const char *arg, const char *eq)
 }
 
 /* Build one record from NAME=VALUE arguments. */
-static int from_args(int argc, char *const argv[])
+static int from_args(int argc, char *const argv[], int force_records)
 {
 	struct sc_output out;
 	struct sc_record rec;
@@ -217,7 +219,7 @@ static int from_args(int argc, char *const argv[])
 		ret = SC_EXIT_USAGE;
 	}
 	if (ret == SC_EXIT_OK) {
-		sc_output_init(&out, STDOUT_FILENO);
+		sc_output_init_records(&out, STDOUT_FILENO, force_records);
 		if (sc_record_write(&out, &rec) < 0 || sc_output_flush(&out) < 0)
 			ret = output_failed();
 		sc_output_release(&out);
@@ -232,13 +234,18 @@ int main(int argc, char *argv[])
 		{ "to-json", no_argument, NULL, 'j' },
 		{ "from-json", no_argument, NULL, 'J' },
 		{ "for-terminal", no_argument, NULL, 'T' },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	int mode = 0, c;
+	int mode = 0, force_records = 0, c;
 
 	sc_diag_init(tool.name);
-	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
+		if (c == 'z') {
+			force_records = 1;
+			continue;
+		}
 		if (mode)
 			sc_usage_error(&tool, "choose one mode");
 		mode = c;
@@ -248,13 +255,15 @@ int main(int argc, char *argv[])
 	if (mode && argc)
 		sc_usage_error(&tool, "--to-json, --from-json and --for-terminal "
 			       "take no arguments");
+	if (force_records && (mode == 'j' || mode == 'T'))
+		sc_usage_error(&tool, "-z goes with --from-json and NAME=VALUE");
 	if (mode == 'j')
 		return to_json();
 	if (mode == 'J')
-		return from_json();
+		return from_json(force_records);
 	if (mode == 'T')
 		return for_terminal();
 	if (!argc)
 		sc_usage_error(&tool, "nothing to do");
-	return from_args(argc, argv);
+	return from_args(argc, argv, force_records);
 }

@@ -22,7 +22,7 @@
 
 static const char *const synopsis[] = {
 	"[OPTIONS] -- PROGRAM [ARG...]",
-	"--probe",
+	"--probe [-z]",
 	NULL,
 };
 
@@ -52,6 +52,7 @@ static const struct sc_tool tool = {
 	"                             protections (comma-separated, as --probe\n"
 	"                             names them)\n"
 	"    --probe                  describe what this host can enforce\n"
+	"    -z, --records            --probe: records even to a terminal\n"
 	"    -h, --help               show this help\n"
 	"    --version                show the version\n",
 	125,
@@ -61,6 +62,9 @@ enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
        O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME, O_ALLOW_HOST,
        O_CONNECTIONS, O_ACCEPT_GAPS };
+
+/* --probe, and -z with it: bits of main's probe. */
+enum { PROBE = 1, PROBE_RECORDS = 2 };
 
 /* Our own errors exit 125, so they never pass for the command's status. */
 static _Noreturn void fail(const char *code, const char *why, const char *arg)
@@ -185,7 +189,8 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 			fail("BAD-OPTION", "--connections given twice", NULL);
 		p->connections = sc_xstrdup(arg);
 		break;
-	case O_PROBE: *probe = 1; break;
+	case O_PROBE: *probe |= PROBE; break;
+	case 'z': *probe |= PROBE_RECORDS; break;
 	case O_ACCEPT_GAPS: accept_gaps(p, arg); break;
 	case O_STDIN:
 		/* A terminal would let the command push input into the
@@ -214,6 +219,7 @@ int main(int argc, char *argv[])
 		{ "env", required_argument, NULL, O_ENV },
 		{ "env-keep", required_argument, NULL, O_ENV_KEEP },
 		{ "probe", no_argument, NULL, O_PROBE },
+		{ "records", no_argument, NULL, 'z' },
 		{ "stdin", no_argument, NULL, O_STDIN },
 		{ "allow-host", required_argument, NULL, O_ALLOW_HOST },
 		{ "connections", required_argument, NULL, O_CONNECTIONS },
@@ -229,10 +235,12 @@ int main(int argc, char *argv[])
 	sc_diag_init(tool.name);
 	sc_sandbox_policy_init(&cli);
 	sc_sandbox_policy_init(&pol);
-	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1)
+	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1)
 		parse_option(c, optarg, &cli, &profile, &probe);
 	argc -= optind;
 	argv += optind;
+	if (probe == PROBE_RECORDS)
+		fail("BAD-OPTION", "-z goes with --probe", NULL);
 	if (probe && argc)
 		fail("BAD-OPTION", "--probe takes no command", NULL);
 	if (!probe && !argc)
@@ -257,7 +265,9 @@ int main(int argc, char *argv[])
 	ret = sc_seatbelt_run(&pol, argv, environ);
 #else
 	if (probe)
-		ret = sc_sandbox_probe(&pol, STDOUT_FILENO) < 0 ? SC_EXIT_INTERNAL : 0;
+		ret = sc_sandbox_probe(&pol, STDOUT_FILENO,
+				       probe & PROBE_RECORDS) < 0 ?
+		      SC_EXIT_INTERNAL : 0;
 	else
 		ret = sc_sandbox_exec(&pol, argv, environ);
 #endif

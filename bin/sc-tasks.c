@@ -14,6 +14,7 @@
 #include "io.h"
 #include "opt.h"
 #include "record.h"
+#include "rectable.h"
 #include "tasks.h"
 
 static const char *const synopsis[] = {
@@ -28,6 +29,7 @@ static const struct sc_tool tool = {
 	"    -C DIR       look below DIR (find: default .); list and tick:\n"
 	"                 FILE is relative to DIR and no symlink is followed\n"
 	"    --text TEXT  tick: the item's text, exactly as list wrote it\n"
+	"    -z, --records  records even when stdout is a terminal\n"
 	"    -h, --help   show this help\n"
 	"    --version    show the version\n",
 	0,
@@ -36,6 +38,7 @@ static const struct sc_tool tool = {
 enum { OPT_TEXT = 0x100 };
 
 struct args {
+	int records;
 	const char *dir, *text;
 	const char *pos[4];
 	size_t nr;
@@ -45,6 +48,7 @@ static void parse(int argc, char *argv[], struct args *a)
 {
 	static const struct option longopts[] = {
 		{ "text", required_argument, NULL, OPT_TEXT },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -52,8 +56,10 @@ static void parse(int argc, char *argv[], struct args *a)
 
 	/* "-": operands come back in order as 1, so options may follow them
 	 * ("tick FILE N --text TEXT") whatever POSIXLY_CORRECT says. */
-	while ((c = sc_getopt(argc, argv, "-hC:", longopts, &tool)) != -1) {
-		if (c == 'C')
+	while ((c = sc_getopt(argc, argv, "-hzC:", longopts, &tool)) != -1) {
+		if (c == 'z')
+			a->records = 1;
+		else if (c == 'C')
 			a->dir = optarg;
 		else if (c == OPT_TEXT)
 			a->text = optarg;
@@ -88,7 +94,7 @@ static void put_task(struct sc_output *out, const struct sc_buf *data,
 	add_num(&rec, "line", t->line);
 	sc_record_adds(&rec, "state", t->done ? "done" : "open");
 	sc_record_add(&rec, "text", data->data + t->text, t->text_len);
-	sc_record_encode(&rec, &out->buf);
+	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
 }
 
@@ -107,7 +113,7 @@ static void put_feature(struct sc_output *out, const char *name,
 		sc_record_adds(&rec, "spec", f->spec);
 	if (f->plan)
 		sc_record_adds(&rec, "plan", f->plan);
-	sc_record_encode(&rec, &out->buf);
+	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
 }
 
@@ -157,7 +163,7 @@ static int run(const struct args *a, struct sc_output *out)
 
 int main(int argc, char *argv[])
 {
-	struct args a = { NULL, NULL, { NULL }, 0 };
+	struct args a = { 0, NULL, NULL, { NULL }, 0 };
 	struct sc_output out;
 	int ret;
 
@@ -165,7 +171,7 @@ int main(int argc, char *argv[])
 	parse(argc, argv, &a);
 	if (!a.nr)
 		sc_usage_error(&tool, "no command");
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, a.records);
 	ret = sc_tasks_exit(run(&a, &out));
 	if (ret == SC_EXIT_OK && sc_output_flush(&out) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");

@@ -16,7 +16,8 @@
 #include "tree.h"
 
 static const char *const synopsis[] = {
-	"diff [-C DIR]",
+	"diff [-C DIR] [--ignored FILE]",
+	"snapshot [-C DIR] [--ignored FILE]",
 	"judge AUDIT",
 	"write-tree [-C DIR] --audit AUDIT [--also PATH]...",
 	"restore [-C DIR] [--keep PATTERN]...",
@@ -27,6 +28,8 @@ static const char *const synopsis[] = {
 static const struct sc_tool tool = {
 	"sc-tree", synopsis,
 	"    -C DIR          the worktree (default .)\n"
+	"    --ignored FILE  diff, snapshot: NUL-separated paths git ignored when an\n"
+	"                    in-place run started, left out ('/' ends a dir)\n"
 	"    --audit AUDIT   diff's records after sc-classify: every change\n"
 	"                    must have an allow verdict\n"
 	"    --also PATH     write-tree: also take PATH (speccoder's own\n"
@@ -38,10 +41,10 @@ static const struct sc_tool tool = {
 	0,
 };
 
-enum { OPT_AUDIT = 0x100, OPT_ALSO, OPT_KEEP };
+enum { OPT_AUDIT = 0x100, OPT_ALSO, OPT_KEEP, OPT_IGNORED };
 
 struct args {
-	const char *dir, *audit;
+	const char *dir, *audit, *ignored;
 	const char *pos[3];
 	size_t nr;
 	const char **also;
@@ -56,6 +59,7 @@ static void parse(int argc, char *argv[], struct args *a)
 		{ "audit", required_argument, NULL, OPT_AUDIT },
 		{ "also", required_argument, NULL, OPT_ALSO },
 		{ "keep", required_argument, NULL, OPT_KEEP },
+		{ "ignored", required_argument, NULL, OPT_IGNORED },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -69,6 +73,8 @@ static void parse(int argc, char *argv[], struct args *a)
 		} else if (c == OPT_ALSO) {
 			SC_ALLOC_GROW(a->also, a->nalso + 1, a->aalso);
 			a->also[a->nalso++] = optarg;
+		} else if (c == OPT_IGNORED) {
+			a->ignored = optarg;
 		} else if (c == OPT_KEEP) {
 			if (strchr(optarg, '\n'))
 				sc_usage_error(&tool, "--keep: one pattern");
@@ -108,14 +114,19 @@ static int restore(const struct args *a)
 static int run(struct args *a, struct sc_output *out)
 {
 	const char *cmd = a->pos[0];
-	int only_dir = !a->audit && !a->nalso && !a->nkeep;
+	int only_dir = !a->audit && !a->nalso && !a->nkeep && !a->ignored;
 
 	if (!a->dir)
 		a->dir = ".";
 	if (!strcmp(cmd, "diff")) {
-		if (a->nr != 1 || !only_dir)
-			sc_usage_error(&tool, "diff takes -C only");
-		return sc_tree_diff(a->dir, out);
+		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
+			sc_usage_error(&tool, "diff takes -C and --ignored only");
+		return sc_tree_diff(a->dir, a->ignored, out);
+	}
+	if (!strcmp(cmd, "snapshot")) {
+		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
+			sc_usage_error(&tool, "snapshot takes -C and --ignored only");
+		return sc_tree_snapshot(a->dir, a->ignored, out);
 	}
 	if (!strcmp(cmd, "judge")) {
 		if (a->nr != 2 || !only_dir)
@@ -123,12 +134,12 @@ static int run(struct args *a, struct sc_output *out)
 		return sc_tree_judge(a->pos[1], out);
 	}
 	if (!strcmp(cmd, "write-tree")) {
-		if (a->nr != 1 || !a->audit || a->nkeep)
+		if (a->nr != 1 || !a->audit || a->nkeep || a->ignored)
 			sc_usage_error(&tool, "write-tree takes --audit and --also");
 		return sc_tree_write(a->dir, a->audit, a->also, a->nalso, out);
 	}
 	if (!strcmp(cmd, "restore")) {
-		if (a->nr != 1 || a->audit || a->nalso)
+		if (a->nr != 1 || a->audit || a->nalso || a->ignored)
 			sc_usage_error(&tool, "restore takes --keep only");
 		return restore(a);
 	}

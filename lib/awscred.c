@@ -11,9 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "awscred.h"
 #include "diag.h"
+#include "http.h"
 #include "io.h"
 #include "process.h"
 #include "shellwords.h"
@@ -139,15 +142,6 @@ static int parse_expiration(const char *s, long long *out)
 	return 0;
 }
 
-/* A value that goes into a header: visible ASCII only. */
-static int printable(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x21 || (unsigned char)*s > 0x7e)
-			return 0;
-	return 1;
-}
-
 int sc_aws_process_output(const char *data, size_t len, long long now,
 			  struct sc_aws_creds *cr, const char **why)
 {
@@ -168,9 +162,9 @@ int sc_aws_process_output(const char *data, size_t len, long long now,
 		 !json_string_length(id) || !json_string_length(secret) ||
 		 (token && !json_is_null(token) && !json_is_string(token)))
 		*why = "printed no AccessKeyId and SecretAccessKey strings";
-	else if (!printable(json_string_value(id)) ||
-		 !printable(json_string_value(secret)) ||
-		 (json_is_string(token) && !printable(json_string_value(token))))
+	else if (!sc_http_header_value_ok(json_string_value(id)) ||
+		 !sc_http_header_value_ok(json_string_value(secret)) ||
+		 (json_is_string(token) && !sc_http_header_value_ok(json_string_value(token))))
 		*why = "printed credentials a header cannot carry";
 	else if (exp && !json_is_null(exp) &&
 		 (!json_is_string(exp) ||
@@ -281,6 +275,37 @@ static int section_exists(const struct sc_buf *file, const char *section)
 	return yes;
 }
 
+/*
+ * Wait for PID at most SC_AWS_PROCESS_SECONDS: a helper that hangs (a
+ * prompt nobody sees) must not hang the attempt.  Its status as sc_wait
+ * gives it; -2 when it was killed for taking too long.
+ */
+static int wait_bounded(pid_t pid)
+{
+	const struct timespec tick = { 0, 50 * 1000000L };
+	long waited_ms = 0;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+				128 + WTERMSIG(status);
+		if (waited_ms >= SC_AWS_PROCESS_SECONDS * 1000L) {
+			kill(pid, SIGKILL);
+			sc_wait(pid);
+			return -2;
+		}
+		nanosleep(&tick, NULL);
+		waited_ms += 50;
+	}
+}
+
 /* Run the profile's credential_process and read what it prints. */
 static int run_process(struct profile *pr, const char *cmd,
 		       struct sc_aws_creds *cr)
@@ -309,7 +334,12 @@ static int run_process(struct profile *pr, const char *cmd,
 	if (pid < 0) {
 		sc_error_errno("AWS-CREDENTIALS", "cannot run the "
 			       "credential_process of profile '%s'", pr->name);
-	} else if ((st = sc_wait(pid)) != 0) {
+	} else if ((st = wait_bounded(pid)) == -2) {
+		sc_error("AWS-CREDENTIALS", "the credential_process of profile "
+			 "'%s' did not finish within %d s", pr->name,
+			 SC_AWS_PROCESS_SECONDS);
+		st = -1;
+	} else if (st != 0) {
 		sc_error("AWS-CREDENTIALS", "the credential_process of profile "
 			 "'%s' failed (status %d)", pr->name, st);
 		st = -1;
@@ -354,8 +384,8 @@ static int from_profile(struct profile *pr, struct sc_aws_creds *cr,
 	if (profile_get(pr, "aws_access_key_id", &cr->key_id, &where) &&
 	    profile_get(pr, "aws_secret_access_key", &cr->secret, &where)) {
 		profile_get(pr, "aws_session_token", &cr->token, &where);
-		if (!printable(cr->key_id.data) || !printable(cr->secret.data) ||
-		    (cr->token.len && !printable(cr->token.data))) {
+		if (!sc_http_header_value_ok(cr->key_id.data) || !sc_http_header_value_ok(cr->secret.data) ||
+		    (cr->token.len && !sc_http_header_value_ok(cr->token.data))) {
 			sc_error("AWS-CREDENTIALS", "profile '%s' holds keys a "
 				 "header cannot carry", pr->name);
 			ret = -1;
@@ -420,7 +450,7 @@ static int load_profile(struct sc_aws_creds *cr, int probe)
 static int load(struct sc_aws_creds *cr, int probe)
 {
 	if (take_env("AWS_BEARER_TOKEN_BEDROCK", &cr->token)) {
-		if (!printable(cr->token.data)) {
+		if (!sc_http_header_value_ok(cr->token.data)) {
 			sc_error("AWS-CREDENTIALS", "AWS_BEARER_TOKEN_BEDROCK "
 				 "holds characters a header cannot carry");
 			sc_aws_creds_release(cr);
@@ -435,8 +465,8 @@ static int load(struct sc_aws_creds *cr, int probe)
 		take_env("AWS_ACCESS_KEY_ID", &cr->key_id);
 		take_env("AWS_SECRET_ACCESS_KEY", &cr->secret);
 		take_env("AWS_SESSION_TOKEN", &cr->token);
-		if (!printable(cr->key_id.data) || !printable(cr->secret.data) ||
-		    (cr->token.len && !printable(cr->token.data))) {
+		if (!sc_http_header_value_ok(cr->key_id.data) || !sc_http_header_value_ok(cr->secret.data) ||
+		    (cr->token.len && !sc_http_header_value_ok(cr->token.data))) {
 			sc_error("AWS-CREDENTIALS", "the AWS_* key variables hold "
 				 "characters a header cannot carry");
 			sc_aws_creds_release(cr);

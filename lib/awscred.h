@@ -22,6 +22,15 @@
 
 #include "buf.h"
 
+/*
+ * How long a credential_process may take (the AWS CLI waits forever; an
+ * attempt must not hang on a prompt nobody sees).  Overridable at build
+ * time, for the tests.
+ */
+#ifndef SC_AWS_PROCESS_SECONDS
+#define SC_AWS_PROCESS_SECONDS 60
+#endif
+
 /* The most of a config file or a credential_process's output read. */
 #define SC_AWS_FILE_MAX ((size_t)1 << 20)
 

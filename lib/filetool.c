@@ -23,7 +23,7 @@ static int fail(struct sc_buf *why, const char *what, int err)
 	return -1;
 }
 
-static int open_beneath(int rootfd, const char *rel, int flags, mode_t mode)
+int sc_open_beneath(int rootfd, const char *rel, int flags, mode_t mode)
 {
 	struct open_how how;
 
@@ -67,7 +67,7 @@ static int open_parent(int rootfd, const char *rel, int create,
 		sc_buf_adds(why, "not a file name");
 		return -1;
 	}
-	fd = open_beneath(rootfd, "", O_PATH | O_DIRECTORY, 0);
+	fd = sc_open_beneath(rootfd, "", O_PATH | O_DIRECTORY, 0);
 	if (fd < 0)
 		return fail(why, "cannot open the root", errno);
 	if (!slash)
@@ -75,11 +75,11 @@ static int open_parent(int rootfd, const char *rel, int create,
 	dir = sc_xmemdup(rel, (size_t)(slash - rel));
 	for (comp = strtok_r(dir, "/", &save); comp;
 	     comp = strtok_r(NULL, "/", &save)) {
-		next = open_beneath(fd, comp, O_PATH | O_DIRECTORY, 0);
+		next = sc_open_beneath(fd, comp, O_PATH | O_DIRECTORY, 0);
 		if (next < 0 && errno == ENOENT && create) {
 			if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST)
 				break;
-			next = open_beneath(fd, comp, O_PATH | O_DIRECTORY, 0);
+			next = sc_open_beneath(fd, comp, O_PATH | O_DIRECTORY, 0);
 		}
 		close(fd);
 		fd = next;
@@ -96,7 +96,7 @@ int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 		 int *truncated, struct sc_buf *why)
 {
 	struct stat st;
-	int fd = open_beneath(rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+	int fd = sc_open_beneath(rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 
 	*truncated = 0;
 	if (fd < 0)
@@ -127,7 +127,7 @@ static int by_name(const void *a, const void *b)
 int sc_file_list(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 		 int *truncated, struct sc_buf *why)
 {
-	int fd = open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
+	int fd = sc_open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
 	char **names = NULL;
 	size_t nr = 0, alloc = 0;
 	struct dirent *de;
@@ -273,7 +273,7 @@ int sc_file_delete(int rootfd, const char *rel, struct sc_buf *why)
 
 int sc_file_opendir(int rootfd, const char *rel, struct sc_buf *why)
 {
-	int fd = open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
+	int fd = sc_open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
 
 	if (fd < 0)
 		return fail(why, "cannot enter the directory", errno);

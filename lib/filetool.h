@@ -13,8 +13,17 @@
  */
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "buf.h"
+
+/*
+ * open REL beneath the directory ROOTFD ("" is ROOTFD itself) with
+ * openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV) and
+ * O_CLOEXEC: no symlink on the way, no other mount.  The descriptor, or
+ * -1 with errno.  Also for walkers of the model's tree (lib/tree.c).
+ */
+int sc_open_beneath(int rootfd, const char *rel, int flags, mode_t mode);
 
 /* Read at most MAX bytes of REL; *TRUNCATED when the file holds more. */
 int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,

@@ -27,7 +27,7 @@ enum test_kind {
 	T_TRUE, T_FALSE, T_UNKNOWN, T_NAME, T_INAME, T_PATH, T_IPATH, T_TYPE,
 };
 
-enum act_kind { A_FILES, A_PRUNE, A_QUIT, A_OTHER };
+enum act_kind { A_FILES, A_PRUNE, A_QUIT, A_PRINT, A_OTHER };
 
 struct sc_find_node {
 	enum node_kind kind;
@@ -202,8 +202,10 @@ static long primary(struct parser *p)
 		return act_node(p, A_PRUNE, 0);
 	if (!strcmp(s, "-quit"))
 		return act_node(p, A_QUIT, 0);
-	if (is(s, prints0))
-		return act_node(p, A_OTHER, 0);
+	if (is(s, prints0)) {
+		f->prints++;
+		return act_node(p, A_PRINT, 0);
+	}
 	if (is(s, options0)) {
 		if (!strcmp(s, "-depth") || !strcmp(s, "-d"))
 			f->no_prune = 1;
@@ -222,7 +224,8 @@ static long primary(struct parser *p)
 		return fail(p, "a find primary without its argument");
 	if (!strcmp(s, "-printf")) {
 		p->i++;
-		return act_node(p, A_OTHER, 0);
+		f->prints++;
+		return act_node(p, A_PRINT, 0);
 	}
 	if (is(s, writes1) || !strcmp(s, "-fprintf")) {
 		SC_ALLOC_GROW(f->writes, f->nr_writes + 1, f->alloc_writes);
@@ -387,6 +390,7 @@ struct eval {
 	void (*reach)(size_t, void *);
 	void *arg;
 	int pruned;
+	int printed;    /* -print, -print0, -printf or -ls may run */
 };
 
 static int type_matches(const char *types, mode_t mode)
@@ -444,6 +448,8 @@ static int eval_node(struct eval *e, long k, int sure)
 			e->reach(nd->action, e->arg);
 		if (nd->act == A_PRUNE && sure)
 			e->pruned = 1;
+		if (nd->act == A_PRINT)
+			e->printed = 1;
 		return nd->may_fail ? V_T | V_F : V_T;
 	case N_NOT:
 		va = eval_node(e, nd->a, sure);
@@ -470,12 +476,21 @@ int sc_find_eval(const struct sc_find *f, const char *const *argv,
 		 const struct sc_find_file *file,
 		 void (*reach)(size_t action, void *arg), void *arg)
 {
-	struct eval e = { f, argv, file, reach, arg, 0 };
+	struct eval e = { f, argv, file, reach, arg, 0, 0 };
+	int value, ret;
 
-	if (f->top < 0 || file->depth < f->mindepth)
+	if (file->depth < f->mindepth)
 		return 0;
-	eval_node(&e, f->top, 1);
-	return e.pruned && !f->no_prune && S_ISDIR(file->mode);
+	if (f->top < 0)
+		return SC_FIND_PRINTS;   /* find PATH...: prints everything */
+	value = eval_node(&e, f->top, 1);
+	ret = e.pruned && !f->no_prune && S_ISDIR(file->mode) ? SC_FIND_PRUNED
+								: 0;
+	/* with no action but -prune, find prints what the expression holds */
+	if (e.printed || (!f->prints && !f->nr_actions && !f->nr_writes &&
+			  (value & V_T)))
+		ret |= SC_FIND_PRINTS;
+	return ret;
 }
 
 /* ---- fd ------------------------------------------------------------ */

@@ -45,6 +45,7 @@ struct sc_find {
 	int follow;                   /* -L, -H, -follow: symlinks followed */
 	int no_prune;                 /* -depth or -delete: -prune is void */
 	long files0_from;             /* -files0-from FILE: its index, or -1 */
+	size_t prints;                /* -print, -print0, -printf, -ls */
 	const char *error;            /* why the line did not parse */
 };
 
@@ -67,9 +68,13 @@ struct sc_find_file {
 
 /*
  * Call REACH(ACTION, ARG) for each action the expression may run on FILE
- * (never for a file outside -mindepth).  Returns 1 when find surely does
- * not descend into FILE (-prune surely reached).
+ * (never for a file outside -mindepth).  Returns SC_FIND_PRUNED when find
+ * surely does not descend into FILE (-prune surely reached), with
+ * SC_FIND_PRINTS when find may print its name on standard output (what a
+ * pipe into xargs reads).
  */
+#define SC_FIND_PRUNED 1
+#define SC_FIND_PRINTS 2
 int sc_find_eval(const struct sc_find *f, const char *const *argv,
 		 const struct sc_find_file *file,
 		 void (*reach)(size_t action, void *arg), void *arg);

@@ -22,6 +22,7 @@
 #include "opt.h"
 #include "paths.h"
 #include "githash.h"
+#include "rectable.h"
 
 #define HEX_SHA256 65  /* 64 hex digits and a NUL */
 #define SYMLINK_MAX 65536 /* longer targets than PATH_MAX exist; cap anyway */
@@ -841,15 +842,21 @@ static int kind_uses_ref(enum sc_hg_kind kind)
 }
 
 /*
- * Append the field NAME=V to OUT.  Every value an item holds is a C string
- * (paths, ref names, link targets and hex cannot hold a NUL), so the plain
- * form of sc-record(5) is always the right one; encoding straight into the
- * output spares a record per item, which counts with 100,000 refs.
+ * Append the field NAME=V to OUT, or to REC when the output is a table for
+ * a person.  Every value an item holds is a C string (paths, ref names,
+ * link targets and hex cannot hold a NUL), so the plain form of
+ * sc-record(5) is always the right one; encoding straight into the output
+ * spares a record per item, which counts with 100,000 refs.
  */
-static void put_field(struct sc_output *out, const char *name, const char *v)
+static void put_field(struct sc_output *out, struct sc_record *rec,
+		      const char *name, const char *v)
 {
 	if (!v)
 		return;
+	if (rec) {
+		sc_record_adds(rec, name, v);
+		return;
+	}
 	sc_output_add(out, name, strlen(name));
 	sc_output_add(out, "=", 1);
 	sc_output_add(out, v, strlen(v) + 1);
@@ -857,18 +864,26 @@ static void put_field(struct sc_output *out, const char *name, const char *v)
 
 static int put_item(const struct sc_hg_item *it, struct sc_output *out)
 {
-	int isref = kind_uses_ref(it->kind);
+	int isref = kind_uses_ref(it->kind), ret;
+	struct sc_record row, *rec = out->table ? &row : NULL;
 
-	put_field(out, "type", "item");
-	put_field(out, "kind", kind_names[it->kind]);
+	if (rec)
+		sc_record_init(rec);
+	put_field(out, rec, "type", "item");
+	put_field(out, rec, "kind", kind_names[it->kind]);
 	if (it->kind != SC_HG_STATUS)
-		put_field(out, isref ? "ref" : "path", it->name);
-	put_field(out, "mode", it->mode);
-	put_field(out, isref ? "oid" : "sha256", it->digest);
-	put_field(out, "target", it->target);
-	put_field(out, "clean", it->clean);
-	sc_output_add(out, "", 1);
-	return sc_output_unit_done(out);
+		put_field(out, rec, isref ? "ref" : "path", it->name);
+	put_field(out, rec, "mode", it->mode);
+	put_field(out, rec, isref ? "oid" : "sha256", it->digest);
+	put_field(out, rec, "target", it->target);
+	put_field(out, rec, "clean", it->clean);
+	if (!rec) {
+		sc_output_add(out, "", 1);
+		return sc_output_unit_done(out);
+	}
+	ret = sc_record_write(out, rec);
+	sc_record_release(rec);
+	return ret;
 }
 
 int sc_hg_write(const struct sc_hg_manifest *m, struct sc_output *out)
@@ -1241,7 +1256,7 @@ int sc_hg_run(const char *dir, const struct sc_hg_options *opt,
 		ret = SC_EXIT_INTERNAL;
 		goto done;
 	}
-	sc_output_init(&out, out_fd);
+	sc_output_init_records(&out, out_fd, opt->records);
 	if (check)
 		st = sc_hg_compare(&old, &now, &out, &nfound);
 	else

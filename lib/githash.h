@@ -83,6 +83,7 @@ struct sc_hg_options {
 	int status;                        /* add the status item */
 	const char *protect_tree;          /* protected items from this
 					    * commit's tree, not the worktree */
+	int records;                       /* records even to a terminal */
 };
 
 /* The deepest directory nesting walked (hooks/, info/, the worktree): a

@@ -38,8 +38,7 @@ static int is_ldh(int c)
 	       c == '-';
 }
 
-/* PORT: 1 to 65535, digits only, no sign, no leading zero. */
-static int parse_port(const char *s, size_t n, unsigned *port)
+int sc_port_parse(const char *s, size_t n, unsigned *port)
 {
 	unsigned long v = 0;
 	size_t i;
@@ -164,7 +163,7 @@ static int split_port(const char *e, const char **h, size_t *hn,
 		*hn = (size_t)(end - e - 1);
 		if (!end[1])
 			return 0;
-		if (end[1] != ':' || parse_port(end + 2, strlen(end + 2), port)) {
+		if (end[1] != ':' || sc_port_parse(end + 2, strlen(end + 2), port)) {
 			*why = "a port is a number from 1 to 65535";
 			return -1;
 		}
@@ -179,7 +178,7 @@ static int split_port(const char *e, const char **h, size_t *hn,
 	}
 	*h = e;
 	*hn = colon ? (size_t)(colon - e) : n;
-	if (colon && parse_port(colon + 1, strlen(colon + 1), port)) {
+	if (colon && sc_port_parse(colon + 1, strlen(colon + 1), port)) {
 		*why = "a port is a number from 1 to 65535";
 		return -1;
 	}

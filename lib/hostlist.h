@@ -60,6 +60,10 @@ struct sc_host_req {
 	unsigned char addr[16];
 };
 
+/* PORT (N bytes): 1 to 65535, digits only, no sign, no leading zero.
+ * 0 with *PORT set, or -1. */
+int sc_port_parse(const char *s, size_t n, unsigned *port);
+
 /* Check ENTRY alone, as sc_hostlist_add would.  0, or -1 with *WHY. */
 int sc_host_entry_check(const char *entry, const char **why);
 

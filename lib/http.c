@@ -419,6 +419,14 @@ static char *url_part(const char *url, CURLUPart part)
 	return value;
 }
 
+int sc_http_header_value_ok(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x21 || (unsigned char)*s > 0x7e)
+			return 0;
+	return 1;
+}
+
 int sc_http_url_is_https(const char *url)
 {
 	return !strncasecmp(url, "https://", 8);

@@ -110,6 +110,12 @@ unsigned long sc_http_backoff(const struct sc_http_opts *o,
 
 /* 1 when URL is http(s) to a loopback host (127.0.0.0/8, ::1, localhost). */
 int sc_http_url_is_loopback(const char *url);
+/*
+ * 1 when S may be a secret header's value: visible ASCII only, so a key
+ * cannot smuggle CR/LF (another header) into a request.
+ */
+int sc_http_header_value_ok(const char *s);
+
 /* 1 when URL starts with https:// (any case). */
 int sc_http_url_is_https(const char *url);
 

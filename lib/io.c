@@ -83,6 +83,7 @@ void sc_output_init(struct sc_output *out, int fd)
 	out->fd = fd;
 	sc_buf_init(&out->buf);
 	out->failed = 0;
+	out->table = 0;
 }
 
 void sc_output_release(struct sc_output *out)

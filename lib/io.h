@@ -57,6 +57,7 @@ struct sc_output {
 	int fd;
 	struct sc_buf buf;
 	int failed;
+	int table;   /* records as table rows for a person (rectable.h) */
 };
 
 void sc_output_init(struct sc_output *out, int fd);

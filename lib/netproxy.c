@@ -632,9 +632,12 @@ static _Noreturn void accept_loop(int lfd, const struct sc_hostlist *hosts,
 
 		active -= reap();
 		/* At the cap, wait for one to end: the rest wait in the backlog. */
-		while (active >= SC_NETPROXY_MAX_CONNS)
+		while (active >= SC_NETPROXY_MAX_CONNS) {
 			if (waitpid(-1, NULL, 0) > 0)
 				active--;
+			else if (errno == ECHILD)
+				active = 0;   /* none left: never spin */
+		}
 		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED ||
@@ -725,6 +728,24 @@ static void close_others(int a, int b)
 	close_range(from, ~0U, 0);
 }
 
+/*
+ * The caller's stdin and stdout are not the proxy's: holding them would
+ * keep a pipe open that the caller waits on.  Stderr stays, for refusals.
+ */
+static void null_stdio(int log_fd)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (log_fd != STDIN_FILENO)
+		dup2(fd, STDIN_FILENO);
+	if (log_fd != STDOUT_FILENO)
+		dup2(fd, STDOUT_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
 static _Noreturn void proxy_main(pid_t parent, int sock,
 				 const struct sc_hostlist *hosts, int log_fd)
 {
@@ -743,6 +764,7 @@ static _Noreturn void proxy_main(pid_t parent, int sock,
 	signal(SIGINT, SIG_IGN);   /* the supervisor decides when we end */
 	signal(SIGTERM, SIG_DFL);
 	close_others(sock, log_fd);
+	null_stdio(log_fd);
 	if (confine_proxy() < 0)
 		_exit(1);
 	lfd = recv_listener(sock);

@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "findargs.h"
+#include "gitopts.h"
 #include "io.h"
 #include "gitkeys.h"
 #include "policy.h"
@@ -168,6 +169,7 @@ struct ctx {
 	struct sc_buf cwd;     /* root-relative working directory */
 	int cwd_unknown;       /* cd to somewhere the lexer cannot see */
 	int depth;
+	const struct sc_sw_cmd *feed;   /* the command piping into this one */
 };
 
 /*
@@ -405,8 +407,16 @@ static void judge_path(struct judge *j, const char *cwd, const char *path,
 	st = sc_path_resolve(&j->p->root, cwd, path, len,
 			     write ? SC_PATH_WRITE : 0, &res);
 	if (st != SC_PATH_OK && st != SC_PATH_HARDLINK) {
-		note(j, status_rule(st), res.lexical ? show_rel(res.lexical)
-				       : "");
+		struct sc_buf spelled = SC_BUF_INIT;
+
+		/* outside the root there is no root-relative name: show the
+		 * path as written */
+		if (res.lexical && *res.lexical)
+			sc_buf_adds(&spelled, res.lexical);
+		else
+			sc_buf_add(&spelled, path, strnlen(path, len));
+		note(j, status_rule(st), spelled.len ? spelled.data : ".");
+		sc_buf_release(&spelled);
 		/* the spelling may still name a protected file: say which */
 	}
 	names[0] = res.rel;
@@ -1051,9 +1061,14 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 
 			if (in_list(s, date_values)) {
 				k++;
-			} else if (!strncmp(s, "--set", 5) ||
-				   (s[0] == '-' && s[1] != '-' && strchr(s, 's'))) {
+			} else if (!strncmp(s, "--set", 5)) {
 				return 1;
+			} else if (s[0] == '-' && s[1] != '-') {
+				/* -us sets; -Iseconds, -dSTR carry a value */
+				size_t at = strcspn(s + 1, "sIdfr") + 1;
+
+				if (s[at] == 's')
+					return 1;
 			} else if (s[0] != '-' && s[0] != '+') {
 				return 1;   /* date MMDDhhmm sets the clock */
 			}
@@ -1340,6 +1355,8 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 				note(j, R_OPAQUE, object);
 				continue;
 			}
+			if (!w[i].len)
+				continue;   /* git -C '' stays where it is */
 			sc_path_init(&res);
 			st = sc_path_resolve(&j->p->root, gitcwd->data, w[i].s,
 					     w[i].len, 0, &res);
@@ -1614,10 +1631,16 @@ static void judge_git(struct judge *j, struct ctx *c,
 		note(j, R_IN_PLACE_GIT, object);
 	judge_git_outputs(j, c, w, n, at, object);
 	judge_git_paths(j, c, sub.data, w, n, at, &gitcwd, object);
-	if (!strcmp(sub.data, "config"))
+	if (!strcmp(sub.data, "config")) {
 		judge_git_config(j, w, n, at, object);
-	else if (git_read_only(sub.data, w, n, at))
+	} else if (git_read_only(sub.data, w, n, at)) {
+		/* an option this parser does not know: never allowed */
+		for (k = at + 1; k < n && strcmp(w[k].s, "--"); k++)
+			if (!strncmp(w[k].s, "--", 2) &&
+			    !sc_git_option_known(w[k].s, strcspn(w[k].s, "=")))
+				note(j, R_NOT_UNDERSTOOD, object);
 		note(j, R_GIT_READ, object);
+	}
 	else
 		note(j, R_GIT_STATE, object);
 out:
@@ -1644,6 +1667,11 @@ struct find_judge {
 	const char **argv;
 	struct sc_find f;
 	struct sc_fd *fd;             /* judging fd -x/-X instead of find */
+	const struct sc_sw_word *aw;  /* the words the action indexes */
+	int xargs;                    /* the action is xargs's, fed names */
+	struct sc_find_action xact;   /* xargs's command */
+	const char *repl;             /* xargs -I REPL, or NULL: appended */
+	int split;                    /* xargs splits names at blanks */
 	const char *object;
 	const char *start;            /* the starting point as written */
 	const char *start_rel;        /* and resolved, root-relative */
@@ -1699,7 +1727,27 @@ static int entry_plain(struct find_judge *fj)
 static const struct sc_find_action *action_of(const struct find_judge *fj,
 					      size_t action)
 {
+	if (fj->xargs)
+		return &fj->xact;
 	return fj->fd ? &fj->fd->action : &fj->f.actions[action];
+}
+
+/* Replace every TOKEN in WORD by PATH (xargs -I). */
+static void subst_token(const struct sc_sw_word *word, const char *token,
+			const char *path, struct sc_buf *out, int *any)
+{
+	const char *s = word->s, *hit;
+	size_t tl = strlen(token);
+
+	sc_buf_reset(out);
+	sc_buf_adds(out, "");
+	while (tl && (hit = strstr(s, token))) {
+		sc_buf_add(out, s, (size_t)(hit - s));
+		sc_buf_adds(out, path);
+		s = hit + tl;
+		*any = 1;
+	}
+	sc_buf_adds(out, s);
 }
 
 /*
@@ -1776,6 +1824,13 @@ static int braces_whole(const struct find_judge *fj,
 		"{/.}", NULL };
 	size_t k;
 
+	if (fj->xargs) {
+		for (k = a->from; fj->repl && k < a->to; k++)
+			if (strstr(fj->aw[k].s, fj->repl) &&
+			    strcmp(fj->aw[k].s, fj->repl))
+				return 0;
+		return 1;
+	}
 	for (k = a->from; fj->fd && k < a->to; k++)
 		if (strchr(fj->w[k].s, '{') && !in_list(fj->w[k].s, whole))
 			return 0;
@@ -1812,10 +1867,15 @@ static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
 	}
 	sc_buf_adds(&inner.cwd, "");
 	for (k = 0; k < nw; k++) {
-		words[k] = fj->w[a->from + k];
+		words[k] = fj->aw[a->from + k];
 		if (!a->braces)
 			continue;
-		if (fj->fd)
+		if (fj->xargs && !fj->repl)
+			continue;   /* names are appended */
+		if (fj->xargs)
+			subst_token(&fj->aw[a->from + k], fj->repl, path.data,
+				    &vals[k], &any);
+		else if (fj->fd)
 			subst_fd(&fj->w[a->from + k], path.data, &vals[k], &any);
 		else
 			subst_braces(&fj->w[a->from + k], path.data, a->plus,
@@ -1823,8 +1883,8 @@ static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
 		words[k].s = vals[k].data;
 		words[k].len = vals[k].len;
 	}
-	if (fj->fd && !any) {
-		/* fd -x CMD with no placeholder appends the path */
+	if ((fj->xargs ? !fj->repl : fj->fd != NULL) && !any) {
+		/* fd -x CMD with no placeholder, xargs CMD: the path last */
 		sc_buf_add(&vals[nw], path.data, path.len);
 		words[nw].s = vals[nw].data;
 		words[nw].len = vals[nw].len;
@@ -1847,6 +1907,11 @@ static void find_reach(size_t action, void *arg)
 
 	if (a->kind == SC_FIND_EXEC && !a->braces)
 		return;   /* judged once, as it is */
+	if (fj->xargs && fj->split && strpbrk(fj->shown.data, " \t\n'\"\\")) {
+		/* xargs would cut this name into other words */
+		note(fj->j, R_NOT_UNDERSTOOD, fj->object);
+		return;
+	}
 	if (entry_plain(fj) && (a->kind == SC_FIND_DELETE || braces_whole(fj, a))) {
 		struct sc_buf key = SC_BUF_INIT;
 		int seen;
@@ -1902,7 +1967,11 @@ static int find_visit(const struct sc_walk_entry *e, void *arg)
 		    (fj->fd->follow && S_ISLNK(e->st.st_mode) && !pruned))
 			find_reach(0, fj);
 	} else {
-		pruned = sc_find_eval(&fj->f, fj->argv, &file, find_reach, fj);
+		int m = sc_find_eval(&fj->f, fj->argv, &file, find_reach, fj);
+
+		pruned = (m & SC_FIND_PRUNED) != 0;
+		if (fj->xargs && (m & SC_FIND_PRINTS))
+			find_reach(0, fj);   /* its name goes down the pipe */
 		if (fj->f.follow && S_ISLNK(e->st.st_mode))
 			for (k = 0; k < fj->f.nr_actions; k++)
 				find_reach(k, fj);   /* what lies behind */
@@ -1957,6 +2026,7 @@ static void judge_find(struct judge *j, struct ctx *c,
 	fj.j = j;
 	fj.c = c;
 	fj.w = w + i;
+	fj.aw = fj.w;
 	fj.object = object;
 	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
 	for (k = i; k < n; k++)
@@ -2020,6 +2090,7 @@ static void judge_fd(struct judge *j, struct ctx *c,
 	fj.j = j;
 	fj.c = c;
 	fj.w = w + i;
+	fj.aw = fj.w;
 	fj.object = object;
 	fj.fd = &fd;
 	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
@@ -2608,6 +2679,8 @@ static void judge_cd(struct judge *j, struct ctx *c,
 			 !strcmp(w[k].s, "-e") || !strcmp(w[k].s, "--")))
 		k++;
 	note(j, R_BUILTIN, object);
+	if (k < n && !w[k].len)
+		return;   /* cd '' stays where it is */
 	if (k >= n || (w[k].flags & SC_SW_UNRESOLVED) || !strcmp(w[k].s, "-")) {
 		c->cwd_unknown = 1;   /* $HOME, $OLDPWD, a variable */
 		if (k < n && (w[k].flags & SC_SW_TILDE))
@@ -2678,10 +2751,124 @@ static void scan_privilege(struct judge *j, const struct sc_sw_word *w,
 	sc_buf_release(&name);
 }
 
+/*
+ * xargs [OPTIONS] COMMAND... fed by find or fd on its left (find . -name
+ * '*.py' | xargs grep -n x): COMMAND is judged with the names the listing
+ * can print appended (or standing for -I's REPL), as find -exec is.
+ * Returns 0, judging nothing, when the line is not such a pair or an
+ * option is not understood: xargs then stays a launcher that asks.
+ */
+static int judge_xargs(struct judge *j, struct ctx *c,
+		       const struct sc_sw_cmd *feed, const struct sc_sw_word *w,
+		       size_t n, size_t i, const char *object)
+{
+	static const char *const flags[] = { "-0", "--null", "-r",
+		"--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p",
+		"--interactive", "-o", "--open-tty", NULL };
+	static const char *const values[] = { "-n", "-L", "-P", "-s", "-E",
+		"--max-args", "--max-lines", "--max-procs", "--max-chars",
+		"--eof", "--process-slot-var", NULL };
+	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
+	struct find_judge fj;
+	struct sc_fd fd;
+	struct sc_buf name = SC_BUF_INIT;
+	size_t k, cmd, budget = SC_WALK_BUDGET;
+	int ok = 1, is_fd;
+
+	if (!feed || !feed->nr_words || word_has_flag(feed->words,
+			feed->nr_words, SC_SW_UNRESOLVED) ||
+	    !system_program(&feed->words[0]))
+		return 0;
+	cmd_name(&feed->words[0], &name);
+	is_fd = !strcmp(name.data, "fd") || !strcmp(name.data, "fdfind");
+	if (!is_fd && strcmp(name.data, "find")) {
+		sc_buf_release(&name);
+		return 0;
+	}
+	sc_buf_release(&name);
+	memset(&fj, 0, sizeof(fj));
+	fj.split = 1;
+	for (k = i + 1; k < n && w[k].s[0] == '-' && ok; k++) {
+		const char *s = w[k].s;
+
+		if (!strcmp(s, "--")) {
+			k++;
+			break;
+		}
+		if (in_list(s, flags)) {
+			if (!strcmp(s, "-0") || !strcmp(s, "--null"))
+				fj.split = 0;
+		} else if (in_list(s, values)) {
+			ok = ++k < n;
+		} else if (!strncmp(s, "--max-", 6) || !strncmp(s, "-n", 2) ||
+			   !strncmp(s, "-L", 2) || !strncmp(s, "-P", 2) ||
+			   !strncmp(s, "-s", 2) || !strncmp(s, "-l", 2) ||
+			   !strncmp(s, "-e", 2) || !strncmp(s, "--eof=", 6)) {
+			continue;   /* a value joined to its option */
+		} else if (!strcmp(s, "-I")) {
+			ok = ++k < n && w[k].len;
+			fj.repl = ok ? w[k].s : NULL;
+		} else if (!strncmp(s, "-I", 2)) {
+			fj.repl = s + 2;
+		} else if (!strcmp(s, "-i") || !strcmp(s, "--replace")) {
+			fj.repl = "{}";
+		} else if (!strncmp(s, "--replace=", 10) && s[10]) {
+			fj.repl = s + 10;
+		} else if (!strncmp(s, "-i", 2)) {
+			fj.repl = s + 2;
+		} else {
+			ok = 0;   /* -a FILE reads no pipe; -d and the unknown */
+		}
+	}
+	cmd = k;
+	if (!ok || cmd >= n)
+		return ok && cmd >= n;   /* xargs alone runs echo */
+	fj.j = j;
+	fj.c = c;
+	fj.w = feed->words;
+	fj.aw = w;
+	fj.xargs = 1;
+	fj.object = object;
+	fj.xact.kind = SC_FIND_EXEC;
+	fj.xact.from = cmd;
+	fj.xact.to = n;
+	fj.xact.plus = !fj.repl;
+	fj.xact.braces = 1;
+	fj.argv = sc_xcalloc(feed->nr_words + 1, sizeof(*fj.argv));
+	for (k = 0; k < feed->nr_words; k++)
+		fj.argv[k] = feed->words[k].s;
+	sc_find_init(&fj.f);
+	sc_fd_init(&fd);
+	if (is_fd) {
+		fj.fd = &fd;
+		ok = sc_fd_parse(&fd, fj.argv, feed->nr_words) == 0 &&
+		     !fd.has_action;
+	} else {
+		ok = sc_find_parse(&fj.f, fj.argv, feed->nr_words) == 0 &&
+		     !fj.f.nr_actions && fj.f.files0_from < 0;
+	}
+	if (ok && !c->cwd_unknown) {
+		size_t nr = is_fd ? fd.nr_paths : fj.f.start_to - fj.f.start_from;
+
+		if (!nr)
+			find_start(&fj, &dot, &budget);
+		for (k = 0; k < nr && !(j->have && j->decision == SC_DENY); k++)
+			find_start(&fj, &fj.w[is_fd ? fd.paths[k] :
+					       fj.f.start_from + k], &budget);
+	}
+	sc_buf_release(&fj.shown);
+	sc_strset_release(&fj.seen);
+	sc_find_release(&fj.f);
+	sc_fd_release(&fd);
+	free(fj.argv);
+	return ok && !c->cwd_unknown;
+}
+
 /* The launchers looked through: returns the index of the command. */
 static size_t peel_launchers(struct judge *j, struct ctx *c,
 			     const struct sc_sw_word *w, size_t n,
-			     const char *object, int *done)
+			     const char *object, const struct sc_sw_cmd *feed,
+			     int *done)
 {
 	static const char *const timeout_long[] = { "--signal", "--kill-after",
 		NULL };
@@ -2708,7 +2895,9 @@ static size_t peel_launchers(struct judge *j, struct ctx *c,
 			if (*done || i >= n)
 				note(j, R_LAUNCHER, object);
 		} else if (!strcmp(name.data, "xargs")) {
-			note(j, R_LAUNCHER, object);
+			/* fed by find or fd: judged on the names it reads */
+			if (i || !judge_xargs(j, c, feed, w, n, i, object))
+				note(j, R_LAUNCHER, object);
 			i = skip_launcher(w, n, i, "adEIiLlnPs", xargs_long, 0);
 		} else if (!strcmp(name.data, "timeout")) {
 			i = skip_launcher(w, n, i, "sk", timeout_long, 1);
@@ -2766,11 +2955,13 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		       size_t n, struct ctx *c, const char *heredoc)
 {
 	struct sc_buf object = SC_BUF_INIT, name = SC_BUF_INIT;
+	const struct sc_sw_cmd *feed = c->feed;
 	const struct reader *r;
 	enum rule_id conf;
 	size_t i, k;
 	int done = 0;
 
+	c->feed = NULL;   /* for this command only, never what it runs */
 	if (!n)
 		return;
 	if (c->depth > MAX_DEPTH) {
@@ -2785,7 +2976,9 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		note(j, R_OPAQUE, object.data);
 	if (c->cwd_unknown)
 		note(j, R_OPAQUE, object.data);
-	i = peel_launchers(j, c, w, n, object.data, &done);
+	i = peel_launchers(j, c, w, n, object.data, feed, &done);
+	if (c->cwd_unknown)
+		note(j, R_OPAQUE, object.data);   /* env -C DIR: runs elsewhere */
 	if (!done && i >= n)
 		note(j, R_READ_COMMAND, object.data);   /* timeout 5: runs nothing */
 	if (done || i >= n)
@@ -2885,6 +3078,18 @@ static void judge_argv(struct judge *j, const struct sc_sw_word *w,
 				judge_assign(j, c, a.data);
 				sc_buf_release(&a);
 			}
+		/* date -f FILE echoes each line it cannot parse: a read */
+		for (k = i + 1; k < n && !strcmp(name.data, "date"); k++)
+			if ((!strcmp(w[k].s, "-f") || !strcmp(w[k].s, "--file")) &&
+			    k + 1 < n) {
+				judge_arg_path(j, c, &w[++k], 0, object.data);
+			} else if (!strncmp(w[k].s, "--file=", 7)) {
+				struct sc_sw_word t = w[k];
+
+				t.s += 7;
+				t.len -= 7;
+				judge_arg_path(j, c, &t, 0, object.data);
+			}
 		note(j, R_READ_COMMAND, object.data);
 	} else if (judge_file_command(j, c, name.data, w, n, i, object.data)) {
 		/* judged */
@@ -2979,10 +3184,18 @@ static void judge_cmd(struct judge *j, struct ctx *c,
 		note(j, R_OPAQUE, object.data);
 	/* what a shell reads on stdin: heredocs and here-strings */
 	stdin_text = cmd->heredoc;
-	for (k = 0; k < cmd->nr_redirs; k++)
+	for (k = 0; k < cmd->nr_redirs; k++) {
 		if (cmd->redirs[k].op == SC_RD_HERESTR)
 			stdin_text = cmd->redirs[k].target.s;
+		if (cmd->redirs[k].op == SC_RD_IN ||
+		    cmd->redirs[k].op == SC_RD_RDWR ||
+		    cmd->redirs[k].op == SC_RD_HEREDOC ||
+		    cmd->redirs[k].op == SC_RD_HERESTR ||
+		    cmd->redirs[k].op == SC_RD_DUP_IN)
+			c->feed = NULL;   /* stdin is not the pipe */
+	}
 	judge_argv(j, cmd->words, cmd->nr_words, c, stdin_text);
+	c->feed = NULL;
 	if (!cmd->nr_words && (cmd->nr_assigns || cmd->nr_redirs))
 		note(j, R_BUILTIN, object.data);
 	sc_buf_release(&object);
@@ -3006,8 +3219,11 @@ static void judge_line(struct judge *j, const char *line, size_t len,
 	ret = sc_sw_parse(line, len, &l);
 	if (l.flags & (SC_SWL_OPAQUE | SC_SWL_SUBST))
 		note(j, R_OPAQUE, object.data);
-	for (k = 0; k < l.nr_cmds; k++)
+	for (k = 0; k < l.nr_cmds; k++) {
+		c->feed = k && (l.cmds[k - 1].flags & SC_SWC_PIPE) ?
+			  &l.cmds[k - 1] : NULL;
 		judge_cmd(j, c, &l.cmds[k], line, len);
+	}
 	for (k = 0; k < l.nr_subs; k++)
 		judge_nested(j, l.subs[k], strlen(l.subs[k]), c);
 	if (ret < 0)

@@ -77,17 +77,6 @@ void sc_provider_release(struct sc_provider *p)
 	sc_transcript_release(&p->transcript);
 }
 
-/* A key goes into a header line: visible ASCII only, no CR/LF smuggling. */
-static int key_ok(const char *key)
-{
-	const unsigned char *s = (const unsigned char *)key;
-
-	for (; *s; s++)
-		if (*s < 0x21 || *s > 0x7e)
-			return 0;
-	return 1;
-}
-
 static int take_key(struct sc_provider *p, const char **usage)
 {
 	char *key = getenv(p->key_env);
@@ -102,7 +91,7 @@ static int take_key(struct sc_provider *p, const char **usage)
 		*usage = p->why;
 		return -1;
 	}
-	if (!key_ok(key)) {
+	if (!sc_http_header_value_ok(key)) {
 		snprintf(p->why, sizeof(p->why), "%s holds characters a header "
 			 "cannot carry", p->key_env);
 		*usage = p->why;
@@ -113,6 +102,35 @@ static int take_key(struct sc_provider *p, const char **usage)
 	sc_buf_adds(&p->key_header, key);
 	/* Zero the environment's copy: one copy, wiped after the request. */
 	explicit_bzero(key, strlen(key));
+	return 0;
+}
+
+static const char no_aws_credentials[] =
+	"no AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, AWS_ACCESS_KEY_ID "
+	"and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE";
+
+/*
+ * The base of the URL: --endpoint without its trailing slashes, which must
+ * be https or http to loopback (a key is never sent in clear), or DEF.
+ */
+static int base_url(struct sc_provider *p, const char *def,
+		    const char **usage)
+{
+	size_t n;
+
+	if (!p->endpoint) {
+		sc_buf_adds(&p->url, def);
+		return 0;
+	}
+	if (!sc_http_url_is_https(p->endpoint) &&
+	    !sc_http_url_is_loopback(p->endpoint)) {
+		*usage = "--endpoint must be https, or http to a loopback address";
+		return -1;
+	}
+	n = strlen(p->endpoint);
+	while (n && p->endpoint[n - 1] == '/')
+		n--;
+	sc_buf_add(&p->url, p->endpoint, n);
 	return 0;
 }
 
@@ -137,6 +155,7 @@ static const char *bedrock_region(struct sc_provider *p)
  */
 static int prepare_bedrock(struct sc_provider *p, const char **usage)
 {
+	char def[96];
 	const char *region;
 	int st;
 
@@ -148,8 +167,7 @@ static int prepare_bedrock(struct sc_provider *p, const char **usage)
 	if (st < 0)
 		return SC_EXIT_UNAVAILABLE;
 	if (st > 0) {
-		*usage = "no AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, "
-			 "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE";
+		*usage = no_aws_credentials;
 		return -1;
 	}
 	p->key_name = p->aws.source;
@@ -161,20 +179,10 @@ static int prepare_bedrock(struct sc_provider *p, const char **usage)
 	}
 	snprintf(p->region_buf, sizeof(p->region_buf), "%s", region);
 	p->region = p->region_buf;
-	if (!p->endpoint) {
-		sc_buf_addf(&p->url, "https://bedrock-runtime.%s.amazonaws.com",
-			    p->region);
-	} else if (!sc_http_url_is_https(p->endpoint) &&
-		   !sc_http_url_is_loopback(p->endpoint)) {
-		*usage = "--endpoint must be https, or http to a loopback address";
+	snprintf(def, sizeof(def), "https://bedrock-runtime.%s.amazonaws.com",
+		 p->region);
+	if (base_url(p, def, usage) < 0)
 		return -1;
-	} else {
-		size_t n = strlen(p->endpoint);
-
-		while (n && p->endpoint[n - 1] == '/')
-			n--;
-		sc_buf_add(&p->url, p->endpoint, n);
-	}
 	sc_buf_adds(&p->url, "/model/");
 	sc_sigv4_encode(&p->url, p->model, strlen(p->model), 0);
 	sc_buf_adds(&p->url, p->stream ? "/invoke-with-response-stream" :
@@ -207,8 +215,7 @@ int sc_provider_credential_source(struct sc_provider *p, char *out,
 	if (st < 0)
 		return SC_EXIT_UNAVAILABLE;
 	if (st > 0) {
-		*usage = "no AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, "
-			 "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE";
+		*usage = no_aws_credentials;
 		return -1;
 	}
 	snprintf(out, outsz, "%s", p->aws.source);
@@ -218,8 +225,6 @@ int sc_provider_credential_source(struct sc_provider *p, char *out,
 
 int sc_provider_prepare(struct sc_provider *p, const char **usage)
 {
-	size_t n;
-
 	if (p->kind == SC_PROVIDER_BEDROCK)
 		return prepare_bedrock(p, usage);
 	if (p->kind == SC_PROVIDER_REPLAY) {
@@ -229,18 +234,10 @@ int sc_provider_prepare(struct sc_provider *p, const char **usage)
 		}
 		return sc_transcript_load(p->transcript_path, &p->transcript);
 	}
-	if (!sc_http_url_is_https(p->endpoint) &&
-	    !sc_http_url_is_loopback(p->endpoint)) {
-		*usage = "--endpoint must be https, or http to a loopback address";
-		return -1;
-	}
-	if (take_key(p, usage) < 0)
+	/* The endpoint is checked before the key is taken. */
+	if (base_url(p, "", usage) < 0 || take_key(p, usage) < 0)
 		return -1;
 	p->key_name = p->key_env;
-	n = strlen(p->endpoint);
-	while (n && p->endpoint[n - 1] == '/')
-		n--;
-	sc_buf_add(&p->url, p->endpoint, n);
 	sc_buf_adds(&p->url, p->kind == SC_PROVIDER_ANTHROPIC ?
 		    SC_ANTHROPIC_PATH : SC_OPENAI_PATH);
 	return 0;

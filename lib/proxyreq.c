@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <arpa/inet.h>
 
+#include "hostlist.h"
 #include "proxyreq.h"
 
 /* A TLS record holds at most 2^14 bytes of plaintext (+2048 slack). */
@@ -62,24 +63,6 @@ static size_t next_line(const char **p, const char *end, const char **line)
 	return n;
 }
 
-static int parse_port(const char *s, size_t n, unsigned *port)
-{
-	unsigned long v = 0;
-	size_t i;
-
-	if (!n || n > 5)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (unsigned long)(s[i] - '0');
-	}
-	if (!v || v > 65535)
-		return -1;
-	*port = (unsigned)v;
-	return 0;
-}
-
 /*
  * AUTHORITY (N bytes) as host[:port] or [v6][:port] into HOST (256
  * bytes) and *PORT (DEFPORT when absent; 0 DEFPORT: a port is required).
@@ -115,7 +98,7 @@ static int parse_authority(const char *a, size_t n, unsigned defport,
 	if (!hn || hn > 255 || memchr(h, '\0', hn))
 		return -1;
 	if (colon) {
-		if (parse_port(colon + 1, (size_t)(a + n - colon - 1), port) < 0) {
+		if (sc_port_parse(colon + 1, (size_t)(a + n - colon - 1), port) < 0) {
 			*why = "a port is a number from 1 to 65535";
 			return -1;
 		}

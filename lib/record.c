@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "record.h"
+#include "rectable.h"
 
 void sc_record_init(struct sc_record *r)
 {
@@ -159,9 +160,17 @@ void sc_record_encode(const struct sc_record *r, struct sc_buf *out)
 	sc_buf_addch(out, '\0');
 }
 
+void sc_record_queue(struct sc_output *out, const struct sc_record *r)
+{
+	if (out->table)
+		sc_record_show(r, &out->buf);
+	else
+		sc_record_encode(r, &out->buf);
+}
+
 int sc_record_write(struct sc_output *out, const struct sc_record *r)
 {
-	sc_record_encode(r, &out->buf);
+	sc_record_queue(out, r);
 	return sc_output_unit_done(out);
 }
 

@@ -67,6 +67,11 @@ const char *sc_record_type(const struct sc_record *r);
 
 /* Append the wire form of R to OUT. */
 void sc_record_encode(const struct sc_record *r, struct sc_buf *out);
+/*
+ * Append R to OUT's buffer, written at the next flush: its wire form, or
+ * its table row when OUT shows records to a person (rectable.h).
+ */
+void sc_record_queue(struct sc_output *out, const struct sc_record *r);
 /* Queue R on OUT as one unit; -1 when the output failed. */
 int sc_record_write(struct sc_output *out, const struct sc_record *r);
 

@@ -68,7 +68,8 @@ static const char *check_record(const struct sc_record *rec)
 		       "usage counts must be decimal numbers";
 	if (!strcmp(type, "end"))
 		return has_str(rec, "reason") ? NULL : "an end record needs reason=";
-	return "not a transcript record (turn, expect, text, call, usage, end)";
+	return "not a transcript record (task, turn, expect, text, call, usage, "
+	       "end)";
 }
 
 static int add_line(struct sc_transcript *t, const char *s, size_t n,
@@ -84,11 +85,25 @@ static int add_line(struct sc_transcript *t, const char *s, size_t n,
 		sc_record_release(&rec);
 		return -1;
 	}
+	if (!strcmp(sc_record_type(&rec), "task")) {
+		sc_record_release(&rec);
+		if (t->nr && !t->tasks) {
+			*why = "a task record after turns outside any task";
+			return -1;
+		}
+		if (t->tasks && (!t->nr || t->turns[t->nr - 1].task != t->tasks)) {
+			*why = "a task without a turn";
+			return -1;
+		}
+		t->tasks++;
+		return 0;
+	}
 	if (!strcmp(sc_record_type(&rec), "turn")) {
 		SC_ALLOC_GROW(t->turns, t->nr + 1, t->alloc);
 		turn = &t->turns[t->nr++];
 		memset(turn, 0, sizeof(*turn));
 		turn->line = lineno;
+		turn->task = t->tasks;
 		sc_record_release(&rec);
 		return 0;
 	}
@@ -138,6 +153,10 @@ int sc_transcript_parse(const char *data, size_t len, struct sc_transcript *t,
 	}
 	if (!t->nr) {
 		*why = "no turn in the transcript";
+		return -1;
+	}
+	if (t->tasks && t->turns[t->nr - 1].task != t->tasks) {
+		*why = "a task without a turn";
 		return -1;
 	}
 	return 0;
@@ -303,17 +322,63 @@ static void fill_reply(const struct sc_turn *turn, struct sc_reply *reply)
 	sc_reply_set_reason(reply, reason);
 }
 
+/* 1 when TURN's expectations meet C's items [FROM, TO) one for one. */
+static int opens_like(const struct sc_turn *turn,
+		      const struct sc_conversation *c, size_t from, size_t to)
+{
+	size_t i, at = from;
+
+	for (i = 0; i < turn->nr; i++) {
+		const struct sc_record *r = &turn->recs[i];
+
+		if (strcmp(sc_record_type(r), "expect"))
+			continue;
+		if (at >= to || !meets(r, &c->items[at].rec))
+			return 0;
+		at++;
+	}
+	return at == to || at == from;
+}
+
+/*
+ * The section answering C: the first whose first turn its opening
+ * records (before the model's first turn) meet.  Its first turn's index
+ * into *START and its number of turns into *NR; -1 (error printed) when
+ * none does.
+ */
+static int find_task(const struct sc_transcript *t,
+		     const struct sc_conversation *c, size_t *start, size_t *nr)
+{
+	size_t open = 0, i, j;
+
+	while (open < c->items_nr && !is_assistant(&c->items[open]))
+		open++;
+	for (i = 0; i < t->nr; i = j) {
+		for (j = i; j < t->nr && t->turns[j].task == t->turns[i].task; j++)
+			;
+		if (opens_like(&t->turns[i], c, 0, open)) {
+			*start = i;
+			*nr = j - i;
+			return 0;
+		}
+	}
+	return sc_error("REPLAY-DIVERGED", "no task of the transcript opens "
+			"as this conversation does");
+}
+
 int sc_replay_answer(const struct sc_transcript *t,
 		     const struct sc_conversation *c, struct sc_reply *reply)
 {
-	size_t first, k = find_turn(c, &first);
+	size_t first, k = find_turn(c, &first), start = 0, nr = t->nr;
 
-	if (k >= t->nr)
-		return sc_error("REPLAY-DIVERGED",
-				"the conversation is at turn %zu; the transcript "
-				"holds %zu", k + 1, t->nr);
-	if (check_expect(&t->turns[k], k, c, first) < 0)
+	if (t->tasks && find_task(t, c, &start, &nr) < 0)
 		return -1;
-	fill_reply(&t->turns[k], reply);
+	if (k >= nr)
+		return sc_error("REPLAY-DIVERGED",
+				"the conversation is at turn %zu; the transcript%s "
+				"holds %zu", k + 1, t->tasks ? "'s task" : "", nr);
+	if (check_expect(&t->turns[start + k], start + k, c, first) < 0)
+		return -1;
+	fill_reply(&t->turns[start + k], reply);
 	return 0;
 }

@@ -15,6 +15,12 @@
  * it already holds.  The expectations of that turn are compared, one for
  * one and in order, with the records that came after the last assistant
  * run; a difference is error[REPLAY-DIVERGED].
+ *
+ * An attempt gives each task a conversation of its own, so a transcript
+ * of several tasks is cut into sections by {"type":"task"} records (the
+ * first before any turn): the section answering a conversation is the
+ * first whose first turn's expectations its opening records (those before
+ * the model's first turn) meet, and the turn is counted within it.
  */
 
 #include <stddef.h>
@@ -29,11 +35,13 @@ struct sc_turn {
 	struct sc_record *recs;
 	size_t nr, alloc;
 	unsigned long line;    /* where its "turn" record is */
+	size_t task;           /* its section, from 1; 0 without sections */
 };
 
 struct sc_transcript {
 	struct sc_turn *turns;
 	size_t nr, alloc;
+	size_t tasks;          /* the number of task sections */
 };
 
 void sc_transcript_init(struct sc_transcript *t);

@@ -36,6 +36,7 @@
 #include "mountinfo.h"
 #include "netproxy.h"
 #include "record.h"
+#include "rectable.h"
 #include "rootguard.h"
 #include "sandbox-linux.h"
 #include "seccomp-filter.h"
@@ -1360,6 +1361,7 @@ struct stream {
 struct supervisor {
 	pid_t child;
 	pid_t janitor;      /* not ours to kill: it outlives us on purpose */
+	int proxied;        /* --network hosts: a proxy still writing records */
 	enum tier tier;
 	int report, sigfd;
 	struct stream s[2];
@@ -1520,8 +1522,10 @@ static void on_signal(struct supervisor *sv)
  */
 static int full_tier_done(const struct supervisor *sv)
 {
-	return sv->tier == TIER_FULL && sv->got_status && !sv->setup_failed &&
-	       !sv->timed_out && !sv->signalled;
+	/* Under --network hosts the proxy is stopped once we end: its last
+	 * connection's record gets the time the init's exit takes. */
+	return sv->tier == TIER_FULL && !sv->proxied && sv->got_status &&
+	       !sv->setup_failed && !sv->timed_out && !sv->signalled;
 }
 
 /* Wait for the command, its output and its status; enforce the deadline. */
@@ -1656,6 +1660,7 @@ static int launch(struct plan *pl)
 	memset(&sv, 0, sizeof(sv));
 	sv.tier = pl->tier;
 	sv.janitor = pl->janitor;
+	sv.proxied = pl->pol->net == SC_NET_HOSTS;
 	sv.max_output = pl->pol->max_output;
 	sv.sigfd = -1;
 	if (make_pipes(pl, &sv, report) < 0)
@@ -1870,7 +1875,8 @@ static void probe_network_modes(const struct sc_sandbox_policy *pol, int abi,
 		}
 }
 
-int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
+int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd,
+		     int force_records)
 {
 	struct protection p[2][P_COUNT];
 	int abi = sc_landlock_abi(), userns = probe_userns(), t, i, ret;
@@ -1880,7 +1886,7 @@ int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd)
 
 	protections(pol, abi, userns, 1, pol->read_only.nr > 0, p[0]);
 	protections(pol, abi, 0, 1, pol->read_only.nr > 0, p[1]);
-	sc_output_init(&out, fd);
+	sc_output_init_records(&out, fd, force_records);
 	sc_record_init(&rec);
 	snprintf(num, sizeof(num), "%d", abi);
 	sc_record_adds(&rec, "type", "host");

@@ -305,7 +305,6 @@ static void fingerprint(const char *p, size_t len, char out[17])
 /* A match accepted in the current window: its value and its line. */
 struct cand {
 	uint64_t from, to;   /* the value, absolute offsets */
-	uint64_t end;        /* where the match ended */
 	unsigned long line;
 	unsigned rule;
 };
@@ -420,7 +419,7 @@ static int on_rule(unsigned id, unsigned long long from,
 		if (!strong_value(r->win, r->win_len, (size_t)to,
 				  !!(rule->flags & SC_RULE_SHORT), &vf, &vt))
 			return 0;
-	} else if (!strcmp(rule->id, "private-key")) {
+	} else if (rule->flags & SC_RULE_KEY_BLOCK) {
 		key_block(r->win, r->win_len, (size_t)to, &vf, &vt);
 	} else if (extends_last(r, id, (size_t)to)) {
 		return 0;
@@ -442,7 +441,6 @@ static int on_rule(unsigned id, unsigned long long from,
 	c = &r->c[r->nr++];
 	c->from = r->base + vf;
 	c->to = r->base + vt;
-	c->end = end;
 	c->line = 0;
 	c->rule = id;
 	r->last[id] = r->nr;
@@ -467,7 +465,9 @@ static unsigned long count_newlines(const char *p, size_t n)
 		memcpy(&x, p + i, 8);
 		x ^= nl;
 		y = ((x & low7) + low7) | x;
-		count += (unsigned long)__builtin_popcountll(~y & high);
+		/* One bit a newline, summed into the top byte by a multiply
+		 * (no popcount instruction in the baseline x86-64 ISA). */
+		count += (unsigned long)((((~y & high) >> 7) * ones) >> 56);
 	}
 	for (; i < n; i++)
 		count += p[i] == '\n';

@@ -36,6 +36,8 @@ enum {
 				    character after a provider's name, the
 				    operator is parsed in C, and a value of
 				    12 characters is enough */
+	SC_RULE_KEY_BLOCK = 16,  /* a BEGIN line: the value is the block up
+				    to its END line */
 };
 
 struct sc_scan_rule {

@@ -12,6 +12,7 @@
 #include "dotenv.h"
 #include "io.h"
 #include "record.h"
+#include "scan.h"
 #include "env.h"
 #include "secrets.h"
 
@@ -86,30 +87,98 @@ void sc_secrets_from_environ(struct sc_secrets *s, char *const *envp)
 	}
 }
 
+/* A variable name: [A-Za-z_][A-Za-z0-9_]*. */
+static int var_name_valid(const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= 'a' && *p <= 'z') || (p > name && *p >= '0' && *p <= '9')))
+			return 0;
+	return p > name;
+}
+
+/*
+ * Whether a name a person gave may be echoed: an upper-case variable name
+ * that no credential rule matches.  A token pasted where a name goes
+ * ("--secret ghp_...", "--secret AKIA...") is never printed.
+ */
+static int name_may_be_shown(const char *name)
+{
+	struct sc_buf shown = SC_BUF_INIT;
+	struct sc_scanner *sc;
+	const char *p;
+	int ok;
+
+	for (p = name; *p; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return 0;
+	sc = sc_scanner_new();
+	if (!sc)
+		return 0;
+	sc_scan_show_path(sc, name, &shown);
+	ok = shown.data && !strcmp(shown.data, name);
+	sc_buf_release(&shown);
+	sc_scanner_free(sc);
+	return ok;
+}
+
 int sc_secrets_from_var(struct sc_secrets *s, const char *name)
 {
-	const char *value, *p;
-	char shown[128];
+	const char *value;
 
 	/*
 	 * Only a variable name is accepted, and a wrong one is not echoed:
 	 * "--secret TOKEN=value" must not print the value it was given.
 	 */
-	for (p = name; *p; p++)
-		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= 'a' && *p <= 'z') || (p > name && *p >= '0' && *p <= '9')))
-			break;
-	if (p == name || *p)
+	if (!var_name_valid(name))
 		return sc_error("SECRET-NAME", "--secret takes the name of an "
 				"environment variable, never a value");
 	value = getenv(name);
-	if (!value) {
-		sc_sanitize(shown, sizeof(shown), name, strlen(name));
-		return sc_error("SECRET-UNSET",
-				"environment variable '%s' is not set", shown);
+	if (value) {
+		sc_secrets_add(s, name, value, strlen(value));
+		return 0;
 	}
-	sc_secrets_add(s, name, value, strlen(value));
-	return 0;
+	if (name_may_be_shown(name))
+		return sc_error("SECRET-UNSET",
+				"environment variable '%s' is not set", name);
+	return sc_error("SECRET-UNSET", "the environment variable named by "
+			"--secret is not set, and what was given looks like a "
+			"value, so it is not shown: --secret takes a name; "
+			"--secret-stdin NAME reads a value");
+}
+
+int sc_secrets_from_fd(struct sc_secrets *s, const char *name, int fd)
+{
+	struct sc_buf value = SC_BUF_INIT;
+	int truncated = 0, ret = 0;
+
+	if (!var_name_valid(name))
+		return sc_error("SECRET-NAME", "--secret-stdin takes the name "
+				"the value is masked as ([A-Za-z_][A-Za-z0-9_]*)");
+	if (sc_read_fd_capped(fd, SECRETS_FILE_MAX, &value, &truncated) < 0) {
+		sc_buf_wipe(&value);
+		return sc_error_errno("SECRETS-FILE", "cannot read the value "
+				      "of '%s' from standard input", name);
+	}
+	/* The newline echo or a here-string adds is not part of it. */
+	if (value.len && value.data[value.len - 1] == '\n')
+		value.len--;
+	if (value.len && value.data[value.len - 1] == '\r')
+		value.len--;
+	if (truncated)
+		ret = sc_error("SECRETS-FILE", "the value of '%s' on standard "
+			       "input is larger than %zu bytes", name,
+			       SECRETS_FILE_MAX);
+	else if (!value.len)
+		ret = sc_error("SECRET-EMPTY", "standard input held no value "
+			       "for '%s'", name);
+	else
+		sc_secrets_add(s, name, value.data, value.len);
+	sc_buf_wipe(&value);
+	return ret;
 }
 
 int sc_secrets_read_file(const char *path, size_t max, struct sc_buf *out)

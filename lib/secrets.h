@@ -3,7 +3,7 @@
 
 /*
  * The secrets sc-mask(1) masks, gathered from its sources: the environment
- * (--env, --secret NAME), a dotenv file (--secrets-file), a key file
+ * (--env, --secret NAME), standard input (--secret-stdin NAME), a dotenv file (--secrets-file), a key file
  * (--key-file NAME=PATH) and a record file (--records, type=secret records
  * with name= and value=).  A value never comes from the command line.
  *
@@ -43,8 +43,16 @@ int sc_secrets_value_too_weak(const void *value, size_t len);
 
 /* --env: every variable of ENVP (NAME=VALUE strings) whose name looks secret. */
 void sc_secrets_from_environ(struct sc_secrets *s, char *const *envp);
-/* --secret NAME: -1 and error[SECRET-UNSET] when NAME is not set. */
+/*
+ * --secret NAME: -1 and error[SECRET-UNSET] when NAME is not set (naming
+ * it only when it looks like a name, never like a credential).
+ */
 int sc_secrets_from_var(struct sc_secrets *s, const char *name);
+/*
+ * --secret-stdin NAME: the value is all of FD, less one final newline (or
+ * CR LF); -1 and error[SECRET-NAME], [SECRET-EMPTY] or [SECRETS-FILE].
+ */
+int sc_secrets_from_fd(struct sc_secrets *s, const char *name, int fd);
 /* --secrets-file PATH: -1 and error[SECRETS-FILE] naming the line. */
 int sc_secrets_from_dotenv(struct sc_secrets *s, const char *path);
 /* --key-file NAME=PATH: -1 and error[KEY-FILE]. */

@@ -798,7 +798,7 @@ static int control_op(struct lexer *lx)
 	if (!lx->cur.nr_words && !lx->in_word && !lx->cur.nr_assigns &&
 	    !lx->cur.nr_redirs)
 		return fail(lx, "an operator without a command");
-	return end_cmd(lx, 0, 1);
+	return end_cmd(lx, s[0] == '|' && n != '|' ? SC_SWC_PIPE : 0, 1);
 }
 
 static int plain_char(struct lexer *lx, unsigned char c)

@@ -65,6 +65,7 @@ enum sc_sw_cmd_flag {
 	SC_SWC_BACKGROUND = 1 << 0,   /* ended by & */
 	SC_SWC_HEREDOC = 1 << 1,      /* has a heredoc (body in `heredoc`) */
 	SC_SWC_HEREDOC_EXPAND = 1 << 2, /* a heredoc with an unquoted delimiter */
+	SC_SWC_PIPE = 1 << 3,         /* ended by | or |&: feeds the next */
 };
 
 struct sc_sw_cmd {

@@ -233,20 +233,57 @@ static int write_skills(const struct skills *s, struct sc_output *out)
 	return 0;
 }
 
-int sc_skills_list(const char *top, const char *config,
-		   struct sc_output *out)
+/* Every skill a run would load: 0, or -1 after an error. */
+static int load_skills(struct skills *s, const char *config)
 {
-	struct skills s = { top, NULL, 0, 0 };
 	size_t nconf, i;
 	int ret = 0;
 
 	if (config)
-		ret = load_config(&s, config);
-	nconf = s.nr;
+		ret = load_config(s, config);
+	nconf = s->nr;
 	for (i = 0; !ret && sc_skill_dirs[i]; i++)
-		ret = load_repo_dir(&s, nconf, sc_skill_dirs[i]);
+		ret = load_repo_dir(s, nconf, sc_skill_dirs[i]);
+	return ret;
+}
+
+int sc_skills_list(const char *top, const char *config,
+		   struct sc_output *out)
+{
+	struct skills s = { top, NULL, 0, 0 };
+	int ret = load_skills(&s, config);
+
 	if (!ret)
 		ret = write_skills(&s, out);
+	skills_release(&s);
+	return ret;
+}
+
+int sc_skills_at(const char *top, const char *config, const char *path,
+		 char **id, char **version)
+{
+	struct skills s = { top, NULL, 0, 0 };
+	struct stat want, st;
+	size_t i;
+	int ret;
+
+	*id = *version = NULL;
+	if (lstat(path, &want) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 1 :
+		       sc_error_errno("INPUT", "cannot read a skill's path");
+	if (load_skills(&s, config) < 0) {
+		skills_release(&s);
+		return -1;
+	}
+	/* The same directory, however the person spelled its path. */
+	ret = 1;
+	for (i = 0; i < s.nr && ret == 1; i++)
+		if (lstat(s.v[i].path, &st) == 0 && st.st_dev == want.st_dev &&
+		    st.st_ino == want.st_ino) {
+			*id = sc_xstrdup(s.v[i].id);
+			*version = sc_xstrdup(s.v[i].version);
+			ret = 0;
+		}
 	skills_release(&s);
 	return ret;
 }

@@ -32,4 +32,13 @@ extern const char *const sc_skill_dirs[];
 int sc_skills_list(const char *top, const char *config,
 		   struct sc_output *out);
 
+/*
+ * The id and version a run loads the skill at PATH under (the same
+ * directory, however spelled), so a pin is made for the id verify looks
+ * for: 0 with *ID and *VERSION set (the caller frees them), 1 when no
+ * skill a run loads is at PATH, -1 after an error as sc_skills_list's.
+ */
+int sc_skills_at(const char *top, const char *config, const char *path,
+		 char **id, char **version);
+
 #endif

@@ -79,7 +79,13 @@ static void put(struct sink *k, const void *p, size_t n)
 	k->len += n;
 }
 
-static void clean(struct sink *k, const char *text, size_t len)
+static int kept_control(long cp, int flags)
+{
+	return (cp == '\n' && (flags & SC_TERM_KEEP_NEWLINE)) ||
+	       (cp == '\t' && (flags & SC_TERM_KEEP_TAB));
+}
+
+static void clean(struct sink *k, const char *text, size_t len, int flags)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t i = 0, used;
@@ -94,8 +100,10 @@ static void clean(struct sink *k, const char *text, size_t len)
 			continue;
 		}
 		/* C0, DEL, C1 (ESC and CSI start every escape sequence) */
-		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
-		    invisible(cp))
+		if (kept_control(cp, flags))
+			put(k, s + i, used);
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
+			 invisible(cp))
 			put(k, "?", 1);
 		else
 			put(k, s + i, used);
@@ -103,12 +111,18 @@ static void clean(struct sink *k, const char *text, size_t len)
 	}
 }
 
-void sc_term_clean(struct sc_buf *out, const char *text, size_t len)
+void sc_term_clean_keep(struct sc_buf *out, const char *text, size_t len,
+			int flags)
 {
 	struct sink k = { out, NULL, 0, 0, 0 };
 
 	sc_buf_adds(out, "");
-	clean(&k, text, len);
+	clean(&k, text, len, flags);
+}
+
+void sc_term_clean(struct sc_buf *out, const char *text, size_t len)
+{
+	sc_term_clean_keep(out, text, len, 0);
 }
 
 size_t sc_term_clean_into(char *dst, size_t dstsz, const char *text,
@@ -118,7 +132,7 @@ size_t sc_term_clean_into(char *dst, size_t dstsz, const char *text,
 
 	if (!dstsz)
 		return 0;
-	clean(&k, text, len);
+	clean(&k, text, len, 0);
 	dst[k.len] = '\0';
 	return k.len;
 }

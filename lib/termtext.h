@@ -33,6 +33,18 @@ struct sc_buf;
 /* Append LEN bytes of S to OUT, cleaned as above. */
 void sc_term_clean(struct sc_buf *out, const char *s, size_t len);
 
+enum {
+	SC_TERM_KEEP_NEWLINE = 1,  /* keep '\n': multi-line text */
+	SC_TERM_KEEP_TAB = 2,      /* keep '\t' */
+};
+
+/*
+ * The same, keeping what FLAGS names: newlines and tabs of multi-line
+ * text, or of a record value a table shows quoted (rectable.h).
+ */
+void sc_term_clean_keep(struct sc_buf *out, const char *s, size_t len,
+			int flags);
+
 /*
  * The same into DST (DSTSZ bytes, NUL-terminated): whole characters only,
  * as many as fit, and nothing allocated.  Returns the length written.

@@ -1,12 +1,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -17,17 +15,10 @@
 #include "record.h"
 #include "tree.h"
 
-#define RESOLVE_FLAGS (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV)
-
 /* Open NAME in directory DFD, never through a symlink or a mount. */
 static int open_at(int dfd, const char *name, int flags)
 {
-	struct open_how how;
-
-	memset(&how, 0, sizeof(how));
-	how.flags = (unsigned long long)(flags | O_CLOEXEC);
-	how.resolve = RESOLVE_FLAGS;
-	return (int)syscall(SYS_openat2, dfd, name, &how, sizeof(how));
+	return sc_open_beneath(dfd, name, flags, 0);
 }
 
 /* A path for a message: control bytes cleaned by sc_error itself. */
@@ -230,6 +221,7 @@ struct change {
 };
 
 struct diff {
+	struct names start_ignored;  /* sorted; directories end in '/' */
 	git_repository *repo;
 	git_odb *odb;
 	struct entries head;
@@ -260,6 +252,61 @@ static int add_change(struct diff *d, const char *path, const char *kind,
 		memset(&c->oid, 0, sizeof(c->oid));
 	c->refuse = refuse;
 	return 0;
+}
+
+/* 1 when PATH (a directory when IS_DIR) was ignored at the start. */
+static int start_ignored(struct diff *d, const char *path, int is_dir)
+{
+	struct sc_buf key;
+	int found;
+
+	if (!d->start_ignored.nr)
+		return 0;
+	sc_buf_init(&key);
+	sc_buf_adds(&key, path);
+	if (is_dir)
+		sc_buf_addch(&key, '/');
+	found = bsearch(&key.data, d->start_ignored.v, d->start_ignored.nr,
+			sizeof(char *), name_cmp) != NULL;
+	sc_buf_release(&key);
+	return found;
+}
+
+/* Read the NUL-separated list at PATH into D->start_ignored, sorted. */
+static int load_start_ignored(struct diff *d, const char *path)
+{
+	struct sc_buf data;
+	size_t i, start = 0;
+	int fd, truncated = 0, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		sc_error_errno("FILE-UNREADABLE", "cannot open the ignored list");
+		return SC_EXIT_UNAVAILABLE;
+	}
+	sc_buf_init(&data);
+	if (sc_read_fd_capped(fd, (size_t)64 << 20, &data, &truncated) < 0 ||
+	    truncated) {
+		sc_error("FILE-UNREADABLE", "the ignored list cannot be read whole (64 MiB at most)");
+		ret = SC_EXIT_UNAVAILABLE;
+	}
+	close(fd);
+	for (i = 0; !ret && i <= data.len; i++) {
+		if (i < data.len && data.data[i])
+			continue;
+		if (i > start) {
+			SC_ALLOC_GROW(d->start_ignored.v, d->start_ignored.nr + 1,
+				      d->start_ignored.alloc);
+			d->start_ignored.v[d->start_ignored.nr++] =
+				sc_xmemdup(data.data + start, i - start);
+		}
+		start = i + 1;
+	}
+	sc_buf_release(&data);
+	if (d->start_ignored.nr)
+		qsort(d->start_ignored.v, d->start_ignored.nr, sizeof(char *),
+		      name_cmp);
+	return ret;
 }
 
 static int ignored(struct diff *d, const char *path)
@@ -312,9 +359,6 @@ static int diff_regular(struct diff *d, int dfd, const char *name,
 	const char *refuse = (st->st_mode & (S_ISUID | S_ISGID)) ? "set-id"
 								  : NULL;
 
-	if (++d->files > SC_TREE_FILES_MAX)
-		return path_error(SC_EXIT_NO, "TOO-MANY-FILES",
-				  "more than 100000 files, at", path);
 	fd = open_at(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
@@ -386,9 +430,17 @@ static int diff_entry(struct diff *d, int fd, const char *name,
 	struct stat st;
 	int ign;
 
+	/* Every entry looked at counts, directories too: a million empty
+	 * directories must not keep the driver walking. */
+	if (++d->files > SC_TREE_FILES_MAX)
+		return path_error(SC_EXIT_NO, "TOO-MANY-FILES",
+				  "more than 100000 entries, at", path);
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
 				  path);
+	if (!entry_find(&d->head, path) &&
+	    start_ignored(d, path, S_ISDIR(st.st_mode)))
+		return 0;
 	if (S_ISDIR(st.st_mode))
 		return diff_subdir(d, fd, name, path, depth);
 	if (!entry_find(&d->head, path)) {
@@ -562,41 +614,64 @@ static int open_both(const char *dir, git_repository **repo, int *rootfd)
 	return 0;
 }
 
-int sc_tree_diff(const char *dir, struct sc_output *out)
+/* Walk the worktree against HEAD into D; *TREE is HEAD's tree (NULL on
+ * an unborn branch).  Release with diff_release whatever it returns. */
+static int diff_run(const char *dir, const char *ignored_list, struct diff *d,
+		    git_tree **tree, int *rootfd)
 {
-	struct diff d;
-	git_tree *tree = NULL;
-	int rootfd = -1, ret;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	sc_buf_init(&d->data);
+	*tree = NULL;
+	*rootfd = -1;
+	ret = ignored_list ? load_start_ignored(d, ignored_list) : 0;
+	if (!ret)
+		ret = open_both(dir, &d->repo, rootfd);
+	if (!ret)
+		ret = head_tree(d->repo, tree);
+	if (!ret && git_repository_odb(&d->odb, d->repo) < 0)
+		ret = git_fail("cannot open the object database");
+	if (!ret && *tree &&
+	    git_tree_walk(*tree, GIT_TREEWALK_PRE, collect_cb, &d->head) < 0)
+		ret = git_fail("cannot walk HEAD's tree");
+	if (!ret && d->head.nr)
+		qsort(d->head.v, d->head.nr, sizeof(*d->head.v), entry_cmp);
+	if (!ret)
+		ret = diff_dir(d, *rootfd, "", 0);
+	if (!ret)
+		ret = deleted(d);
+	return ret;
+}
+
+static void diff_release(struct diff *d, git_tree *tree, int rootfd)
+{
 	size_t i;
 
-	memset(&d, 0, sizeof(d));
-	sc_buf_init(&d.data);
-	ret = open_both(dir, &d.repo, &rootfd);
-	if (ret)
-		return ret;
-	ret = head_tree(d.repo, &tree);
-	if (!ret && git_repository_odb(&d.odb, d.repo) < 0)
-		ret = git_fail("cannot open the object database");
-	if (!ret && tree &&
-	    git_tree_walk(tree, GIT_TREEWALK_PRE, collect_cb, &d.head) < 0)
-		ret = git_fail("cannot walk HEAD's tree");
-	if (!ret && d.head.nr)
-		qsort(d.head.v, d.head.nr, sizeof(*d.head.v), entry_cmp);
-	if (!ret)
-		ret = diff_dir(&d, rootfd, "", 0);
-	if (!ret)
-		ret = deleted(&d);
+	for (i = 0; i < d->nch; i++)
+		free(d->ch[i].path);
+	free(d->ch);
+	entries_release(&d->head);
+	names_release(&d->start_ignored);
+	sc_buf_release(&d->data);
+	git_odb_free(d->odb);
+	git_tree_free(tree);
+	git_repository_free(d->repo);
+	if (rootfd >= 0)
+		close(rootfd);
+}
+
+int sc_tree_diff(const char *dir, const char *ignored_list,
+		 struct sc_output *out)
+{
+	struct diff d;
+	git_tree *tree;
+	int rootfd, ret;
+
+	ret = diff_run(dir, ignored_list, &d, &tree, &rootfd);
 	if (!ret)
 		ret = put_changes(&d, out);
-	for (i = 0; i < d.nch; i++)
-		free(d.ch[i].path);
-	free(d.ch);
-	entries_release(&d.head);
-	sc_buf_release(&d.data);
-	git_odb_free(d.odb);
-	git_tree_free(tree);
-	git_repository_free(d.repo);
-	close(rootfd);
+	diff_release(&d, tree, rootfd);
 	return ret;
 }
 
@@ -866,6 +941,21 @@ out:
 	return ret;
 }
 
+/* The empty tree, for a branch without a commit. */
+static int empty_tree(git_repository *repo, git_tree **tree)
+{
+	git_treebuilder *tb = NULL;
+	git_oid oid;
+	int ret = 0;
+
+	if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
+	    git_treebuilder_write(&oid, tb) < 0 ||
+	    git_tree_lookup(tree, repo, &oid) < 0)
+		ret = git_fail("cannot make an empty tree");
+	git_treebuilder_free(tb);
+	return ret;
+}
+
 /*
  * HEAD's tree with U applied: the deletions first, then the rest, so a
  * file that became a directory (or the other way round) is never a
@@ -916,16 +1006,8 @@ static int write_tree(git_repository *repo, int rootfd, const struct sc_tree_aud
 		ret = change_update(repo, &j->changes[i], &u[n++]);
 	for (i = 0; !ret && i < nalso; i++)
 		ret = also_update(repo, rootfd, tree, also[i], &u[n++]);
-	if (!ret && !tree) {
-		git_treebuilder *tb = NULL;
-		git_oid empty;
-
-		if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
-		    git_treebuilder_write(&empty, tb) < 0 ||
-		    git_tree_lookup(&tree, repo, &empty) < 0)
-			ret = git_fail("cannot make an empty tree");
-		git_treebuilder_free(tb);
-	}
+	if (!ret && !tree)
+		ret = empty_tree(repo, &tree);
 	if (!ret)
 		ret = apply_updates(repo, tree, u, n, &oid);
 	if (!ret) {
@@ -957,6 +1039,101 @@ int sc_tree_write(const char *dir, const char *audit,
 		close(rootfd);
 	}
 	sc_tree_audit_release(&j);
+	return ret;
+}
+
+/* ---- the tree under test (the held-out copy) ----------------------------- */
+
+static int link_cb(const char *root, const git_tree_entry *te, void *payload)
+{
+	struct names *links = payload;
+	git_filemode_t mode = git_tree_entry_filemode(te);
+	struct sc_buf path;
+
+	if (mode != GIT_FILEMODE_LINK && mode != GIT_FILEMODE_COMMIT)
+		return 0;
+	sc_buf_init(&path);
+	sc_buf_adds(&path, root);
+	sc_buf_adds(&path, git_tree_entry_name(te));
+	SC_ALLOC_GROW(links->v, links->nr + 1, links->alloc);
+	links->v[links->nr++] = sc_buf_detach(&path, NULL);
+	return 0;
+}
+
+/* TREE without its symlinks and gitlinks, into *OID. */
+static int strip_links(git_repository *repo, const git_oid *tree_oid,
+		       git_oid *oid)
+{
+	struct names links;
+	git_tree *tree = NULL;
+	git_tree_update *u;
+	size_t i;
+	int ret = 0;
+
+	memset(&links, 0, sizeof(links));
+	if (git_tree_lookup(&tree, repo, tree_oid) < 0 ||
+	    git_tree_walk(tree, GIT_TREEWALK_PRE, link_cb, &links) < 0) {
+		git_tree_free(tree);
+		names_release(&links);
+		return git_fail("cannot walk the tree under test");
+	}
+	u = sc_xcalloc(links.nr + 1, sizeof(*u));
+	for (i = 0; i < links.nr; i++) {
+		u[i].action = GIT_TREE_UPDATE_REMOVE;
+		u[i].path = links.v[i];
+	}
+	if (git_tree_create_updated(oid, repo, tree, links.nr, u) < 0)
+		ret = git_fail("cannot write the tree under test");
+	free(u);
+	git_tree_free(tree);
+	names_release(&links);
+	return ret;
+}
+
+int sc_tree_snapshot(const char *dir, const char *ignored_list,
+		     struct sc_output *out)
+{
+	struct diff d;
+	git_tree *tree, *empty = NULL;
+	git_tree_update *u = NULL;
+	git_oid mid, oid;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t i, n = 0;
+	int rootfd, ret;
+
+	ret = diff_run(dir, ignored_list, &d, &tree, &rootfd);
+	if (!ret) {
+		u = sc_xcalloc(d.nch + 1, sizeof(*u));
+		/* What the tick would refuse stays out; HEAD's version, if
+		 * any, stays in. */
+		for (i = 0; i < d.nch; i++) {
+			if (d.ch[i].refuse)
+				continue;
+			u[n].path = d.ch[i].path;
+			if (!d.ch[i].mode) {
+				u[n].action = GIT_TREE_UPDATE_REMOVE;
+			} else {
+				u[n].action = GIT_TREE_UPDATE_UPSERT;
+				u[n].filemode = (git_filemode_t)d.ch[i].mode;
+				git_oid_cpy(&u[n].id, &d.ch[i].oid);
+			}
+			n++;
+		}
+		if (!tree)
+			ret = empty_tree(d.repo, &empty);
+	}
+	if (!ret)
+		ret = apply_updates(d.repo, tree ? tree : empty, u, n, &mid);
+	if (!ret)
+		ret = strip_links(d.repo, &mid, &oid);
+	if (!ret) {
+		git_oid_tostr(hex, sizeof(hex), &oid);
+		sc_output_add(out, hex, strlen(hex));
+		sc_output_add(out, "\n", 1);
+	}
+	free(u);
+	git_tree_free(empty);
+	diff_release(&d, tree, rootfd);
 	return ret;
 }
 

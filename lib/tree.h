@@ -22,6 +22,7 @@
  *                    sc-classify) has an allow verdict and nothing refused.
  *   sc_tree_write    HEAD's tree plus exactly the judged changes (by the
  *                    object ids the diff stored) plus the ALSO paths.
+ *   sc_tree_snapshot the tree under test, for the held-out copy.
  *   sc_tree_restore  the worktree brought back to HEAD: tracked files from
  *                    objects, everything else removed but KEEP.
  *
@@ -61,7 +62,19 @@ int sc_tree_audit_read(struct sc_tree_audit *a, struct sc_input *in);
 int sc_tree_audit_judge(const struct sc_tree_audit *a, struct sc_output *out);
 void sc_tree_audit_release(struct sc_tree_audit *a);
 
-int sc_tree_diff(const char *dir, struct sc_output *out);
+/*
+ * IGNORED, when set, is a NUL-separated list of root-relative paths (a
+ * directory ends in '/') git ignored when an in-place run started: the
+ * person's own files, never part of a diff, whatever .gitignore says now.
+ */
+int sc_tree_diff(const char *dir, const char *ignored, struct sc_output *out);
+/*
+ * The tree under test, for the held-out copy: HEAD's tree plus every
+ * change of the diff but those sc-tree refuses, without any symlink or
+ * gitlink (HEAD's included), so a copy of it holds only regular files and
+ * directories.  Not a commit: no policy judged it.
+ */
+int sc_tree_snapshot(const char *dir, const char *ignored, struct sc_output *out);
 int sc_tree_judge(const char *audit, struct sc_output *out);
 int sc_tree_write(const char *dir, const char *audit,
 		  const char *const *also, size_t nalso,

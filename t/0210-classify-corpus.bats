@@ -49,6 +49,7 @@ load lib/policy
 @test "corpus: the man page's decisions by example, which it shows as they are" {
 	policy_corpus "$SC_POLICY_DATA/examples.tsv"
 	policy_examples_block "$SC_POLICY_DATA/examples.tsv" >"$SC_TMP/want"
+	# shellcheck disable=SC2016 # the backticks of a literal block
 	sed -n '/^# DECISIONS BY EXAMPLE/,/^# EXIT STATUS/p' \
 		"$SC_TOP/Documentation/sc-classify.1.scd" |
 		sed -n '/^```$/,/^```$/p' >"$SC_TMP/got"

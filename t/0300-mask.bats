@@ -53,6 +53,55 @@ load lib/mask
 	[ ! -s "$SC_TMP/out" ]
 }
 
+@test "sc-mask: a token given to --secret is never echoed, even when it could be a name" {
+	local tok
+	for tok in ghp_abcdefghijklmnopqrstuvwxyz0123456789 AKIAIOSFODNN7EXAMPLE \
+		sk_live_abcdefghijklmnopqrstuvwx; do
+		printf 'hello\n' >"$SC_TMP/in"
+		sc_run_io "$SC_TMP/in" "$SC_TMP/out" sc-mask --secret "$tok"
+		assert_equal "$status" 2
+		[[ "$stderr" == *"error[SECRET-UNSET]"*"--secret-stdin"* ]]
+		[[ "$stderr" != *"$tok"* ]]
+		[ ! -s "$SC_TMP/out" ]
+	done
+}
+
+@test "sc-mask: --secret-stdin NAME masks a value that has no variable; the text comes from FILE" {
+	local v
+	v=$(mask_gen_value)
+	printf 'a %s b\n' "$v" >"$SC_TMP/file"
+	sc_run_io <(printf '%s\n' "$v") "$SC_TMP/out" sc-mask --secret-stdin DEPLOY "$SC_TMP/file"
+	assert_equal "$status" 0
+	assert_equal "$(cat "$SC_TMP/out")" "a [redacted:DEPLOY] b"
+	# Control: without the value, the file passes through unchanged.
+	sc_run_io <(printf 'other-value-entirely\n') "$SC_TMP/out" sc-mask --secret-stdin DEPLOY "$SC_TMP/file"
+	assert_equal "$status" 0
+	grep -qF "$v" "$SC_TMP/out"
+}
+
+@test "sc-mask: --secret-stdin refuses what cannot work, exit 2, nothing written, no value shown" {
+	local v
+	v=$(mask_gen_value)
+	printf 'x\n' >"$SC_TMP/file"
+	# Standard input holds the value: no text would be left to mask.
+	sc_run_io <(printf '%s\n' "$v") "$SC_TMP/out" sc-mask --secret-stdin DEPLOY
+	assert_equal "$status" 2
+	sc_run_io <(printf '%s\n' "$v") "$SC_TMP/out" sc-mask --secret-stdin DEPLOY --records-stream
+	assert_equal "$status" 2
+	sc_run_io <(printf '%s\n' "$v") "$SC_TMP/out" sc-mask --secret-stdin A --secret-stdin B "$SC_TMP/file"
+	assert_equal "$status" 2
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --secret-stdin DEPLOY "$SC_TMP/file"
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[SECRET-EMPTY]"* ]]
+	[ ! -s "$SC_TMP/out" ]
+	# The name must be a name: a value typed there is not echoed.
+	sc_run_io <(printf '%s\n' "$v") "$SC_TMP/out" sc-mask --secret-stdin "$v=1" "$SC_TMP/file"
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[SECRET-NAME]"* ]]
+	[[ "$stderr" != *"$v"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
 @test "sc-mask: --env masks secret-looking names only" {
 	export TEST_API_KEY TEST_PLAIN
 	TEST_API_KEY=$(mask_gen_value)

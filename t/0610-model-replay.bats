@@ -142,3 +142,59 @@ replay() {
 	assert_equal "$status" 3
 	[[ "$stderr" == *"error[MALFORMED-TRANSCRIPT]"*"usage counts must be decimal numbers"* ]]
 }
+
+@test "replay: task sections, each conversation counting its own turns" {
+	cat >"$SC_TMP/tasks.transcript" <<'T'
+{"type":"task"}
+{"type":"turn"}
+{"type":"expect","of":"message","contains":"task A"}
+{"type":"text","text":"A, turn 1"}
+{"type":"turn"}
+{"type":"text","text":"A, turn 2"}
+{"type":"task"}
+{"type":"turn"}
+{"type":"expect","of":"message","contains":"task B"}
+{"type":"expect","of":"message","contains":"Earlier"}
+{"type":"text","text":"B, turn 1"}
+T
+	{
+		echo '{"type":"message","role":"user","text":"Do task B.","label":"trusted","source":"speccoder"}'
+		echo '{"type":"message","role":"user","text":"Earlier tasks: A.","label":"untrusted","source":"command"}'
+	} | model_conv
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$SC_TMP/tasks.transcript"
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 0 --partial '"text":"B, turn 1"'
+	# Task A's second turn: the turn counts within its section.
+	{
+		echo '{"type":"message","role":"user","text":"Do task A.","label":"trusted","source":"speccoder"}'
+		echo '{"type":"text","text":"A, turn 1","label":"trusted","source":"model"}'
+		echo '{"type":"message","role":"user","text":"go on","label":"trusted","source":"person"}'
+	} | model_conv
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$SC_TMP/tasks.transcript"
+	assert_equal "$status" 0
+	run model_json "$SC_TMP/out"
+	assert_line --index 0 --partial '"text":"A, turn 2"'
+	# A conversation no section opens like: diverged, nothing written.
+	echo '{"type":"message","role":"user","text":"Do task C.","label":"trusted","source":"speccoder"}' | model_conv
+	sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+		--transcript "$SC_TMP/tasks.transcript"
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[REPLAY-DIVERGED]: no task of the transcript opens as this conversation does"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "replay: a task record after bare turns, or a task without a turn, is malformed" {
+	printf '{"type":"turn"}\n{"type":"text","text":"x"}\n{"type":"task"}\n{"type":"turn"}\n' >"$SC_TMP/t1"
+	printf '{"type":"task"}\n{"type":"task"}\n{"type":"turn"}\n' >"$SC_TMP/t2"
+	printf '{"type":"task"}\n{"type":"turn"}\n{"type":"task"}\n' >"$SC_TMP/t3"
+	echo '{"type":"message","role":"user","text":"hi","label":"trusted","source":"person"}' | model_conv
+	for t in t1:"a task record after turns outside any task" t2:"a task without a turn" t3:"a task without a turn"; do
+		sc_run_io "$SC_TMP/conv" "$SC_TMP/out" sc-model --provider replay \
+			--transcript "$SC_TMP/${t%%:*}"
+		assert_equal "$status" 3
+		[[ "$stderr" == *"error[MALFORMED-TRANSCRIPT]"*"${t#*:}"* ]]
+	done
+}

@@ -87,3 +87,21 @@ setup() {
 	assert_equal "$(stat -c %a "$XDG_STATE_HOME/speccoder")" 700
 	assert_equal "$(stat -c %a "$d")" 700
 }
+
+@test "init names the model credentials it finds, never a value" {
+	printf '[default]\naws_access_key_id = AKIAINITTEST00000001\naws_secret_access_key = init-secret-value-42\n' >"$SC_TMP/aws-creds"
+	run env -u OPENAI_API_KEY -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY \
+		-u AWS_BEARER_TOKEN_BEDROCK -u AWS_PROFILE \
+		ANTHROPIC_API_KEY=sk-ant-init-value-0123 \
+		AWS_SHARED_CREDENTIALS_FILE="$SC_TMP/aws-creds" AWS_CONFIG_FILE="$SC_TMP/none" \
+		git speccoder init
+	assert_success
+	assert_line "  anthropic: ANTHROPIC_API_KEY"
+	assert_line "  bedrock: profile 'default' (static keys, credentials file)"
+	refute_output --partial openai
+	refute_output --partial init-secret-value
+	refute_output --partial sk-ant-init-value
+	refute_output --partial AKIAINIT
+	run grep -c 'init-secret\|sk-ant' speccoder.conf
+	assert_output 0
+}

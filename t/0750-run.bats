@@ -280,9 +280,9 @@ T
 		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
 	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
 		--transcript "$SC_TMP/t" --retries 0
-	assert_failure 1
-	# The diff audit judges the .env the new .gitignore lets through.
-	assert_regex "$stderr" "DIFF-DENIED.*[.]env"
+	# What git ignored at the start is the person's: never part of the
+	# tick's diff, whatever the new .gitignore says.
+	assert_success
 	run git log --all --format=%H -p
 	refute_output --partial "$key"
 	run git ls-tree -r --name-only HEAD
@@ -322,13 +322,17 @@ T
 	assert_regex "$stderr" "NOT-CLEAN"
 }
 
-@test "run: two open tasks, one conversation, two ticks, each attested" {
+@test "run: two open tasks, a conversation each, two ticks, each attested" {
 	printf -- '- [ ] T002 Say goodbye too\n' >>specs/greeting/tasks.md
 	git commit -q -am "a second task"
-	jq -cn '{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"T001"},
+	# A section a task: each conversation counts its turns from one.
+	jq -cn '{type:"task"},
+		{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"T001"},
 		{type:"call",id:"c1",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
 		{type:"turn"}, {type:"text",text:"T001 done"},
+		{type:"task"},
 		{type:"turn"}, {type:"expect",of:"message",role:"user",contains:"T002"},
+		{type:"expect",of:"message",role:"user",contains:"- task 2: T001"},
 		{type:"call",id:"c2",tool:"write",path:"bye.sh",content:"#!/bin/sh\necho Goodbye\n"},
 		{type:"turn"}, {type:"text",text:"T002 done"}' >"$SC_TMP/t"
 	run --separate-stderr git speccoder run greeting --no-prompt --transcript "$SC_TMP/t"
@@ -341,10 +345,21 @@ T
 	for c in $(git rev-list main..speccoder/greeting); do
 		sc-attest show "$c" | grep -q task-verification
 	done
-	# The second task's message does not repeat the spec.
+	# The second task's conversation is its own: the trusted task with the
+	# spec again, then the summary of the first, untrusted; nothing of the
+	# first task's turns.
 	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
-	run jq -r 'select(.type == "message") | .text | split("\n")[0]' < <(sc-rec --to-json <"$conv")
-	assert_line --index 1 --partial "Implement task 3 of feature greeting: T002"
+	sc-rec --to-json <"$conv" >"$SC_TMP/conv.json"
+	run jq -r 'select(.type == "message") | "\(.label) \(.text | split("\n")[0])"' "$SC_TMP/conv.json"
+	assert_line --index 0 "trusted Implement task 3 of feature greeting: T002 Say goodbye too"
+	assert_line --index 1 "untrusted Earlier tasks of this attempt, done and committed:"
+	assert_equal "${#lines[@]}" 2
+	jq -r 'select(.type == "message") | .text' "$SC_TMP/conv.json" | grep -q '^# The spec'
+	jq -r 'select(.type == "message" and .label == "untrusted") | .text' "$SC_TMP/conv.json" >"$SC_TMP/summary"
+	grep -qx '  files: greet.sh specs/greeting/tasks.md' "$SC_TMP/summary"
+	run ! grep -q '"c1"' <(cat "$SC_TMP/conv.json")
+	# The first task's conversation is kept beside it.
+	[ -s "$(dirname "$conv")/conversation.before-task-3" ]
 }
 
 @test "run: the model's usage is journaled, and report sums it with the cache's saving" {

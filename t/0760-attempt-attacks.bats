@@ -134,6 +134,9 @@ assert_ticked() {
 	refute_line README.md
 	assert_line specs/greeting/tasks.md
 	run_journal_json >"$SC_TMP/j"
+	# The audit judged the deletion and the write, nothing else.
+	run jq -r 'select(.type == "audit") | "\(.task) \(.changes)"' "$SC_TMP/j"
+	assert_output "2 2"
 	run jq -r 'select(.type == "end" and .command == "run") | .code' "$SC_TMP/j"
 	assert_output DONE
 }
@@ -381,4 +384,43 @@ audit() {
 	assert_line "diff=1"
 	assert_regex "$stderr" "UNRESTORABLE.*'mnt'"
 	assert_equal "$(cat "$SC_TMP/person/file")" precious
+}
+
+@test "sc-tree: diff --ignored leaves out what git ignored at the start, whatever .gitignore says now" {
+	tree_repo
+	mkdir -p build/sub
+	echo cache >build/sub/o
+	echo KEY=1 >.env
+	printf '.env\0build/\0' >"$SC_TMP/ignored"
+	# The model's .gitignore ignores nothing any more.
+	: >.gitignore
+	run sc-tree diff --ignored "$SC_TMP/ignored"
+	assert_success
+	run sc-rec --to-json < <(sc-tree diff --ignored "$SC_TMP/ignored")
+	refute_output --partial '.env'
+	refute_output --partial 'build/'
+	assert_output --partial '"path":".gitignore"'
+	# Control: without the list, both are changes.
+	run sc-rec --to-json < <(sc-tree diff)
+	assert_output --partial '"path":".env"'
+	assert_output --partial '"path":"build/sub/o"'
+}
+
+@test "sc-tree: snapshot is the tree under test, without a symlink or gitlink" {
+	tree_repo
+	echo two >src/a.c
+	echo new >src/new.c
+	ln -s "$HOME/.ssh" keys
+	mkdir -p vendor/lib && git init -q vendor/lib
+	tree=$(sc-tree snapshot)
+	run git ls-tree -r "$tree"
+	assert_line --partial "	src/new.c"
+	refute_line --partial "	keys"
+	refute_line --partial "	src/lnk"
+	refute_line --partial "vendor"
+	refute_line --partial "120000"
+	assert_equal "$(git cat-file -p "$tree:src/a.c")" two
+	# The worktree and the index are as they were.
+	[ -L keys ] && [ -L src/lnk ]
+	assert_equal "$(git diff --cached --name-only)" ""
 }

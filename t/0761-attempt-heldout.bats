@@ -78,10 +78,33 @@ printf "not ok 1 - %s\n" "$(cat keys/id_rsa 2>&1 | head -c 60)"; exit 1
 	run --separate-stderr git speccoder run greeting --no-prompt \
 		--transcript "$SC_TMP/t" --retries 1
 	conversation_text >"$SC_TMP/conv"
-	# The channel works: the held-out step failed and said which test.
-	grep -q 'The held-out tests failed' "$SC_TMP/conv"
 	run grep -c fake-private-key-material "$SC_TMP/conv"
 	assert_output 0
+	assert_no_copy
+	# The held-out step audits the tree as the tick does: the symlink is
+	# refused before any copy is made.
+	run end_event
+	assert_output "failure DIFF-DENIED"
+	run jq -r 'select(.type == "denied") | "\(.path) \(.rule)"' < <(run_journal_json)
+	assert_line "keys tree.symlink"
+}
+
+# A symlink committed at the tip (the person's) where the sealed tests go:
+# laying them over the copy, outside any sandbox, must not write through it.
+@test "attack: a committed symlink where the sealed tests go is not written through" {
+	mkdir "$SC_TMP/outside"
+	ln -s "$SC_TMP/outside" checks
+	git add checks
+	git commit -q -m "a link in the tree"
+	mkdir -p "$SC_TMP/held/checks"
+	echo 'echo "ok - held-out"' >"$SC_TMP/held/checks/zz.sh"
+	git speccoder seal greeting "$SC_TMP/held" >/dev/null
+	attack 'exit 0'
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_success
+	run ls -A "$SC_TMP/outside"
+	assert_output ""
 	assert_no_copy
 }
 
@@ -109,10 +132,14 @@ printf "not ok 1 - %s\n" "$(tr "\n" " " <.env 2>&1 | head -c 70)"; exit 1
 	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
 		--transcript "$SC_TMP/t" --retries 1
 	conversation_text >"$SC_TMP/conv"
-	grep -q 'The held-out tests failed' "$SC_TMP/conv"
 	run grep -c env-file-marker "$SC_TMP/conv"
 	assert_output 0
 	assert_no_copy
+	# The audit before the held-out step refuses the file git ignored.
+	run end_event
+	assert_output "failure DIFF-DENIED"
+	run jq -r 'select(.type == "denied") | .path' < <(run_journal_json)
+	assert_line .env
 	# The person's index is as it was.
 	run git diff --cached --name-only
 	assert_output ""
@@ -174,12 +201,17 @@ exit 0
 		{type:"turn"}, {type:"text",text:"again"}' >"$SC_TMP/t2"
 	run --separate-stderr git speccoder run greeting --no-prompt \
 		--transcript "$SC_TMP/t2" --retries 0
+	# The next run starts from the branch tip (sc-tree restore): the
+	# poison is gone before the guard or the prompt sees anything, and the
+	# project's own Makefile runs (the task is not done: TASK-FAILED).
 	assert_failure 1
-	assert_regex "$stderr" INTEGRITY
+	assert_regex "$stderr" TASK-FAILED
 	[ ! -e "$wt/injected-recipe-ran" ]
-	run jq -r 'select(.type == "finding") | .path' < <(run_journal_json)
-	assert_line Makefile
-	assert_line specs/greeting/plan.md
+	run grep -c injected-plan-marker "$wt/specs/greeting/plan.md"
+	assert_output 0
+	assert_equal "$(cat "$wt/Makefile")" "$(git show main:Makefile)"
+	run jq -r 'select(.type == "task-start") | .text' < <(run_journal_json)
+	refute_output --partial injected-task-marker
 	conv=$(newest_run)/conversation
 	[ ! -e "$conv" ] || run grep -c -e injected-task-marker -e injected-plan-marker "$conv"
 	[ ! -e "$conv" ] || assert_output 0

@@ -124,6 +124,48 @@ pin_all() {
 	assert_line --regexp "^scan-hit +required +pdf@1\.4\.0: credential \(rule private-key\) in 'key.txt' line 1"
 }
 
+@test "pin with a path alone takes the id a run loads it as: the first pin verifies" {
+	mkdir -p .agents/skills/fmt
+	printf 'Format the code.\n' >.agents/skills/fmt/SKILL.md
+	run --separate-stderr git speccoder skills pin .agents/skills/fmt
+	assert_equal "$status" 0
+	assert_output --regexp '^pinned \.agents/skills/fmt@repo sha256:[0-9a-f]{64}$'
+	# A configured skill, by its path alone (spelled another way).
+	run --separate-stderr git speccoder skills pin "$SC_TMP/vendor/../vendor/pdf/"
+	assert_equal "$status" 0
+	assert_output --regexp '^pinned pdf@1\.4\.0 sha256:'
+	run --separate-stderr git speccoder skills pin .claude/skills/review
+	assert_equal "$status" 0
+	run --separate-stderr git speccoder skills verify
+	assert_equal "$status" 0
+	assert_line --regexp '^verified +required +\.agents/skills/fmt@repo: the digest matches'
+}
+
+@test "pin under an id no run would look for is refused, naming the id it expected; nothing pinned" {
+	mkdir -p .agents/skills/fmt
+	printf 'Format the code.\n' >.agents/skills/fmt/SKILL.md
+	run --separate-stderr git speccoder skills pin fmt@1.0.0 .agents/skills/fmt
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[PIN-ID]"*"'.agents/skills/fmt@repo'"*"never as 'fmt@1.0.0'"* ]]
+	[ ! -e skills.lock ]
+	# The configured skill's version must be the configured one.
+	run --separate-stderr git speccoder skills pin pdf@2.0.0 "$SC_TMP/vendor/pdf"
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[PIN-ID]"*"'pdf@1.4.0'"* ]]
+	# A folder no run loads is no skill to pin.
+	mkdir -p notes
+	printf 'x\n' >notes/SKILL.md
+	run --separate-stderr git speccoder skills pin notes
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[NOT-A-SKILL]"*".agents/skills/"* ]]
+	# A token pasted where the id goes is never echoed.
+	run --separate-stderr git speccoder skills pin "$GH@1" .agents/skills/fmt
+	assert_equal "$status" 2
+	[[ "$stderr" == *"error[PIN-ID]"* ]]
+	[[ "$output$stderr" != *"$GH"* ]]
+	[ ! -e skills.lock ]
+}
+
 @test "a malformed skills.lock leaves every skill unverified and names the line" {
 	pin_all
 	printf '[pin "x@1"\n' >>skills.lock

@@ -21,9 +21,18 @@ SC_PROG=${SC_PROG% }
 # TEXT with its control characters as '?': a diagnostic often quotes a
 # name a command or the model chose, and an escape sequence in it must not
 # reach the person's terminal (as sc_sanitize does for the C tools).
+# Untrusted TEXT as one line a terminal can show, through sc-rec
+# --for-terminal: the cleaning function of the C tools (controls, C1 raw
+# or UTF-8, bidi and invisible characters, bytes that are not UTF-8), its
+# newlines then made '?'.  Without the tools (a broken install, reported
+# elsewhere) every byte but printable ASCII goes.
 sc_printable() { # TEXT
-	local LC_ALL=C
-	printf '%s' "${1//[[:cntrl:]]/?}"
+	local t LC_ALL=C
+	if t=$(sc_tool_find sc-rec); then
+		printf '%s' "$1" | "$t" --for-terminal | tr '\n' '?'
+	else
+		printf '%s' "${1//[^ -~]/?}"
+	fi
 }
 
 sc_error() { # CODE TEXT
@@ -57,19 +66,23 @@ sc_colour_init() {
 # from the source tree (a Makefile and lib/record.h beside its bin/), else
 # beside git-speccoder; exit 4 when it is not built.  An installed
 # git-speccoder never takes a tool from some unrelated build/ directory.
-sc_tool() { # NAME
-	_bindir=${SPECCODER_BINDIR:-}
-	[ -n "$_bindir" ] || sc_die 4 TOOL-MISSING "run through git speccoder"
-	if [ -f "$_bindir/../Makefile" ] && [ -f "$_bindir/../lib/record.h" ]; then
-		_t=$_bindir/../build/bin/$1
+# The path of tool NAME, or status 1 when there is none (never dies).
+sc_tool_find() { # NAME
+	local bindir=${SPECCODER_BINDIR:-} t
+	[ -n "$bindir" ] || return 1
+	if [ -f "$bindir/../Makefile" ] && [ -f "$bindir/../lib/record.h" ]; then
+		t=$bindir/../build/bin/$1
 	else
-		_t=$_bindir/$1
+		t=$bindir/$1
 	fi
-	if [ -x "$_t" ]; then
-		printf '%s\n' "$_t"
-		return 0
-	fi
-	sc_die 4 TOOL-MISSING "$1 is not built here: run 'make' (or install speccoder)"
+	[ -x "$t" ] || return 1
+	printf '%s\n' "$t"
+}
+
+sc_tool() { # NAME
+	[ -n "${SPECCODER_BINDIR:-}" ] || sc_die 4 TOOL-MISSING "run through git speccoder"
+	sc_tool_find "$1" ||
+		sc_die 4 TOOL-MISSING "$1 is not built here: run 'make' (or install speccoder)"
 }
 
 # The path of hooks-guard program NAME (sc-git, guard): beside the drivers

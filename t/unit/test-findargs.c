@@ -38,7 +38,7 @@ static struct hits eval(const struct sc_find *f, const char *const *argv,
 	memset(&h, 0, sizeof(h));
 	p = sc_find_eval(f, argv, &file, count, &h);
 	if (pruned)
-		*pruned = p;
+		*pruned = p & SC_FIND_PRUNED;
 	return h;
 }
 
@@ -196,6 +196,31 @@ static void test_fd(void **state)
 	sc_fd_release(&fd);
 }
 
+static void test_prints(void **state)
+{
+	static const char *const dflt[] = { "find", ".", "-name", "*.c", NULL };
+	static const char *const print[] = { "find", ".", "-name", ".git",
+		"-prune", "-o", "-name", "*.c", "-print0", NULL };
+	static const char *const bare[] = { "find", "src", NULL };
+	struct sc_find f = { .top = -1 };
+	struct sc_find_file c = { "a.c", "./a.c", S_IFREG, 1 };
+	struct sc_find_file env = { ".env", "./.env", S_IFREG, 1 };
+	struct sc_find_file git = { ".git", "./.git", S_IFDIR, 1 };
+	struct hits h;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	assert_true(parse(&f, dflt) > 0);
+	assert_int_equal(sc_find_eval(&f, dflt, &c, count, &h), SC_FIND_PRINTS);
+	assert_int_equal(sc_find_eval(&f, dflt, &env, count, &h), 0);
+	assert_true(parse(&f, print) > 0);
+	assert_int_equal(sc_find_eval(&f, print, &c, count, &h), SC_FIND_PRINTS);
+	assert_int_equal(sc_find_eval(&f, print, &git, count, &h), SC_FIND_PRUNED);
+	assert_int_equal(parse(&f, bare), 2);
+	assert_int_equal(sc_find_eval(&f, bare, &env, count, &h), SC_FIND_PRINTS);
+	sc_find_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_depths),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_fd),
+		cmocka_unit_test(test_prints),
 	};
 
 	return SC_RUN_TESTS(tests);

@@ -2,6 +2,7 @@
 #include "../lib/tap.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scan.h"
@@ -78,12 +79,115 @@ static void test_entropy(void **state)
 		    sc_scan_entropy("abababab", 8) < 1.001);
 }
 
+struct found {
+	char rules[8][64];
+	unsigned long lines[8];
+	char fps[8][17];
+	size_t n;
+};
+
+static void keep(void *ctx, const struct sc_scan_finding *f)
+{
+	struct found *x = ctx;
+
+	if (x->n < 8) {
+		snprintf(x->rules[x->n], sizeof(x->rules[x->n]), "%s", f->rule);
+		x->lines[x->n] = f->line;
+		memcpy(x->fps[x->n], f->fingerprint, 17);
+	}
+	x->n++;
+}
+
+/*
+ * A buffer larger than a window: tokens before, across and after the
+ * boundaries are each found once, on the right line.
+ */
+static void test_windows(void **state)
+{
+	struct sc_scanner *sc = sc_scanner_new();
+	size_t len = (size_t)40 << 20, i, at[3];
+	char *buf = malloc(len);
+	struct found x;
+	unsigned long want[3];
+	const char *tok = " ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5 ";
+
+	(void)state;
+	assert_non_null(sc);
+	assert_non_null(buf);
+	for (i = 0; i < len; i++)
+		buf[i] = i % 50 == 49 ? '\n' : 'a';
+	at[0] = 1000;
+	at[1] = ((size_t)16 << 20) - 20;           /* across the first window end */
+	at[2] = ((size_t)16 << 20) - (20 << 10) + 5;  /* just past what it owns */
+	for (i = 0; i < 3; i++)
+		memcpy(buf + at[i], tok, strlen(tok));
+	for (i = 0; i < 3; i++) {
+		size_t k;
+
+		want[i] = 1;
+		for (k = 0; k < at[i] + 1; k++)
+			want[i] += buf[k] == '\n';
+	}
+	memset(&x, 0, sizeof(x));
+	assert_int_equal(sc_scan_buffer_ex(sc, buf, len, keep, &x), 3);
+	assert_int_equal(x.n, 3);
+	/* at[2] comes before at[1] in the buffer */
+	assert_int_equal(x.lines[0], want[0]);
+	assert_int_equal(x.lines[1], want[2]);
+	assert_int_equal(x.lines[2], want[1]);
+	for (i = 0; i < 3; i++) {
+		assert_string_equal(x.rules[i], "github-token");
+		assert_string_equal(x.fps[i], x.fps[0]);  /* the same value */
+	}
+	free(buf);
+	sc_scanner_free(sc);
+}
+
+/* The built database and one compiled now find the same; allow works. */
+static void test_compiled_and_allow(void **state)
+{
+	struct sc_scanner *built = sc_scanner_new(), *now = sc_scanner_compile();
+	const struct sc_scan_rule *r;
+	const char *ph = "token ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n";
+	struct found a, b;
+
+	(void)state;
+	assert_non_null(built);
+	assert_non_null(now);
+	for (r = sc_scan_rules; r->id; r++) {
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		sc_scan_buffer_ex(built, r->positive, strlen(r->positive), keep, &a);
+		sc_scan_buffer_ex(now, r->positive, strlen(r->positive), keep, &b);
+		assert_int_equal(a.n, b.n);
+		assert_true(a.n >= 1);
+		assert_memory_equal(a.fps, b.fps, sizeof(a.fps));
+	}
+	/* A placeholder is not a finding. */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(sc_scan_buffer_ex(built, ph, strlen(ph), keep, &a), 0);
+	/* Allowing the first example's fingerprint drops exactly it. */
+	r = &sc_scan_rules[0];
+	memset(&a, 0, sizeof(a));
+	sc_scan_buffer_ex(built, r->positive, strlen(r->positive), keep, &a);
+	assert_int_equal(sc_scanner_allow(built, a.fps[0]), 0);
+	memset(&b, 0, sizeof(b));
+	sc_scan_buffer_ex(built, r->positive, strlen(r->positive), keep, &b);
+	assert_int_equal(b.n, a.n - 1);
+	assert_int_equal(sc_scanner_allow(built, "not-a-fingerprint"), -1);
+	assert_int_equal(sc_scanner_allow(built, "0123456789ABCDEF"), -1);
+	sc_scanner_free(built);
+	sc_scanner_free(now);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules_examples),
 		cmocka_unit_test(test_lines_once_each),
 		cmocka_unit_test(test_entropy),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_compiled_and_allow),
 	};
 
 	return SC_RUN_TESTS(tests);

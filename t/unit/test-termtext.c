@@ -4,6 +4,8 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "record.h"
+#include "rectable.h"
 #include "termtext.h"
 
 static void expect(const char *in, size_t len, const char *want)
@@ -90,6 +92,51 @@ static void test_fixed_buffer_keeps_whole_characters(void **state)
 	assert_int_equal(sc_term_clean_into(out, 0, "x", 1), 0);
 }
 
+static void test_newline_and_tab_kept_when_asked(void **state)
+{
+	struct sc_buf out = SC_BUF_INIT;
+
+	(void)state;
+	sc_term_clean(&out, "a\nb\tc", 5);
+	assert_string_equal(out.data, "a?b?c");
+	sc_buf_reset(&out);
+	sc_term_clean_keep(&out, "a\nb\tc\r", 6, SC_TERM_KEEP_NEWLINE);
+	assert_string_equal(out.data, "a\nb?c?");
+	sc_buf_reset(&out);
+	sc_term_clean_keep(&out, "a\nb\tc", 5,
+			   SC_TERM_KEEP_NEWLINE | SC_TERM_KEEP_TAB);
+	assert_string_equal(out.data, "a\nb\tc");
+	sc_buf_release(&out);
+}
+
+static void test_partial_character_at_the_end(void **state)
+{
+	(void)state;
+	assert_int_equal(sc_term_partial("a\xe2\x82", 3), 2);
+	assert_int_equal(sc_term_partial("a\xe2\x82\xac", 4), 0);
+	assert_int_equal(sc_term_partial("a\xf0", 2), 1);
+	assert_int_equal(sc_term_partial("a\x82", 2), 0);
+}
+
+static void test_record_row(void **state)
+{
+	struct sc_record r;
+	struct sc_buf out = SC_BUF_INIT;
+
+	(void)state;
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "finding");
+	sc_record_adds(&r, "file", "a b");
+	sc_record_adds(&r, "rule", "aws");
+	sc_record_add(&r, "text", "x\n\"y\"\\\033", 7);
+	sc_record_adds(&r, "empty", "");
+	sc_record_show(&r, &out);
+	assert_string_equal(out.data, "finding    file=\"a b\" rule=aws "
+			    "text=\"x\\n\\\"y\\\"\\\\?\" empty=\"\"\n");
+	sc_record_release(&r);
+	sc_buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -100,6 +147,9 @@ int main(void)
 		cmocka_unit_test(test_bidi_and_invisible),
 		cmocka_unit_test(test_invalid_utf8),
 		cmocka_unit_test(test_fixed_buffer_keeps_whole_characters),
+		cmocka_unit_test(test_newline_and_tab_kept_when_asked),
+		cmocka_unit_test(test_partial_character_at_the_end),
+		cmocka_unit_test(test_record_row),
 	};
 
 	return SC_RUN_TESTS(tests);
