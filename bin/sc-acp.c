@@ -26,6 +26,7 @@ static const struct sc_tool tool = {
 	"    --cwd DIR          the session's root (default: .)\n"
 	"    --config-home DIR  private, empty configuration for the agent\n"
 	"    --env-keep NAME    pass variable NAME to the agent (repeatable)\n"
+	"    -z, --records      records even when stdout is a terminal\n"
 	"    -h, --help         show this help\n"
 	"    --version          show the version\n",
 	0,
@@ -41,6 +42,7 @@ int main(int argc, char *argv[])
 		{ "cwd", required_argument, NULL, 'C' },
 		{ "config-home", required_argument, NULL, 'H' },
 		{ "env-keep", required_argument, NULL, 'e' },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -55,8 +57,9 @@ int main(int argc, char *argv[])
 	sc_diag_init(tool.name);
 	memset(&o, 0, sizeof(o));
 	keep = sc_xcalloc((size_t)argc + 1, sizeof(*keep));
-	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
 		switch (c) {
+		case 'z': o.force_records = 1; break;
 		case 't':
 			if (sc_parse_uint(optarg, MAX_TIMEOUT, &timeout) < 0 ||
 			    !timeout)

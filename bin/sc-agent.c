@@ -19,6 +19,7 @@
 #include "io.h"
 #include "opt.h"
 #include "record.h"
+#include "rectable.h"
 
 static const char *const synopsis[] = {
 	"--root DIR --conversation FILE --programs FILE [--system FILE] "
@@ -48,6 +49,7 @@ static const struct sc_tool tool = {
 	"    --output-max BYTES    bytes of a command's output (default "
 	"1048576)\n"
 	"    --progress            describe each call on stderr\n"
+	"    -z, --records         records even when stdout is a terminal\n"
 	"    -h, --help            show this help\n"
 	"    --version             show the version\n",
 	0,
@@ -110,14 +112,16 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		{ "read-max", required_argument, NULL, OPT_READ_MAX },
 		{ "output-max", required_argument, NULL, OPT_OUTPUT_MAX },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long v;
 	int opt;
 
-	while ((opt = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
+	while ((opt = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
 		switch (opt) {
+		case 'z': c->o.force_records = 1; break;
 		case OPT_ROOT: c->o.root = optarg; break;
 		case OPT_CONV: c->o.conversation = optarg; break;
 		case OPT_PROGRAMS: c->programs = optarg; break;
@@ -325,7 +329,8 @@ static int open_conversation(const struct cmdline *c, struct sc_buf *prompt)
 	return ret;
 }
 
-static void write_end(const struct sc_agent_stats *s, int status)
+static void write_end(const struct sc_agent_stats *s, int status,
+		      int force_records)
 {
 	struct sc_output out;
 	struct sc_record r;
@@ -335,7 +340,7 @@ static void write_end(const struct sc_agent_stats *s, int status)
 	snprintf(n[1], sizeof(n[1]), "%u", s->allowed);
 	snprintf(n[2], sizeof(n[2]), "%u", s->asked);
 	snprintf(n[3], sizeof(n[3]), "%u", s->denied);
-	sc_output_init(&out, STDOUT_FILENO);
+	sc_output_init_records(&out, STDOUT_FILENO, force_records);
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", status == 0 ? "done" : "stop");
 	if (status == 0)
@@ -391,7 +396,7 @@ int main(int argc, char **argv)
 	c.o.progress_fd = c.progress ? STDERR_FILENO : -1;
 	ret = sc_agent_run(&c.o, &prog, &stats);
 	if (ret <= SC_EXIT_NO || stats.code[0])
-		write_end(&stats, ret);
+		write_end(&stats, ret, c.o.force_records);
 	if (ret == SC_EXIT_NO && stats.code[0])
 		sc_error(stats.code, "%s", stats.reason.data);
 	sc_asker_close(&asker);

@@ -31,6 +31,7 @@ static const struct sc_tool tool = {
 	"    --max-output BYTES  bytes of a result's text (default 1048576)\n"
 	"    --keep-stderr       the server's stderr to ours (else dropped)\n"
 	"    --cwd DIR           the server's working directory (default .)\n"
+	"    -z, --records       records even when stdout is a terminal\n"
 	"    -h, --help          show this help\n"
 	"    --version           show the version\n",
 	0,
@@ -49,6 +50,7 @@ int main(int argc, char *argv[])
 		{ "max-output", required_argument, NULL, OPT_MAX },
 		{ "keep-stderr", no_argument, NULL, OPT_STDERR },
 		{ "cwd", required_argument, NULL, OPT_CWD },
+		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -63,11 +65,12 @@ int main(int argc, char *argv[])
 	/* A caller gone mid-answer is a failed write, not our death. */
 	signal(SIGPIPE, SIG_IGN);
 	memset(&o, 0, sizeof(o));
-	while ((c = sc_getopt(argc, argv, "+h", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
 		switch (c) {
 		case OPT_CONFIG: path = optarg; break;
 		case OPT_SERVER: o.server = optarg; break;
 		case OPT_LIST: o.list = 1; break;
+		case 'z': o.force_records = 1; break;
 		case OPT_STDERR: o.keep_stderr = 1; break;
 		case OPT_CWD: cwd = optarg; break;
 		case OPT_TIMEOUT:

@@ -13,6 +13,7 @@
 #include "opt.h"
 #include "provider.h"
 #include "record.h"
+#include "rectable.h"
 
 static const char *const synopsis[] = {
 	"--provider anthropic|openai|bedrock|replay [--model NAME] "
@@ -40,6 +41,7 @@ static const struct sc_tool tool = {
 	"    --transcript FILE    replay: the recorded replies\n"
 	"    --allow-label LABEL  send records labelled LABEL (held-out)\n"
 	"    --credential-source  name where the key would come from, ask nothing\n"
+	"    -z, --records        records even when stdout is a terminal\n"
 	"    -h, --help           show this help\n"
 	"    --version            show the version\n",
 	0,
@@ -64,7 +66,7 @@ static unsigned long number(const char *arg, unsigned long long lo,
  * the tokens the conversation may take (0: no bound).
  */
 static int run(struct sc_provider *p, unsigned allowed,
-	       unsigned long long budget)
+	       unsigned long long budget, int force_records)
 {
 	struct sc_conversation c;
 	struct sc_reply reply;
@@ -86,7 +88,8 @@ static int run(struct sc_provider *p, unsigned allowed,
 		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name, why);
 		ret = SC_EXIT_NO;
 	}
-	if (!ret && sc_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
+	if (!ret && sc_records_write_encoded(STDOUT_FILENO, out.data, out.len,
+					     force_records) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
 		ret = SC_EXIT_INTERNAL;
 	}
@@ -101,7 +104,7 @@ static int run(struct sc_provider *p, unsigned allowed,
  * credentials would come from, for doctor; nothing is read from standard
  * input and nothing is sent.
  */
-static int credential_source(struct sc_provider *p)
+static int credential_source(struct sc_provider *p, int force_records)
 {
 	struct sc_record rec;
 	struct sc_buf out = SC_BUF_INIT;
@@ -120,7 +123,8 @@ static int credential_source(struct sc_provider *p)
 	sc_record_adds(&rec, "provider", p->name);
 	sc_record_adds(&rec, "source", source);
 	sc_record_encode(&rec, &out);
-	if (sc_write_all(STDOUT_FILENO, out.data, out.len) < 0) {
+	if (sc_records_write_encoded(STDOUT_FILENO, out.data, out.len,
+				     force_records) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
 		ret = SC_EXIT_INTERNAL;
 	}
@@ -143,6 +147,7 @@ int main(int argc, char *argv[])
 		{ "no-cache", no_argument, NULL, 'C' },
 		{ "no-stream", no_argument, NULL, 'S' },
 		{ "progress-fd", required_argument, NULL, 'P' },
+		{ "records", no_argument, NULL, 'z' },
 		{ "context-tokens", required_argument, NULL, 'W' },
 		{ "transcript", required_argument, NULL, 'T' },
 		{ "allow-label", required_argument, NULL, 'a' },
@@ -159,13 +164,15 @@ int main(int argc, char *argv[])
 	unsigned long long window;
 	struct sc_provider p;
 	int c, ret, cache = 1, stream = 1, progress_fd = -1, show_source = 0;
+	int force_records = 0;
 
 	sc_diag_init(tool.name);
 	/* No core dump and no ptrace by peers: the key is in this memory. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		sc_die_errno(SC_EXIT_INTERNAL, "PRCTL", "cannot turn core dumps off");
-	while ((c = sc_getopt(argc, argv, "h", longopts, &tool)) != -1) {
+	while ((c = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
 		switch (c) {
+		case 'z': force_records = 1; break;
 		case 'p':
 			if ((kind = sc_provider_kind(optarg)) == SC_PROVIDER_NONE)
 				sc_usage_error(&tool, "unknown provider (anthropic, "
@@ -209,7 +216,7 @@ int main(int argc, char *argv[])
 	p.http.retries = retries;
 	p.transcript_path = transcript;
 	if (show_source) {
-		ret = credential_source(&p);
+		ret = credential_source(&p, force_records);
 		sc_provider_release(&p);
 		return ret;
 	}
@@ -223,7 +230,8 @@ int main(int argc, char *argv[])
 	if (ret < 0)
 		sc_usage_error(&tool, why);   /* nothing secret held yet to wipe */
 	if (!ret)
-		ret = run(&p, allowed, window ? window - max_tokens : 0);
+		ret = run(&p, allowed, window ? window - max_tokens : 0,
+			  force_records);
 	sc_provider_release(&p);
 	return ret;
 }

@@ -30,6 +30,7 @@
 #include "opt.h"
 #include "process.h"
 #include "record.h"
+#include "rectable.h"
 
 extern char **environ;
 
@@ -1794,7 +1795,7 @@ int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
 	a.o = o;
 	a.rpc.in_fd = a.rpc.out_fd = -1;
 	sc_input_init_fd(&a.in, in_fd);
-	sc_output_init(&a.out, out_fd);
+	sc_output_init_records(&a.out, out_fd, o->force_records);
 	sc_input_set_idle(&a.in, sc_output_idle, &a.out);
 	sc_reader_init(&a.rd, &a.in);
 	sc_record_init(&a.rec);

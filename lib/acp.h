@@ -24,6 +24,7 @@ struct sc_acp_opts {
 	const struct sc_agenthome *home; /* private configuration, or NULL */
 	char *const *keep;          /* variable names passed to the agent */
 	size_t nkeep;
+	int force_records;          /* -z: records even to a terminal */
 };
 
 /*

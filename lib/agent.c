@@ -19,6 +19,7 @@
 #include "model.h"
 #include "paths.h"
 #include "record.h"
+#include "rectable.h"
 #include "process.h"
 
 /* A result is cut here so the conversation stays bounded whatever ran. */
@@ -1393,7 +1394,7 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		sc_error_errno("CONVERSATION", "cannot open the conversation");
 		return SC_EXIT_UNAVAILABLE;
 	}
-	sc_output_init(&l.events, o->events_fd);
+	sc_output_init_records(&l.events, o->events_fd, o->force_records);
 	l.cls = sc_coproc_start(prog->classify);
 	if (!l.cls) {
 		sc_error_errno("CLASSIFY-FAILED", "cannot start the classifier");

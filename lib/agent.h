@@ -40,6 +40,7 @@ struct sc_agent_opts {
 	size_t read_max;           /* bytes of a file the model reads */
 	size_t output_max;         /* bytes of a command's masked output */
 	int events_fd;             /* event records */
+	int force_records;         /* -z: records even to a terminal */
 	int progress_fd;           /* lines for a person, or -1 */
 	struct sc_asker *asker;
 	const char *prompt;        /* an executor's task: this run's messages */

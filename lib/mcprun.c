@@ -19,6 +19,7 @@
 #include "mcp.h"
 #include "mcpconf.h"
 #include "mcprun.h"
+#include "rectable.h"
 #include "record.h"
 
 struct session {
@@ -452,7 +453,7 @@ int sc_mcprun(const struct sc_mcprun_opts *o, int in, int out)
 	memset(&s, 0, sizeof(s));
 	s.o = o;
 	sc_mcp_init(&s.m, (int)o->conf->timeout * 1000);
-	sc_output_init(&s.out, out);
+	sc_output_init_records(&s.out, out, o->force_records);
 	st = sc_mcp_start(&s.m, argv, o->keep_stderr ? STDERR_FILENO : -1);
 	free(argv);
 	if (!st)

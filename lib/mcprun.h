@@ -22,6 +22,7 @@ struct sc_mcprun_opts {
 	int list;                        /* list every tool and end */
 	int keep_stderr;                 /* the server's stderr to ours */
 	size_t max_output;               /* bytes of a result's text */
+	int force_records;               /* -z: records even to a terminal */
 };
 
 /*

@@ -26,4 +26,12 @@ void sc_record_show(const struct sc_record *r, struct sc_buf *out);
  */
 void sc_output_init_records(struct sc_output *out, int fd, int force_records);
 
+/*
+ * Write LEN bytes of records already encoded at DATA to FD: as they are,
+ * or as table rows when FD is a terminal and FORCE_RECORDS is 0.  -1 on
+ * a write error (errno set).
+ */
+int sc_records_write_encoded(int fd, const void *data, size_t len,
+			     int force_records);
+
 #endif

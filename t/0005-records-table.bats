@@ -15,6 +15,7 @@ setup() {
 	printf -- '- [ ] T001 one\n- [x] T002 two\n' >tasks.md
 	printf '[check "test"]\n\tcommand = make test\n' >speccoder.conf
 	printf 'token = "%s"\n' "ghp_abcdefghijklmnopqrstuvwxyz0123456789" >leak.txt
+	printf '%s\n' '{"type":"turn"}' '{"type":"text","text":"hello"}' >transcript.jsonl
 	mkdir -p .claude/skills/review
 	printf 'Review.\n' >.claude/skills/review/SKILL.md
 }
@@ -38,6 +39,7 @@ commands=(
 	"sc-mask --scan {z} leak.txt|finding"
 	"sc-classify --print-protected {z}|protected"
 	"sc-pin skills {z} --root .|package"
+	"sc-rec type=message role=user text=hi label=trusted source=person | sc-model {z} --provider replay --transcript transcript.jsonl|text"
 )
 
 @test "on a terminal: a row a record, type first, no NUL byte" {
