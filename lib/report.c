@@ -50,6 +50,7 @@ struct report {
 	const char *repo_dir;
 	git_repository *repo;
 	int repo_tried, have_end;
+	unsigned long runs;
 	unsigned long records, tasks, nticks, calls, allow, ask, deny,
 		approvals, nfindings, checks_pass, checks_fail, omitted, turns;
 	unsigned long long tok_in, tok_out, cache_read, cache_write;
@@ -410,7 +411,8 @@ static void count(struct report *r, const struct sc_record *rec,
 	if (!r->records++ || !r->str[S_START].len)
 		set_str(&r->str[S_START], rec, "time");
 	set_str(&r->str[S_END], rec, "time");
-	if (!strcmp(type, "run")) {
+	if (!strcmp(type, "run") && !r->runs++) {
+		/* The attempt's own; a check it ran journals a run of its own. */
 		set_str(&r->str[S_FEATURE], rec, "feature");
 		set_str(&r->str[S_COMMAND], rec, "command");
 		set_str(&r->str[S_MODE], rec, "mode");
