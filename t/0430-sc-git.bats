@@ -99,8 +99,9 @@ setup() {
 @test "a key only the policy's table names is neutralised too (tar.FORMAT.command)" {
 	hg_repo "$SC_TMP/plain"
 	git -C "$SC_TMP/plain" config tar.evil.command "$T/bin/mark"
-	# control: git archive runs the configured command
-	git -C "$SC_TMP/plain" archive --format=evil HEAD >/dev/null
+	# control: git archive runs the configured command (which reads none
+	# of the archive, so git may die of SIGPIPE: the marker is the proof)
+	git -C "$SC_TMP/plain" archive --format=evil HEAD >/dev/null || :
 	grep -q ran: "$T/marker"
 	rm "$T/marker"
 	run "$G" -C "$SC_TMP/plain" archive --format=evil HEAD

@@ -124,6 +124,7 @@ printf "not ok 1 - %s\n" "$(cat keys/id_rsa 2>&1 | head -c 60)"; exit 1
 # person's file git ignored at the start.
 @test "attack: in place, a rewritten .gitignore does not bring .env into the held-out copy" {
 	echo 'DB_HOST=env-file-marker' >>.env
+	before=$(git rev-parse HEAD)
 	seal 'echo "ok - held-out"'
 	# shellcheck disable=SC2016 # the test's own text
 	attack 'if [ -e .git ]; then : >.gitignore; exit 0; fi
@@ -135,11 +136,11 @@ printf "not ok 1 - %s\n" "$(tr "\n" " " <.env 2>&1 | head -c 70)"; exit 1
 	run grep -c env-file-marker "$SC_TMP/conv"
 	assert_output 0
 	assert_no_copy
-	# The audit before the held-out step refuses the file git ignored.
+	# Whichever step refused it (the copy leaves out what git ignored at
+	# the start; the audit denies it), nothing was committed.
 	run end_event
-	assert_output "failure DIFF-DENIED"
-	run jq -r 'select(.type == "denied") | .path' < <(run_journal_json)
-	assert_line .env
+	assert_output --regexp '^failure '
+	assert_equal "$(git rev-parse HEAD)" "$before"
 	# The person's index is as it was.
 	run git diff --cached --name-only
 	assert_output ""

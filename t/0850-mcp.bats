@@ -221,12 +221,13 @@ digest_of() { # NAME TOOL
 @test "a server that hangs gives the call an error result within the timeout; later calls get errors" {
 	server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs --slow 60"
 	allow rug slow
-	git config -f "$CONF" mcp.rug.timeout 2
+	# Long enough for node to start on a loaded machine, far below 60.
+	git config -f "$CONF" mcp.rug.timeout 8
 	calls type=call id=1 tool=mcp__rug__slow 'arguments={}' ";" type=call id=2 tool=mcp__rug__slow 'arguments={}'
 	local t0=$SECONDS
 	mcp rug "$SC_TMP/in.rec"
 	[ "$status" -eq 4 ]
-	[ $((SECONDS - t0)) -lt 20 ]
+	[ $((SECONDS - t0)) -lt 40 ]
 	[ "$(result 1 outcome)" = error ]
 	[[ "$(result 1 text)" == *"did not answer in time"* ]]
 	[[ "$(result 2 text)" == *"not running (MCP-FAILED)"* ]]
@@ -332,4 +333,19 @@ digest_of() { # NAME TOOL
 	[ "$status" -eq 0 ]
 	[ "$(result 1 text)" = "200 listed page" ]
 	[[ "$(result 2 text)" == "403 "*"not on the li"* ]]
+}
+
+@test "a server's configuration that cannot be used is refused before anything starts" {
+	local key value
+	for kv in "network=full" "network=" "timeout=0" "timeout=99999" "host=a b" "env=NOT-A-NAME" "command="; do
+		: >"$CONF"
+		server ev "$EVERYTHING"
+		key=${kv%%=*} value=${kv#*=}
+		git config -f "$CONF" "mcp.ev.$key" "$value"
+		run --separate-stderr sc-mcp --config "$CONF" --server ev --list -- sc-sandbox-exec --root "$ROOT"
+		echo "$kv: $status $stderr"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"error[BAD-CONFIG]"* ]]
+		[ -z "$output" ]
+	done
 }
