@@ -14,7 +14,7 @@
  *     included, become a visible "\xNN" in a <span class="ctl">: a person
  *     sees that they were there (where a terminal would act on them);
  *   - bidirectional overrides, marks, isolates, zero-width and other
- *     invisible format characters (the set termtext.h lists) become a
+ *     invisible format characters (sc_char_invisible(), termtext.h) become a
  *     visible "\u{XXXX}" the same way, so text cannot be reordered;
  *   - a byte that is not part of valid UTF-8 becomes "\xNN";
  *   - everything else (printable ASCII, other valid UTF-8) is kept.

@@ -130,6 +130,17 @@ static void fvalue(struct sc_buf *out, const struct sc_record *rec,
 		sc_buf_adds(out, "-");
 }
 
+/* Close the open cell, then one cell per name in NAMES, and the row. */
+static void cells(struct sc_buf *out, const struct sc_record *rec,
+		  const char *const *names)
+{
+	for (; *names; names++) {
+		sc_buf_adds(out, "</td><td>");
+		fvalue(out, rec, *names);
+	}
+	sc_buf_adds(out, "</td></tr>\n");
+}
+
 static void set_str(struct sc_buf *b, const struct sc_record *rec,
 		    const char *name)
 {
@@ -232,13 +243,8 @@ static void check_row(struct report *r, const struct sc_record *rec,
 		}
 	sc_buf_adds(c, "</td><td>");
 	value(c, outcome, strlen(outcome));
-	sc_buf_adds(c, "</td><td>");
-	fvalue(c, rec, "status");
-	sc_buf_adds(c, "</td><td>");
-	fvalue(c, rec, "duration");
-	sc_buf_adds(c, "</td><td><code>");
-	fvalue(c, rec, "output-sha256");
-	sc_buf_adds(c, "</code></td></tr>\n");
+	cells(c, rec, (const char *const[]){ "status", "duration",
+					     "output-sha256", NULL });
 }
 
 static void finding_row(struct report *r, const struct sc_record *rec,
@@ -249,15 +255,8 @@ static void finding_row(struct report *r, const struct sc_record *rec,
 	r->nfindings++;
 	sc_buf_adds(f, "<tr class=\"deny\"><td>");
 	value(f, type, strlen(type));
-	sc_buf_adds(f, "</td><td>");
-	fvalue(f, rec, "code");
-	sc_buf_adds(f, "</td><td>");
-	fvalue(f, rec, "phase");
-	sc_buf_adds(f, "</td><td>");
-	fvalue(f, rec, "path");
-	sc_buf_adds(f, "</td><td>");
-	fvalue(f, rec, sc_record_get(rec, "change") ? "change" : "reason");
-	sc_buf_adds(f, "</td></tr>\n");
+	cells(f, rec, (const char *const[]){ "code", "phase", "path",
+		sc_record_get(rec, "change") ? "change" : "reason", NULL });
 }
 
 /* ---- ticks: commit, diff, attestation, from git objects ---- */

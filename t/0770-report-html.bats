@@ -6,6 +6,7 @@
 # shellcheck disable=SC2154 # bats run sets status, output, stderr
 load lib/common
 load lib/porcelain
+load lib/browser
 
 # A hostile file name, output line and model text: each would run a script
 # or change the page if it reached the HTML as markup.
@@ -81,7 +82,7 @@ assert_no_injected_markup() { # PAGE
 	grep -q '3: 1 allowed, 1 asked, 1 denied; 1 approvals' "$p"
 	grep -q '120 input tokens, 30 output tokens' "$p"
 	grep -q '<tr><th>duration</th><td>120s</td></tr>' "$p"
-	grep -q '0123abcd' "$p"
+	grep -q "<td>0123abcd</td></tr>" "$p"
 	grep -q 'feedbeef' "$p"
 	grep -q "commit <code>$commit</code>" "$p"
 	grep -q '<span class="add">+&lt;script&gt;document.title' "$p"
@@ -183,25 +184,6 @@ assert_no_injected_markup() { # PAGE
 
 # ---- a real browser ----
 
-need_chromium() {
-	command -v chromium >/dev/null 2>&1 ||
-		skip "chromium is not installed (make deps installs it): the browser tests cannot run"
-}
-
-# Load PAGE in headless Chromium with scripts enabled; the DOM after load
-# goes to DOM, a screenshot to PNG.
-browse() { # PAGE DOM PNG
-	local h=$SC_TMP/chromium-home
-	mkdir -p "$h"
-	HOME=$h timeout 120 chromium --headless --disable-gpu --no-sandbox \
-		--no-first-run --user-data-dir="$h/profile" \
-		--dump-dom "file://$1" >"$2" 2>"$SC_TMP/chromium.err"
-	HOME=$h timeout 120 chromium --headless --disable-gpu --no-sandbox \
-		--no-first-run --user-data-dir="$h/profile" --hide-scrollbars \
-		--window-size=1100,1400 --screenshot="$3" "file://$1" \
-		>/dev/null 2>>"$SC_TMP/chromium.err"
-}
-
 @test "chromium: the check sees a script that runs (the control)" {
 	need_chromium
 	# The same hostile line pasted as markup, with no escaping and no
@@ -219,8 +201,7 @@ browse() { # PAGE DOM PNG
 	hostile_journal "$commit"
 	sc_run_io /dev/null "$SC_TMP/page.html" sc-report --html -C . --run R1 "$SC_TMP/journal"
 	assert_equal "$status" 0
-	art=$SC_TOP/build/t/artifacts
-	mkdir -p "$art"
+	art=$(browser_artifacts)
 	browse "$SC_TMP/page.html" "$SC_TMP/page.dom" "$art/report-hostile.png"
 	d=$SC_TMP/page.dom
 	grep -q '<title>speccoder report: R1</title>' "$d"
@@ -234,5 +215,5 @@ browse() { # PAGE DOM PNG
 	grep -q '&lt;script&gt;document.title="PWNED"' "$d"
 	grep -q '&lt;img src=x onerror=document.title="PWNED-IMG"&gt;.txt' "$d"
 	# The screenshot is kept as an artifact: a real PNG.
-	[ "$(head -c 8 "$art/report-hostile.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+	is_png "$art/report-hostile.png"
 }
