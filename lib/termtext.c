@@ -8,7 +8,7 @@
  * length, or -1 when the bytes are not valid UTF-8 (the caller replaces
  * one byte and goes on).
  */
-static long utf8_next(const unsigned char *s, size_t len, size_t *used)
+long sc_utf8_next(const unsigned char *s, size_t len, size_t *used)
 {
 	unsigned long cp;
 	size_t need, k;
@@ -43,8 +43,7 @@ static long utf8_next(const unsigned char *s, size_t len, size_t *used)
 	return (long)cp;
 }
 
-/* Characters that reorder or hide text without being seen. */
-static int invisible(long cp)
+int sc_char_invisible(long cp)
 {
 	return cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
 	       (cp >= 0x2028 && cp <= 0x202e) ||
@@ -92,7 +91,7 @@ static void clean(struct sink *k, const char *text, size_t len, int flags)
 	long cp;
 
 	while (i < len && !k->full) {
-		cp = utf8_next(s + i, len - i, &used);
+		cp = sc_utf8_next(s + i, len - i, &used);
 		if (cp < 0) {
 			/* a raw byte: 0x80-0x9f is C1 on an 8-bit terminal */
 			put(k, "?", 1);
@@ -103,7 +102,7 @@ static void clean(struct sink *k, const char *text, size_t len, int flags)
 		if (kept_control(cp, flags))
 			put(k, s + i, used);
 		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
-			 invisible(cp))
+			 sc_char_invisible(cp))
 			put(k, "?", 1);
 		else
 			put(k, s + i, used);

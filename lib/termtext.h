@@ -58,4 +58,15 @@ size_t sc_term_clean_into(char *dst, size_t dstsz, const char *s, size_t len);
  */
 size_t sc_term_partial(const char *s, size_t len);
 
+/*
+ * Decode one UTF-8 character at S (LEN > 0 bytes left): its code point,
+ * with its length in *USED, or -1 when the bytes are not valid UTF-8
+ * (overlong, surrogate, past U+10FFFF, cut short).
+ */
+long sc_utf8_next(const unsigned char *s, size_t len, size_t *used);
+
+/* 1 for a character that reorders or hides text without being seen (the
+ * set listed above); html.h shows the same set. */
+int sc_char_invisible(long cp);
+
 #endif

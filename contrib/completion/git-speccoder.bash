@@ -20,7 +20,7 @@ _git_speccoder() {
 	exec)
 		mapfile -t COMPREPLY < <(compgen -W "--profile --network --" -- "$cur") ;;
 	report)
-		mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "--json --html" -- "$cur") ;;
 	run|spec)
 		local feats=''
 		case "${COMP_WORDS[COMP_CWORD-1]}" in

@@ -1,0 +1,69 @@
+/*
+ * sc-report: an attempt's journal as one self-contained HTML page, with
+ * the ticks' diffs and attestations read from git objects.  The logic is
+ * lib/report.c; every byte of the journal is escaped by lib/html.c.
+ */
+#include <unistd.h>
+
+#include "diag.h"
+#include "opt.h"
+#include "report.h"
+
+static const char *const synopsis[] = {
+	"--html [-C DIR] [--run RUN] JOURNAL",
+	NULL,
+};
+
+static const struct sc_tool tool = {
+	"sc-report", synopsis,
+	"    --html       write the page (the one output form so far)\n"
+	"    -C DIR       the repository the ticks' commits are in; without it\n"
+	"                 the page shows no diff and no attestation\n"
+	"    --run RUN    the run id the page is titled with\n"
+	"    -h, --help   show this help\n"
+	"    --version    show the version\n",
+	0,
+};
+
+enum { OPT_HTML = 0x100, OPT_RUN };
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "html", no_argument, NULL, OPT_HTML },
+		{ "run", required_argument, NULL, OPT_RUN },
+		SC_OPT_STANDARD,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sc_report_opts o = { NULL, NULL, NULL };
+	struct sc_output out;
+	int c, html = 0, ret;
+
+	sc_diag_init(tool.name);
+	while ((c = sc_getopt(argc, argv, "hC:", longopts, &tool)) != -1) {
+		switch (c) {
+		case 'C':
+			o.repo_dir = optarg;
+			break;
+		case OPT_HTML:
+			html = 1;
+			break;
+		case OPT_RUN:
+			o.run = optarg;
+			break;
+		}
+	}
+	if (!html)
+		sc_usage_error(&tool, "--html is required");
+	if (optind + 1 != argc)
+		sc_usage_error(&tool, "one journal");
+	o.journal = argv[optind];
+	sc_output_init(&out, STDOUT_FILENO);
+	ret = sc_report_html(&o, &out);
+	if (ret == 5)
+		sc_error_errno("WRITE-FAILED", "cannot write the page");
+	else if (ret == 1)
+		sc_warning("INCOMPLETE", "the page says what is missing");
+	sc_output_release(&out);
+	return ret;
+}
