@@ -68,6 +68,13 @@ const char *sc_record_type(const struct sc_record *r);
 /* Append the wire form of R to OUT. */
 void sc_record_encode(const struct sc_record *r, struct sc_buf *out);
 /*
+ * Append R's table row for a person, newline included, to OUT: its type in
+ * the first column, then NAME=VALUE, each value cleaned for a terminal
+ * (termtext.h) and quoted with C escapes when it holds a space, a quote,
+ * a backslash, a newline or a tab, or is empty.
+ */
+void sc_record_show(const struct sc_record *r, struct sc_buf *out);
+/*
  * Append R to OUT's buffer, written at the next flush: its wire form, or
  * its table row when OUT shows records to a person (rectable.h).
  */

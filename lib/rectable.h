@@ -17,9 +17,6 @@
 #include "io.h"
 #include "record.h"
 
-/* Append R's table row, newline included, to OUT. */
-void sc_record_show(const struct sc_record *r, struct sc_buf *out);
-
 /*
  * sc_output_init, and table rows instead of records when FD is a terminal
  * and FORCE_RECORDS is 0.
