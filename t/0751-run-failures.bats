@@ -164,11 +164,14 @@ T
 }
 
 @test "run: an interrupted attempt kills its command and commits nothing" {
-	git config -f speccoder.conf commands.allow "sleep 40"
+	# A duration no other process on a shared machine is sleeping.
+	local secs=$((40000 + RANDOM)) mine
+	mine="^sleep $secs\$"
+	git config -f speccoder.conf commands.allow "sleep $secs"
 	git commit -q -am "allow sleep"
-	transcript <<'T'
+	transcript <<T
 {"type":"turn"}
-{"type":"call","id":"c1","tool":"run","argv":["sleep","40"]}
+{"type":"call","id":"c1","tool":"run","argv":["sleep","$secs"]}
 {"type":"turn"}
 {"type":"text","text":"never reached"}
 T
@@ -178,17 +181,17 @@ T
 		>"$SC_TMP/out" 2>"$SC_TMP/err" &
 	pid=$!
 	for _ in $(seq 1 100); do
-		pgrep -f 'sleep 40' >/dev/null && break
+		pgrep -f "$mine" >/dev/null && break
 		sleep 0.1
 	done
-	pgrep -f 'sleep 40' >/dev/null
+	pgrep -f "$mine" >/dev/null
 	kill -TERM -- "-$pid"
 	st=0
 	wait "$pid" || st=$?
 	# git itself dies of the signal (143) or passes the driver's 130 on.
 	[ "$st" -eq 130 ] || [ "$st" -eq 143 ] || fail "status $st"
 	sleep 0.5
-	run pgrep -f 'sleep 40'
+	run pgrep -f "$mine"
 	assert_failure
 	run_journal_json >"$SC_TMP/j"
 	run jq -r 'select(.type == "interrupted") | .command' "$SC_TMP/j"
