@@ -166,10 +166,17 @@ build/man/%: Documentation/%.scd
 
 unit: $(UNIT) $(ASAN_UNIT) $(TEST_HELPERS)
 
+# A failing test's diagnostics are in the log where prove met them; the
+# failures are printed again at the end, where a CI log's tail shows them.
 test:
 	$(MAKE) deps
 	$(MAKE) all unit
-	$(PROVE) -j$(PROVE_JOBS) --exec t/lib/run-test $(UNIT) $(ASAN_UNIT) $(BATS)
+	@{ $(PROVE) -j$(PROVE_JOBS) --failures --comments --exec t/lib/run-test \
+		$(UNIT) $(ASAN_UNIT) $(BATS); echo $$? >build/test.status; } 2>&1 | \
+		tee build/test.log
+	@st=$$(cat build/test.status); if [ "$$st" -ne 0 ]; then \
+		echo "make test: the failures again:"; \
+		grep -E '^(not ok|#)' build/test.log | tail -n 80; exit "$$st"; fi
 
 demo:
 	$(MAKE) deps
