@@ -176,7 +176,8 @@ test:
 		tee build/test.log
 	@st=$$(cat build/test.status); if [ "$$st" -ne 0 ]; then \
 		echo "make test: the failures again:"; \
-		grep -E '^(not ok|#)' build/test.log | tail -n 80; exit "$$st"; fi
+		awk '/^not ok/ { p = 1; print; next } p && /^#/ { print; next } \
+			{ p = 0 }' build/test.log | tail -n 80; exit "$$st"; fi
 
 demo:
 	$(MAKE) deps
