@@ -166,12 +166,18 @@ build/man/%: Documentation/%.scd
 
 unit: $(UNIT) $(ASAN_UNIT) $(TEST_HELPERS)
 
+# The tests and the demo run a project's own make inside the sandbox: an
+# inherited MAKELEVEL would make it print "make[1]: Entering directory"
+# into the very output they check, so they run as if started by hand.
+OUTSIDE_MAKE = env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES
+
 # A failing test's diagnostics are in the log where prove met them; the
 # failures are printed again at the end, where a CI log's tail shows them.
 test:
 	$(MAKE) deps
 	$(MAKE) all unit
-	@{ $(PROVE) -j$(PROVE_JOBS) --failures --comments --exec t/lib/run-test \
+	@{ $(OUTSIDE_MAKE) $(PROVE) -j$(PROVE_JOBS) --failures --comments \
+		--exec t/lib/run-test \
 		$(UNIT) $(ASAN_UNIT) $(BATS); echo $$? >build/test.status; } 2>&1 | \
 		tee build/test.log
 	@st=$$(cat build/test.status); if [ "$$st" -ne 0 ]; then \
@@ -182,7 +188,7 @@ test:
 demo:
 	$(MAKE) deps
 	$(MAKE) all
-	bash contrib/demo.sh
+	$(OUTSIDE_MAKE) bash contrib/demo.sh
 
 fuzz: $(FUZZ)
 	@set -e; for f in $(FUZZ); do \
