@@ -274,19 +274,26 @@ digest_of() { # NAME TOOL
 	[ "$status" -eq 2 ]
 }
 
-@test "a server cannot reach a service on the host's loopback: network none, and loopback is its own" {
-	sb_require_full
-	command -v python3 >/dev/null || skip "python3 is needed for the host's service"
-	mkdir -p "$SC_TMP/www" && echo "host page" >"$SC_TMP/www/page"
+# A web server on the host's loopback serving TEXT as /page: sets WEB_PID
+# and port (the caller declares port local).
+web_start() { # TEXT
+	mkdir -p "$SC_TMP/www" && echo "$1" >"$SC_TMP/www/page"
 	python3 -m http.server 0 --bind 127.0.0.1 --directory "$SC_TMP/www" >"$SC_TMP/http.log" 2>&1 &
 	WEB_PID=$!
-	local port=''
+	port=''
 	for _ in $(seq 100); do
 		port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$SC_TMP/http.log" | head -n 1)
 		[ -n "$port" ] && break
 		sleep 0.1
 	done
 	[ -n "$port" ]
+}
+
+@test "a server cannot reach a service on the host's loopback: network none, and loopback is its own" {
+	sb_require_full
+	command -v python3 >/dev/null || skip "python3 is needed for the host's service"
+	local port
+	web_start "host page"
 	server ev "$EVERYTHING"
 	allow ev gzip-file-as-resource
 	calls type=call id=1 tool=mcp__ev__gzip-file-as-resource \
@@ -309,16 +316,8 @@ digest_of() { # NAME TOOL
 @test "a server with hosts of its own reaches those, through the sandbox's proxy, and nothing else" {
 	sb_require_full
 	command -v python3 >/dev/null || skip "python3 is needed for the host's service"
-	mkdir -p "$SC_TMP/www" && echo "listed page" >"$SC_TMP/www/page"
-	python3 -m http.server 0 --bind 127.0.0.1 --directory "$SC_TMP/www" >"$SC_TMP/http.log" 2>&1 &
-	WEB_PID=$!
-	local port=''
-	for _ in $(seq 100); do
-		port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$SC_TMP/http.log" | head -n 1)
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ]
+	local port
+	web_start "listed page"
 	server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs"
 	allow rug fetch
 	calls type=call id=1 tool=mcp__rug__fetch "arguments={\"url\":\"http://127.0.0.1:$port/page\"}" ";" \
