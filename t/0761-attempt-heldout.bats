@@ -358,6 +358,25 @@ signal_during_held_out() { # SIG
 	assert_output KILLED
 }
 
+@test "attack: a killed run whose process number a living process now holds is still cleaned" {
+	signal_during_held_out KILL
+	killed=$(newest_run)
+	# The number of a killed driver is given to another process, or the
+	# driver stays a zombie under a PID 1 that does not reap: either way a
+	# process of that number lives.  This test's own shell stands for it.
+	reused=${killed%-*}-$$
+	mv -- "$killed" "$reused"
+	[ -e "$reused/held-out.copy" ] || fail "the killed run left no copy to clean"
+	jq -cn '{type:"turn"}, {type:"text",text:"nothing"}' >"$SC_TMP/t2"
+	sleep 1
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t2" --retries 0
+	assert_no_copy
+	run jq -r 'select(.type == "end" and .command != "check") | .code' \
+		< <(sc-rec --to-json <"$reused/journal")
+	assert_output KILLED
+}
+
 # The sandbox itself: a hidden directory that holds the root shows only
 # the root, writable, in both tiers.
 @test "sandbox: a hidden directory shows only the root inside it, in both tiers" {
