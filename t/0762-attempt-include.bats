@@ -54,7 +54,9 @@ all_text() {
 	printf '%s\n%s\n' "$output" "${stderr:-}"
 }
 
-# A check that prints the included secrets, plain and encoded.
+# A check that prints the included secrets, plain and encoded (the
+# script's own expansions, run by make test).
+# shellcheck disable=SC2016
 PRINTS='v=$(sed -n "s/^INCLUDED_TOKEN=//p" .env.test)
 echo "env: $v"
 printf %s "$v" | base64
