@@ -351,6 +351,17 @@ static int open_all(struct include *in)
 		return SC_EXIT_INTERNAL;
 	}
 	in->head = (git_tree *)obj;
+	if (in->o->to) {
+		/* Another target, the driver's own directory: the worktree's
+		 * descriptor is not needed any more. */
+		close(in->rootfd);
+		in->rootfd = open(in->o->to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				  O_CLOEXEC);
+		if (in->rootfd < 0) {
+			sc_error_errno("BAD-ROOT", "cannot open the target directory");
+			return SC_EXIT_UNAVAILABLE;
+		}
+	}
 	in->fromfd = open(in->o->from, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (in->fromfd < 0) {
 		sc_error_errno("BAD-ROOT", "cannot open the checkout");

@@ -197,3 +197,19 @@ grep PLAIN_SETTING .env.test'
 	refute_line other.env
 	assert_line .env.test
 }
+
+@test "include: the held-out tests read the included files too, in their copy" {
+	mkdir -p "$SC_TMP/held/tests"
+	# shellcheck disable=SC2016 # the held-out test's own text
+	printf '%s\n' 'grep -q "^INCLUDED_TOKEN=inc-" .env.test && test -s fixture.key && echo "ok - held-out sees the included files" || { echo "not ok - no included files"; exit 1; }' \
+		>"$SC_TMP/held/tests/zz-held-out.sh"
+	git speccoder seal greeting "$SC_TMP/held" >/dev/null
+	planted ': harmless'
+	attempt
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "held-out") | .result' "$SC_TMP/j"
+	assert_output PASSED
+	run find "$XDG_STATE_HOME" -name held-out.copy
+	assert_output ""
+}
