@@ -114,6 +114,18 @@ grep PLAIN_SETTING .env.test'
 	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
 }
 
+@test "include: a check that un-ignores an included file does not get it committed (DIFF-DENIED, deny.included-file)" {
+	planted 'printf "!.env.test\n" >>.gitignore'
+	attempt
+	assert_failure 1
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "denied") | "\(.path) \(.rule)"' "$SC_TMP/j"
+	assert_line ".env.test deny.included-file"
+	run jq -r 'select(.type == "end" and .command == "run") | .code' "$SC_TMP/j"
+	assert_output DIFF-DENIED
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
+}
+
 @test "include: control: without the include the same value is not in the worktree" {
 	git rm -q .worktreeinclude
 	git config -f speccoder.conf --unset-all worktree.include
