@@ -1638,10 +1638,21 @@ static pid_t start(struct plan *pl)
 	pid_t pid;
 
 	if (pl->tier != TIER_FULL) {
+		pid_t self = getpid();
+
 		pid = fork();
-		if (!pid)
-			run_command(pl);
-		return pid;
+		if (pid)
+			return pid;
+		/*
+		 * No PID namespace dies with us here: a SIGKILL to us alone
+		 * must still end the command, not leave it running with no
+		 * deadline and its TMPDIR removed by the janitor.  (Its own
+		 * children are the kill-all gap --probe names.)
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+		    getppid() != self)
+			_exit(SC_SANDBOX_FAILED);
+		run_command(pl);
 	}
 	if (pl->pol->net != SC_NET_FULL)
 		flags |= CLONE_NEWNET;
