@@ -3,7 +3,7 @@
 # double fork, surviving the end of the command or a signal to the
 # supervisor, and flooding the output.
 
-# shellcheck disable=SC2154,SC2016,SC2317 # bats run sets status, output, stderr; '$' is for the inner shell; functions called by bats or traps
+# shellcheck disable=SC2154,SC2016,SC2317,SC2030,SC2031 # bats run sets status, output, stderr; '$' is for the inner shell; functions called by bats or traps; each test is a subshell that sets PID and TMPDIR for itself
 load ../lib/common
 load ../lib/sandbox
 
@@ -165,7 +165,7 @@ nothing_left() {
 # (--mode off too: it makes a TMPDIR on disk like the landlock tier), and
 # each signal a launcher may get: nothing of the private TMPDIR is left.
 @test "no private TMPDIR is left in any tier: deadline, any signal to the launcher alone, the group killed or ended" {
-	check() {
+	ended_each_way() {
 		local sig
 		# By its deadline.
 		start_sleeper --timeout 1
@@ -196,8 +196,8 @@ nothing_left() {
 		nothing_left
 		[ -z "$(survivors)" ]
 	}
-	each_tier check
-	SB_TIER=off check
+	each_tier ended_each_way
+	SB_TIER=off ended_each_way
 }
 
 @test "the private TMPDIR lasts as long as the command, whatever descriptors the caller closed" {

@@ -3,7 +3,7 @@
 # families, Unix sockets on disk and abstract ones.  Each listener runs on
 # the host and is first reached from outside, so each test can fail.
 
-# shellcheck disable=SC2016 # '$' is for the inner shell
+# shellcheck disable=SC2016,SC2154 # '$' is for the inner shell; bats run sets stderr
 load ../lib/common
 load ../lib/sandbox
 
