@@ -714,7 +714,8 @@ static int add_grant(struct loop *l, const struct sc_ask_part *parts,
 
 static void event_approval(struct loop *l, const char *id, const char *object,
 			   const struct sc_ask_part *parts, size_t nr,
-			   enum sc_answer ans, const char *how)
+			   enum sc_answer ans, const char *how,
+			   const struct sc_strlist *hosts)
 {
 	struct sc_record r;
 	size_t k;
@@ -727,6 +728,9 @@ static void event_approval(struct loop *l, const char *id, const char *object,
 		sc_record_adds(&r, "part-object", parts[k].object);
 	sc_record_adds(&r, "answer", sc_answer_name(ans));
 	sc_record_adds(&r, "by", how);
+	/* The network the answer gave this call alone, if it named hosts. */
+	for (k = 0; hosts && ans == SC_ANSWER_ONCE && k < hosts->nr; k++)
+		sc_record_adds(&r, "host", hosts->v[k]);
 	emit(l, &r);
 	sc_record_release(&r);
 }
@@ -769,10 +773,13 @@ static size_t verdict_parts(const struct sc_record *v,
 
 /*
  * The decision after a person was asked when the policy said ask: allow
- * (1), deny (0), or stop (-1, STOPPED set).
+ * (1), deny (0), or stop (-1, STOPPED set).  HOSTS (NULL for a call the
+ * sandbox cannot give hosts) receives the hosts a person's answer named:
+ * the call runs once with the network to those only.
  */
 static int ask_person(struct loop *l, const struct sc_record *call,
-		      const struct sc_record *v, int *ret)
+		      const struct sc_record *v, struct sc_strlist *hosts,
+		      int *ret)
 {
 	const char *id = sc_record_str(call, "id");
 	const char *object = sc_record_str(v, "object");
@@ -787,9 +794,9 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 		how = "no-prompt";
 	else if (l->stats->asked <= l->o->budget)
 		ans = sc_ask(l->o->asker, describe(call, &what), parts, nr,
-			     sc_record_str(v, "reason"), &how);
+			     sc_record_str(v, "reason"), hosts, &how);
 	sc_buf_release(&what);
-	event_approval(l, id, object, parts, nr, ans, how);
+	event_approval(l, id, object, parts, nr, ans, how, hosts);
 	switch (ans) {
 	case SC_ANSWER_STOP:
 		*ret = stop(l, "STOPPED", "the person stopped the attempt");
@@ -1071,6 +1078,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	struct result res = { SC_BUF_INIT, "speccoder", "denied", -1, 0, 0 };
 	struct sc_record v;
 	struct sc_buf what = SC_BUF_INIT;
+	struct sc_strlist hosts = { NULL, 0, 0 };
 	const char *decision;
 	int ret, allow = 0, asked = 0;
 
@@ -1101,13 +1109,21 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		 * an approval names one object, so it never covers a call
 		 * with two parts that ask. */
 		event_approval(l, id, sc_record_str(&v, "object"), NULL, 0,
-			       SC_ANSWER_ONCE, "permission");
+			       SC_ANSWER_ONCE, "permission", NULL);
 		allow = asked = 1;
 	} else if (!strcmp(decision, "ask")) {
-		allow = ask_person(l, call, &v, &ret);
+		/* Only a command the sandbox runs can be given hosts: not
+		 * one an external agent runs itself. */
+		int sandboxed = tool && !strcmp(tool, "run") && !permission &&
+				!(outside && !strcmp(outside, "1"));
+
+		allow = ask_person(l, call, &v, sandboxed ? &hosts : NULL, &ret);
 		if (allow < 0)
 			goto out;
 		asked = 1;
+		/* As if the policy had given them: run_command reads them. */
+		for (size_t k = 0; allow && k < hosts.nr; k++)
+			sc_record_adds(&v, "host", hosts.v[k]);
 		if (allow && l->acp && permission && !strcmp(permission, "1") &&
 		    sc_record_str(&v, "object") && *sc_record_str(&v, "object"))
 			remember_approval(l, sc_record_str(&v, "object"));
@@ -1160,6 +1176,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 out:
 	sc_buf_wipe(&res.text);
 	sc_buf_release(&what);
+	sc_strlist_release(&hosts);
 	sc_record_release(&v);
 	return ret;
 }
