@@ -674,9 +674,13 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	return b->data;
 }
 
-/* Grant the NR objects of PARTS for the rest of the run, all at once. */
+/*
+ * Grant the NR objects of PARTS for the rest of the run, all at once,
+ * each with the HOSTS the answer named (the classifier gives them to
+ * every later call it allows by these grants).
+ */
 static int add_grant(struct loop *l, const struct sc_ask_part *parts,
-		     size_t nr)
+		     size_t nr, const struct sc_strlist *hosts)
 {
 	struct sc_record g;
 	struct sc_buf b = SC_BUF_INIT;
@@ -694,6 +698,8 @@ static int add_grant(struct loop *l, const struct sc_ask_part *parts,
 		sc_record_reset(&g);
 		sc_record_adds(&g, "type", "grant");
 		sc_record_adds(&g, "object", parts[k].object);
+		for (size_t i = 0; hosts && i < hosts->nr; i++)
+			sc_record_adds(&g, "host", hosts->v[i]);
 		sc_record_encode(&g, &b);
 	}
 	if (sc_write_all(fd, b.data, b.len) < 0 || fsync(fd) < 0)
@@ -728,8 +734,9 @@ static void event_approval(struct loop *l, const char *id, const char *object,
 		sc_record_adds(&r, "part-object", parts[k].object);
 	sc_record_adds(&r, "answer", sc_answer_name(ans));
 	sc_record_adds(&r, "by", how);
-	/* The network the answer gave this call alone, if it named hosts. */
-	for (k = 0; hosts && ans == SC_ANSWER_ONCE && k < hosts->nr; k++)
+	/* The network the answer gave, if it named hosts. */
+	for (k = 0; hosts && (ans == SC_ANSWER_ONCE || ans == SC_ANSWER_RUN) &&
+	     k < hosts->nr; k++)
 		sc_record_adds(&r, "host", hosts->v[k]);
 	emit(l, &r);
 	sc_record_release(&r);
@@ -775,7 +782,8 @@ static size_t verdict_parts(const struct sc_record *v,
  * The decision after a person was asked when the policy said ask: allow
  * (1), deny (0), or stop (-1, STOPPED set).  HOSTS (NULL for a call the
  * sandbox cannot give hosts) receives the hosts a person's answer named:
- * the call runs once with the network to those only.
+ * the call runs with the network to those only (and, for the run, every
+ * later call the grant covers).
  */
 static int ask_person(struct loop *l, const struct sc_record *call,
 		      const struct sc_record *v, struct sc_strlist *hosts,
@@ -802,7 +810,7 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 		*ret = stop(l, "STOPPED", "the person stopped the attempt");
 		return -1;
 	case SC_ANSWER_RUN:
-		if (add_grant(l, parts, nr) < 0) {
+		if (add_grant(l, parts, nr, hosts) < 0) {
 			free(parts);
 			*ret = SC_EXIT_INTERNAL;
 			return -1;

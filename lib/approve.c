@@ -51,7 +51,8 @@ const char *sc_answer_name(enum sc_answer ans)
 	}
 }
 
-/* 1 when LINE is WORD or its first letter, alone or followed by a blank. */
+/* The length of WORD or its first letter when LINE starts with it, alone
+ * or followed by a blank; else 0. */
 static size_t answer_word(const char *line, const char *word)
 {
 	size_t n = strlen(word);
@@ -96,39 +97,54 @@ static int answer_hosts(const char *p, struct sc_strlist *hosts,
 	return 0;
 }
 
+/*
+ * The answers: a word or its first letter, then, where HOSTS is not 0,
+ * hosts (1: may follow, 2: must).  Hosts after "o" are for this call,
+ * after "r" for every call of the object in this run.
+ */
+static const struct {
+	const char *word;
+	enum sc_answer ans;
+	int hosts;
+} answers[] = {
+	{ "once", SC_ANSWER_ONCE, 1 },
+	{ "hosts", SC_ANSWER_ONCE, 2 },
+	{ "run", SC_ANSWER_RUN, 1 },
+	{ "stop", SC_ANSWER_STOP, 0 },
+};
+
 enum sc_answer sc_answer_parse(const char *line, struct sc_strlist *hosts,
 			       const char **why)
 {
+	struct sc_strlist got = { NULL, 0, 0 };
 	const char *unused;
-	size_t n;
+	size_t k, n = 0;
 
 	if (!why)
 		why = &unused;
 	*why = NULL;
-	if (!strcmp(line, "o") || !strcmp(line, "once"))
-		return SC_ANSWER_ONCE;
-	if (!strcmp(line, "r") || !strcmp(line, "run"))
-		return SC_ANSWER_RUN;
-	if (!strcmp(line, "s") || !strcmp(line, "stop"))
-		return SC_ANSWER_STOP;
-	if ((n = answer_word(line, "hosts"))) {
-		struct sc_strlist got = { NULL, 0, 0 };
-
-		if (!hosts) {
-			*why = "this call cannot be given hosts";
-			return SC_ANSWER_NO;
-		}
-		/* All or nothing: a list with one bad entry grants none. */
-		if (answer_hosts(line + n, &got, why) < 0) {
-			sc_strlist_release(&got);
-			return SC_ANSWER_NO;
-		}
-		for (size_t i = 0; i < got.nr; i++)
-			sc_strlist_add(hosts, got.v[i]);
-		sc_strlist_release(&got);
-		return SC_ANSWER_ONCE;
+	for (k = 0; k < sizeof(answers) / sizeof(*answers); k++)
+		if ((n = answer_word(line, answers[k].word)))
+			break;
+	if (k == sizeof(answers) / sizeof(*answers))
+		return SC_ANSWER_NO;   /* anything else refuses: no answer is yes */
+	if (!line[n] && answers[k].hosts < 2)
+		return answers[k].ans;
+	if (!answers[k].hosts)
+		return SC_ANSWER_NO;
+	if (!hosts) {
+		*why = "this call cannot be given hosts";
+		return SC_ANSWER_NO;
 	}
-	return SC_ANSWER_NO;   /* anything else refuses: no answer is yes */
+	/* All or nothing: a list with one bad entry grants none. */
+	if (answer_hosts(line + n, &got, why) < 0) {
+		sc_strlist_release(&got);
+		return SC_ANSWER_NO;
+	}
+	for (size_t i = 0; i < got.nr; i++)
+		sc_strlist_add(hosts, got.v[i]);
+	sc_strlist_release(&got);
+	return answers[k].ans;
 }
 
 /*
@@ -235,8 +251,8 @@ enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 	if (hosts)
 		/* The command gets no network unless the answer names hosts:
 		 * a person who knows it needs a registry says which. */
-		sc_buf_adds(&q, "  h HOST[:PORT],... allows it once with the "
-			    "network to those hosts only\n");
+		sc_buf_adds(&q, "  hosts after o or r (o HOST[:PORT],...) give "
+			    "it the network to those hosts only\n");
 	if (nr > 1)
 		sc_buf_addf(&q, "  allow all %zu parts [o]nce, for this [r]un, "
 			    "[n]o, or [s]top the attempt? ", nr);

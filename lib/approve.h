@@ -49,12 +49,13 @@ struct sc_ask_part {
  * "script", "no-terminal", "script-exhausted").
  *
  * HOSTS, when not NULL (a command the sandbox can give a host list), lets
- * the person answer "h HOST[:PORT][,HOST[:PORT]]..." (or "hosts ..."):
- * allowed once, with the network to exactly those hosts, which are added
- * to HOSTS (checked as sc-sandbox-exec --allow-host checks them).  A bad
- * or missing host, more than SC_ASK_MAX_HOSTS, or a line longer than
- * SC_ASK_LINE_MAX is no, never a shorter list: a cut name is another
- * host.  With HOSTS NULL an answer naming hosts is no.
+ * the answer name hosts: "o HOST[:PORT][,HOST[:PORT]]..." (or "h ...",
+ * "hosts ...") allows this call once, "r HOST..." every call of the same
+ * objects in this run, with the network to exactly those hosts, which
+ * are added to HOSTS (checked as sc-sandbox-exec --allow-host checks
+ * them).  A bad or missing host, more than SC_ASK_MAX_HOSTS, or a line
+ * longer than SC_ASK_LINE_MAX is no, never a shorter list: a cut name is
+ * another host.  With HOSTS NULL an answer naming hosts is no.
  */
 enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 		      const struct sc_ask_part *parts, size_t nr,
@@ -62,7 +63,7 @@ enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 		      const char **how);
 
 /*
- * Parse one answer LINE into its answer; the hosts of an "h" answer go to
+ * Parse one answer LINE into its answer; the hosts it names go to
  * HOSTS (NULL: refused).  On a refused host list, the answer is no and
  * *WHY (when not NULL) says why in a static sentence, the entry not named.
  */

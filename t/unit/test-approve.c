@@ -24,8 +24,10 @@ static void test_plain_answers(void **state)
 	assert_int_equal(parse("", &h), SC_ANSWER_NO);
 	assert_int_equal(parse("yes", &h), SC_ANSWER_NO);
 	assert_int_equal(parse(" o", &h), SC_ANSWER_NO);
-	assert_int_equal(parse("o example.com", &h), SC_ANSWER_NO);
 	assert_int_equal(parse("hello", &h), SC_ANSWER_NO);
+	assert_int_equal(parse("stop now", &h), SC_ANSWER_NO);
+	assert_int_equal(parse("s example.com", &h), SC_ANSWER_NO);
+	assert_int_equal(parse("no example.com", &h), SC_ANSWER_NO);
 	assert_int_equal(h.nr, 0);
 }
 
@@ -40,6 +42,16 @@ static void test_hosts_answers(void **state)
 	assert_null(why);
 	assert_int_equal(h.nr, 1);
 	assert_string_equal(h.v[0], "registry.npmjs.org");
+	sc_strlist_release(&h);
+	/* hosts after once, or for the run */
+	assert_int_equal(parse("o a.example.com", &h), SC_ANSWER_ONCE);
+	assert_int_equal(parse("once b.example.com", &h), SC_ANSWER_ONCE);
+	assert_int_equal(h.nr, 2);
+	sc_strlist_release(&h);
+	assert_int_equal(parse("r registry.npmjs.org", &h), SC_ANSWER_RUN);
+	assert_int_equal(parse("run example.org:8443", &h), SC_ANSWER_RUN);
+	assert_int_equal(h.nr, 2);
+	assert_string_equal(h.v[1], "example.org:8443");
 	sc_strlist_release(&h);
 	assert_int_equal(parse("hosts a.example.com,127.0.0.1:8080  [::1]:99", &h),
 			 SC_ANSWER_ONCE);
@@ -77,10 +89,18 @@ static void test_hosts_refused(void **state)
 		assert_int_equal(h.nr, 0);
 	}
 	/* a call the sandbox cannot give hosts: no, whatever the hosts */
-	why = NULL;
-	assert_int_equal(sc_answer_parse("h example.com", NULL, &why),
-			 SC_ANSWER_NO);
-	assert_non_null(why);
+	for (i = 0; i < 3; i++) {
+		static const char *const some[] = { "h example.com",
+			"o example.com", "r example.com" };
+
+		why = NULL;
+		assert_int_equal(sc_answer_parse(some[i], NULL, &why),
+				 SC_ANSWER_NO);
+		assert_non_null(why);
+	}
+	/* a bad list after r: no, not a grant for the run */
+	assert_int_equal(parse("r example.com,https://x.org", &h), SC_ANSWER_NO);
+	assert_int_equal(h.nr, 0);
 }
 
 int main(void)
