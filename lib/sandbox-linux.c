@@ -825,6 +825,31 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 }
 
 /*
+ * Why the landlock tier cannot give network mode NET, or NULL.  It has no
+ * network namespace, so the network is the host's: seccomp can refuse
+ * every inet socket (none), but nothing narrower holds.  A host list
+ * through the proxy would need the command to reach the proxy's TCP port
+ * and nothing else, and Landlock (ABI 4 and later) limits TCP connect
+ * by port only, never by address: that port would be open on every host
+ * of the internet, an attacker's included, and UDP (so DNS) is outside
+ * Landlock.  So the tier refuses instead of pretending.
+ */
+static const char *landlock_net_gap(int net)
+{
+	switch (net) {
+	case SC_NET_LOOPBACK:
+		return "no network namespace: the host's loopback services "
+		       "would be the command's";
+	case SC_NET_HOSTS:
+		return "no network namespace: Landlock limits TCP connect by "
+		       "port and never by address (the proxy's port would be "
+		       "open on every host) and UDP is outside Landlock";
+	default:
+		return NULL;
+	}
+}
+
+/*
  * Append the unenforced protections of TIER to OUT, or to ACCEPTED when
  * POL accepts going without them (--accept-gaps); how many went to OUT.
  */
@@ -845,6 +870,11 @@ static int unenforced(const struct sc_sandbox_policy *pol,
 		else
 			n++;
 		sc_buf_addf(to, "%s%s", to->len ? ", " : "", p[i].name);
+		/* --network hosts is asked for by name: say why it cannot be
+		 * (no comma: readers split this list on commas) */
+		if (i == P_NETWORK && tier == TIER_LANDLOCK &&
+		    pol->net == SC_NET_HOSTS)
+			sc_buf_addf(to, " (%s)", landlock_net_gap(pol->net));
 	}
 	return n;
 }
@@ -1902,6 +1932,8 @@ static void probe_network_modes(const struct sc_sandbox_policy *pol, int abi,
 				       yes_no(&p[P_UNIX_SOCKETS], tiers[t], userns));
 			sc_record_adds(rec, "abstract-sockets",
 				       yes_no(&p[P_ABSTRACT], tiers[t], userns));
+			if (tiers[t] == TIER_LANDLOCK && landlock_net_gap(modes[m]))
+				sc_record_adds(rec, "why", landlock_net_gap(modes[m]));
 			sc_record_write(out, rec);
 		}
 }
