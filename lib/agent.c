@@ -21,6 +21,7 @@
 #include "record.h"
 #include "rectable.h"
 #include "process.h"
+#include "statusline.h"
 
 /* A result is cut here so the conversation stays bounded whatever ran. */
 #define MASK_OUT_MAX ((size_t)8 << 20)
@@ -1178,6 +1179,39 @@ static void reply_release(struct reply *r)
 	free(r->recs);
 }
 
+/*
+ * Run the model with IN and OUT.  With a status line, it also gets
+ * --progress-fd 3, a pipe whose records become the line on the status
+ * descriptor while it answers (statusline.h); the line is erased when
+ * the model is done, before anything else is written there.
+ */
+static int run_model(struct loop *l, int in, int out)
+{
+	char **argv = l->prog->model, **with;
+	size_t n = 0;
+	int p[2], st;
+	pid_t pid;
+
+	if (l->o->status_fd < 0)
+		return run_tool(argv, in, out, -1, -1);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	while (argv[n])
+		n++;
+	with = sc_xcalloc(n + 3, sizeof(*with));
+	memcpy(with, argv, n * sizeof(*with));
+	with[n] = "--progress-fd";
+	with[n + 1] = "3";
+	pid = sc_spawn_fd3(with, in, out, -1, p[1], -1);
+	free(with);
+	close(p[1]);
+	if (pid >= 0)
+		sc_status_relay(p[0], l->o->status_fd);
+	close(p[0]);
+	st = pid < 0 ? -1 : sc_wait(pid);
+	return st;
+}
+
 static int ask_model(struct loop *l, struct reply *reply)
 {
 	int in = open(l->o->conversation, O_RDONLY | O_CLOEXEC);
@@ -1186,7 +1220,7 @@ static int ask_model(struct loop *l, struct reply *reply)
 	struct sc_reader rd;
 
 	if (in >= 0 && out >= 0)
-		st = run_tool(l->prog->model, in, out, -1, -1);
+		st = run_model(l, in, out);
 	if (in >= 0)
 		close(in);
 	if (st != 0) {
