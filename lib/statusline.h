@@ -28,14 +28,15 @@ struct sc_record;
 int sc_status_progress_line(const struct sc_record *r, struct sc_buf *out);
 
 /*
- * Read progress records from FD until its end, and write each one's line
- * to OUT_FD as it arrives; when a line was shown, erase it at the end, so
- * what is written next starts on a clean line.  Bytes that are not
- * records stop the showing, not the reading: the writer never meets a
- * closed pipe.  Records are capped at 4 KiB (a progress record is about
- * 100 bytes).  Errors writing OUT_FD are ignored: the screen is a
- * courtesy, the records of the run are elsewhere.
+ * Read progress records from FD and the model's standard error from
+ * ERR_FD until both end.  Each record's line goes to OUT_FD as it
+ * arrives; before anything from ERR_FD is passed on to OUT_FD, and at the
+ * end, a line that is shown is erased, so a diagnostic never lands on the
+ * status line's tail.  Bytes that are not records stop the showing, not
+ * the reading: the writer never meets a closed pipe.  Records are capped
+ * at 4 KiB (a progress record is about 100 bytes).  Errors writing OUT_FD
+ * are ignored: the screen is a courtesy, the run's records are elsewhere.
  */
-void sc_status_relay(int fd, int out_fd);
+void sc_status_relay(int fd, int err_fd, int out_fd);
 
 #endif

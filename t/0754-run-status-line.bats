@@ -68,7 +68,7 @@ attempt=(git speccoder run greeting --no-prompt --provider openai
 	assert_output ""
 }
 
-@test "sc-agent --status-line: only numbers reach the screen; a forged or malformed progress record shows nothing" {
+@test "sc-agent --status-line: only numbers reach the screen; a forged or malformed progress record shows nothing; the model's stderr never lands on the line" {
 	# A model program that writes its own progress records on the
 	# descriptor sc-agent gives it, then a reply.
 	cat >"$SC_TMP/model" <<'M'
@@ -78,6 +78,11 @@ sc-rec type=progress elapsed-ms=61000 estimated-tokens=42 >&3
 sc-rec type=progress elapsed-ms="$(printf '\033]0;owned\007')" estimated-tokens=1 >&3
 sc-rec type=progress elapsed-ms=1000 estimated-tokens=7x >&3
 sc-rec type=note elapsed-ms=1000 estimated-tokens=7 >&3
+sleep 0.3
+echo 'sc-model: warning: a line of its own' >&2
+sleep 0.3
+sc-rec type=progress elapsed-ms=62000 estimated-tokens=50 >&3
+sleep 0.3
 sc-rec type=text text=done source=model label=trusted
 sc-rec type=end reason=end
 M
@@ -93,7 +98,8 @@ M
 		--programs "$SC_TMP/programs" --no-prompt --status-line \
 		--trusted "$SC_TMP/task"
 	assert_success
-	assert_equal "$stderr" $'\r\033[K  model: answering 1:01, about 42 tokens so far.\r\033[K'
+	# The model's diagnostic erases the line first and stands on its own.
+	assert_equal "$stderr" $'\r\033[K  model: answering 1:01, about 42 tokens so far.\r\033[Ksc-model: warning: a line of its own\n\r\033[K  model: answering 1:02, about 50 tokens so far.\r\033[K'
 }
 
 @test "sc-agent without --status-line: the model gets no progress descriptor" {
@@ -108,6 +114,29 @@ M
 	printf 'Say done.\n' >"$SC_TMP/task"
 	run --separate-stderr sc-agent -z --root . --conversation "$SC_TMP/conv" \
 		--programs "$SC_TMP/programs" --no-prompt --trusted "$SC_TMP/task"
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+@test "sc-agent --status-line: bytes that are not records show nothing, and the model can still write them all" {
+	cat >"$SC_TMP/model" <<'M'
+#!/bin/sh
+# No NUL-terminated fields: not records.  Then far more than a pipe holds:
+# a reader that stopped reading would leave this write blocked, or kill it.
+printf 'garbage without fields' >&3
+head -c 300000 /dev/zero | tr '\0' 'x' >&3 || exit 7
+sc-rec type=end reason=end
+M
+	chmod +x "$SC_TMP/model"
+	{
+		sc-rec type=model "argv=$SC_TMP/model"
+		sc-rec type=classify argv=sc-classify argv=--root argv=.
+		sc-rec type=sandbox argv=false
+		sc-rec type=mask argv=sc-mask argv=--env
+	} >"$SC_TMP/programs"
+	printf 'Say done.\n' >"$SC_TMP/task"
+	run --separate-stderr timeout 60 sc-agent -z --root . --conversation "$SC_TMP/conv" \
+		--programs "$SC_TMP/programs" --no-prompt --status-line --trusted "$SC_TMP/task"
 	assert_success
 	assert_equal "$stderr" ""
 }
