@@ -21,6 +21,7 @@
 #include "record.h"
 #include "rectable.h"
 #include "process.h"
+#include "statusline.h"
 
 /* A result is cut here so the conversation stays bounded whatever ran. */
 #define MASK_OUT_MAX ((size_t)8 << 20)
@@ -1203,6 +1204,46 @@ static void reply_release(struct reply *r)
 	free(r->recs);
 }
 
+/*
+ * Run the model with IN and OUT.  With a status line, it also gets
+ * --progress-fd 3, a pipe whose records become the line on the status
+ * descriptor while it answers, and its standard error comes through the
+ * same relay (statusline.h): a diagnostic erases the line first, and the
+ * line is erased when the model is done.
+ */
+static int run_model(struct loop *l, int in, int out)
+{
+	char **argv = l->prog->model, **with;
+	size_t n = 0;
+	int p[2], e[2];
+	pid_t pid = -1;
+
+	if (l->o->status_fd < 0)
+		return run_tool(argv, in, out, -1, -1);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(e, O_CLOEXEC) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	while (argv[n])
+		n++;
+	with = sc_xcalloc(n + 3, sizeof(*with));
+	memcpy(with, argv, n * sizeof(*with));
+	with[n] = "--progress-fd";
+	with[n + 1] = "3";
+	pid = sc_spawn_fd3(with, in, out, e[1], p[1], -1);
+	free(with);
+	close(p[1]);
+	close(e[1]);
+	if (pid >= 0)
+		sc_status_relay(p[0], e[0], l->o->status_fd);
+	close(p[0]);
+	close(e[0]);
+	return pid < 0 ? -1 : sc_wait(pid);
+}
+
 static int ask_model(struct loop *l, struct reply *reply)
 {
 	int in = open(l->o->conversation, O_RDONLY | O_CLOEXEC);
@@ -1211,7 +1252,7 @@ static int ask_model(struct loop *l, struct reply *reply)
 	struct sc_reader rd;
 
 	if (in >= 0 && out >= 0)
-		st = run_tool(l->prog->model, in, out, -1, -1);
+		st = run_model(l, in, out);
 	if (in >= 0)
 		close(in);
 	if (st != 0) {
