@@ -231,6 +231,7 @@ json_t *sc_acpmcp_call_result(const char *text, size_t len, int is_error)
 void sc_acpmcp_init(struct sc_acpmcp *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->dirfd = -1;
 }
 
 void sc_acpmcp_release(struct sc_acpmcp *m)
@@ -238,15 +239,24 @@ void sc_acpmcp_release(struct sc_acpmcp *m)
 	while (m->nr_conns)
 		sc_acpmcp_drop(m, 0);
 	for (size_t i = 0; i < m->nr; i++) {
+		struct sc_buf base = SC_BUF_INIT;
+
 		if (m->listen[i] >= 0)
 			close(m->listen[i]);
-		if (m->paths[i])
-			(void)unlink(m->paths[i]);
+		/*
+		 * Through the directory as created: the agent may have put a
+		 * link to another directory at its path, and nothing of the
+		 * person's is removed through it.
+		 */
+		sc_buf_addf(&base, "%s.sock", m->servers[i]);
+		if (m->paths[i] && m->dirfd >= 0)
+			(void)unlinkat(m->dirfd, base.data, 0);
+		sc_buf_release(&base);
 		free(m->paths[i]);
 		free(m->servers[i]);
 	}
-	if (m->dir)
-		(void)rmdir(m->dir);
+	if (m->dirfd >= 0)
+		close(m->dirfd);
 	free(m->dir);
 	free(m->paths);
 	free(m->servers);
@@ -296,9 +306,10 @@ int sc_acpmcp_open(struct sc_acpmcp *m, const char *home,
 		return -1;
 	}
 	m->dir = sc_buf_detach(&b, NULL);
-	dirfd = open(m->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	dirfd = open(m->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dirfd < 0)
 		return sc_error_errno("MCP-RELAY", "cannot open '%s'", m->dir);
+	m->dirfd = dirfd;
 	m->servers = sc_xcalloc(nr + 1, sizeof(*m->servers));
 	m->paths = sc_xcalloc(nr + 1, sizeof(*m->paths));
 	m->listen = sc_xcalloc(nr + 1, sizeof(*m->listen));
@@ -317,11 +328,9 @@ int sc_acpmcp_open(struct sc_acpmcp *m, const char *home,
 				       m->paths[i]);
 			free(m->paths[i]);
 			m->paths[i] = NULL;
-			close(dirfd);
 			return -1;
 		}
 	}
-	close(dirfd);
 	return 0;
 }
 

@@ -103,6 +103,7 @@ struct sc_acpmcp_conn {
 
 struct sc_acpmcp {
 	char *dir;               /* HOME/mcp, or NULL when there are no servers */
+	int dirfd;               /* it, as created: what is cleaned up */
 	char **servers;          /* names, NULL-terminated */
 	char **paths;            /* the socket of each */
 	int *listen;             /* listening sockets */
