@@ -33,23 +33,26 @@ if [ -n "$key" ] && [ "${GITHUB_ACTIONS:-}" = true ]; then
 	printf '::add-mask::%s\n' "$key"
 fi
 
+provider=${PROVIDER:-anthropic}
+case "$provider" in
+anthropic) keyvar=ANTHROPIC_API_KEY ;;
+openai) keyvar=OPENAI_API_KEY ;;
+bedrock) keyvar='' ;;
+*) die 2 USAGE "unknown provider (anthropic, openai or bedrock)" ;;
+esac
+if [ -n "$keyvar" ] && [ -n "$key" ]; then
+	export "$keyvar=$key"
+elif [ -n "$key" ]; then
+	die 2 USAGE "bedrock takes AWS credentials from the environment, not model-key"
+fi
 set -- run "$feature" --no-prompt
 if [ -n "${TRANSCRIPT:-}" ]; then
+	# Offline: the recorded answers (the key, when given, is still in the
+	# environment, masked, as it is with a provider).
 	set -- "$@" --transcript "$TRANSCRIPT"
 else
-	provider=${PROVIDER:-anthropic}
-	case "$provider" in
-	anthropic) keyvar=ANTHROPIC_API_KEY ;;
-	openai) keyvar=OPENAI_API_KEY ;;
-	bedrock) keyvar='' ;;
-	*) die 2 USAGE "unknown provider (anthropic, openai or bedrock)" ;;
-	esac
-	if [ -n "$keyvar" ]; then
-		[ -n "$key" ] || die 2 NO-KEY "no model key: set the model-key input from a repository secret"
-		export "$keyvar=$key"
-	elif [ -n "$key" ]; then
-		die 2 USAGE "bedrock takes AWS credentials from the environment, not model-key"
-	fi
+	[ -z "$keyvar" ] || [ -n "$key" ] ||
+		die 2 NO-KEY "no model key: set the model-key input from a repository secret"
 	set -- "$@" --provider "$provider"
 	[ -z "${MODEL:-}" ] || set -- "$@" --model "$MODEL"
 	[ -z "${ENDPOINT:-}" ] || set -- "$@" --endpoint "$ENDPOINT"
