@@ -265,3 +265,34 @@ assert_nowhere() { # VALUE
 	assert_failure 1
 	assert_output --partial 'potentially untrusted'
 }
+
+# The samples of Documentation/running-at-scale.md: each YAML block parses,
+# and the shell in the GitLab job and the Kubernetes Job parses as bash.
+@test "running-at-scale.md: the GitHub, GitLab and Kubernetes samples parse" {
+	python3 -c 'import yaml' 2>/dev/null ||
+		skip "python3-yaml is missing (make deps installs it)"
+	run python3 - "$SC_TOP/Documentation/running-at-scale.md" "$SC_TMP" <<'PY'
+import re, sys, yaml, subprocess
+text = open(sys.argv[1], encoding="utf-8").read()
+blocks = re.findall(r"^```yaml\n(.*?)^```$", text, re.S | re.M)
+kinds = []
+for b in blocks:
+    doc = yaml.safe_load(b)
+    if "jobs" in doc:
+        kinds.append("github")
+        assert "fromJSON(needs.features.outputs.features)" in b
+    elif doc.get("kind") == "Job":
+        kinds.append("kubernetes")
+        spec = doc["spec"]
+        assert spec["completionMode"] == "Indexed"
+        script = spec["template"]["spec"]["containers"][0]["args"][0]
+        subprocess.run(["bash", "-n", "-c", script], check=True)
+    else:
+        kinds.append("gitlab")
+        script = "\n".join(doc["speccoder"]["script"])
+        subprocess.run(["bash", "-n", "-c", script], check=True)
+print(" ".join(kinds))
+PY
+	assert_success
+	assert_output "github gitlab kubernetes"
+}

@@ -70,6 +70,9 @@ git config user.email >/dev/null ||
 git config user.name >/dev/null ||
 	git config user.name "${GIT_USER_NAME:-github-actions[bot]}"
 
+# What the sandbox can enforce on this runner, in the log.
+git speccoder doctor </dev/null || true
+
 status=0
 git speccoder "$@" </dev/null || status=$?
 
