@@ -276,6 +276,11 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 		for w in "${list[@]}"; do
 			_args+=(--writable "$w")
 		done
+		# Places outside the root (a build cache), asked for by name.
+		sc_conf_all list "$file" sandbox.writableOutside
+		for w in "${list[@]}"; do
+			_args+=(--writable-outside "$w")
+		done
 		# Variables a check needs although their names look secret: kept
 		# in the command's environment, still masked in its output.
 		sc_conf_all list "$file" sandbox.envKeep
