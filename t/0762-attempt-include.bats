@@ -256,3 +256,28 @@ grep PLAIN_SETTING .env.test'
 	run jq -r 'select(.type == "verdict" and .decision == "deny") | .rule' "$SC_TMP/j"
 	assert_output deny.included-file
 }
+
+@test "include --in-place: the checks read the included files the sandbox hides otherwise, masked everywhere, never committed" {
+	planted "$PRINTS" '{"type":"call","id":"c3","tool":"read","path":".env.test"}
+{"type":"call","id":"c4","tool":"run","argv":["make","test"]}'
+	before=$(git rev-parse HEAD)
+	run --separate-stderr git speccoder run greeting --in-place --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+	assert_success
+	assert_equal "$(git rev-parse HEAD~1)" "$before"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .id == "c3") | "\(.decision) \(.rule)"' "$SC_TMP/j"
+	assert_output "deny deny.included-file"
+	conv=$(find "$XDG_STATE_HOME" -name conversation -path '*/runs/*')
+	run jq -r 'select(.type == "tool-result" and .id == "c4") | .text' < <(sc-rec --to-json <"$conv")
+	assert_output --partial "env: [redacted:INCLUDED_TOKEN]"
+	assert_output --partial "key: [redacted:fixture.key:1]"
+	all_text >"$SC_TMP/all"
+	run grep -c -F -e "$INC_TOKEN" -e "$INC_KEYLINE" "$SC_TMP/all"
+	assert_output 0
+	run git ls-tree -r --name-only HEAD
+	refute_line .env.test
+	refute_line fixture.key
+	# Nothing was copied: the person's files are as they were.
+	assert_equal "$(stat -c %a .env.test)" 640
+}

@@ -302,8 +302,10 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 
 # Fill the array named ARRAY with the absolute paths of the files git
 # ignores in the repository's main checkout that the policy calls secret
-# (deny.secret-file), those inside a directory ignored whole included.  A
-# list that cannot be made ends the driver: it would hide nothing.
+# (deny.secret-file), those inside a directory ignored whole included,
+# but the included files of an in-place run (SC_INCLUDED_LIST, NUL-separated
+# root-relative paths: the person named them for the checks).  A list
+# that cannot be made ends the driver: it would hide nothing.
 sc_ignored_secrets() { # ARRAY
 	local -n _hide=$1
 	local main list
@@ -319,8 +321,11 @@ sc_ignored_secrets() { # ARRAY
 		"$(sc_tool sc-rec)" --from-json |
 		"$(sc_tool sc-classify)" --root "$main" --no-stop |
 		"$(sc_tool sc-rec)" --to-json |
-		jq -j --arg m "$main/" \
-			'select(.rule == "deny.secret-file") | $m + .object + "\u0000"' \
+		jq -j --arg m "$main/" --rawfile inc "${SC_INCLUDED_LIST:-/dev/null}" \
+			'($inc | split("\u0000")) as $keep |
+			 select(.rule == "deny.secret-file" and
+				(.object as $o | $keep | any(.[]; . == $o) | not)) |
+			 $m + .object + "\u0000"' \
 		>"$list" || {
 		rm -f "$list"
 		sc_die 4 SANDBOX-UNAVAILABLE "cannot tell which ignored files are secret: nothing was run"
