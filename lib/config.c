@@ -15,6 +15,7 @@
 #include "gitconfig.h"
 #include "hostlist.h"
 #include "io.h"
+#include "scan.h"
 #include "shellwords.h"
 
 void sc_config_init(struct sc_config *cfg)
@@ -72,6 +73,9 @@ void sc_config_release(struct sc_config *cfg)
 		free(r->hosts);
 	}
 	free(cfg->net_rules);
+	for (i = 0; i < cfg->nr_allow_fps; i++)
+		free(cfg->allow_fps[i]);
+	free(cfg->allow_fps);
 	sc_config_init(cfg);
 }
 
@@ -209,9 +213,104 @@ static int suffix(const char *name, const char *end)
 	return n > e && !strcmp(name + n - e, end);
 }
 
+/* One file being read: where a message says a key was. */
+struct load {
+	struct sc_config *cfg;
+	const char *path;     /* NULL for text in memory */
+	const char *data;     /* the text in memory, or NULL */
+	size_t len;
+	size_t nr_fps;        /* mask.allowFingerprint entries seen */
+};
+
+/* 1 when the bytes from P to END are WORD, case aside. */
+static int word_is(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - p) == n && !strncasecmp(p, word, n);
+}
+
+/* Past the characters of a name (letters, digits, '-'), up to END. */
+static const char *name_end(const char *p, const char *end)
+{
+	while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			   (*p >= '0' && *p <= '9') || *p == '-'))
+		p++;
+	return p;
+}
+
+static const char *blanks_end(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/*
+ * The line of the Nth (from 0) "allowFingerprint" key of a [mask]
+ * section in the LEN bytes at TEXT, or 0.  libgit2 gives entries in file
+ * order without their lines, so a message finds its line here.
+ */
+static unsigned long fp_key_line(const char *text, size_t len, size_t nth)
+{
+	const char *p = text, *end = text + len, *nl, *e;
+	unsigned long line = 0;
+	int in_mask = 0;
+
+	for (; p && p < end; p = nl + 1) {
+		line++;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		p = blanks_end(p, nl);
+		if (p < nl && *p == '[') {
+			p = blanks_end(p + 1, nl);
+			e = name_end(p, nl);
+			in_mask = word_is(p, e, "mask") &&
+				  (e = blanks_end(e, nl)) < nl && *e == ']';
+			p = memchr(p, ']', (size_t)(nl - p));
+			if (!p)
+				continue;
+			p = blanks_end(p + 1, nl);
+		}
+		e = name_end(p, nl);
+		if (in_mask && word_is(p, e, "allowFingerprint") && !nth--)
+			return line;
+	}
+	return 0;
+}
+
+/* mask.allowFingerprint: 16 lower-case hex digits, as --scan prints. */
+static int add_fingerprint(struct load *l, const char *v)
+{
+	struct sc_config *cfg = l->cfg;
+	struct sc_buf text = SC_BUF_INIT;
+	unsigned long line = 0;
+	size_t nth = l->nr_fps++;
+
+	if (sc_scan_fingerprint_valid(v)) {
+		SC_ALLOC_GROW(cfg->allow_fps, cfg->nr_allow_fps + 1,
+			      cfg->alloc_allow_fps);
+		cfg->allow_fps[cfg->nr_allow_fps++] = sc_xstrdup(v);
+		return 0;
+	}
+	if (l->data)
+		line = fp_key_line(l->data, l->len, nth);
+	else if (sc_read_file_max(l->path, (size_t)4 << 20, &text) == 0)
+		line = fp_key_line(text.data, text.len, nth);
+	sc_buf_release(&text);
+	/* The value is not shown: what was pasted may be the secret.
+	 * ("%.0lu" prints nothing for line 0: no line found.) */
+	return sc_error("BAD-CONFIG", "%s%s%.0lu: mask.allowFingerprint: not a "
+			"fingerprint (16 lower-case hex digits, as sc-mask "
+			"--scan prints it)", l->path ? l->path : "(text)",
+			line ? " line " : "", line);
+}
+
 static int add_entry(const char *k, const char *v, void *ctx)
 {
-	struct sc_config *cfg = ctx;
+	struct load *l = ctx;
+	struct sc_config *cfg = l->cfg;
 	char *sub;
 
 	if (!v)
@@ -229,6 +328,8 @@ static int add_entry(const char *k, const char *v, void *ctx)
 	if (!strcmp(k, "sandbox.networkhosts"))
 		return add_host(&cfg->net_hosts, &cfg->nr_net_hosts,
 				&cfg->alloc_net_hosts, k, v);
+	if (!strcmp(k, "mask.allowfingerprint"))
+		return add_fingerprint(l, v);
 	if ((sub = subsection(k, "network")))
 		return add_net(cfg, k, sub, v);
 	if ((sub = subsection(k, "check"))) {
@@ -266,6 +367,7 @@ static int loaded(struct sc_config *cfg, int st)
 
 int sc_config_load(struct sc_config *cfg, const char *path)
 {
+	struct load l = { cfg, path, NULL, 0, 0 };
 	struct stat st;
 
 	/* libgit2 treats a missing file as empty: a named file must exist */
@@ -274,11 +376,13 @@ int sc_config_load(struct sc_config *cfg, const char *path)
 		return SC_CONFIG_UNREADABLE;
 	}
 	return loaded(cfg, sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry,
-						 cfg));
+						 &l));
 }
 
 int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len)
 {
+	struct load l = { cfg, NULL, data, len, 0 };
+
 	return loaded(cfg, sc_gitconfig_foreach_mem(data, len, "BAD-CONFIG",
-						    add_entry, cfg));
+						    add_entry, &l));
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "config.h"
 #include "diag.h"
 #include "paths.h"
 #include "record.h"
@@ -125,17 +126,41 @@ static int fp_cmp(const void *a, const void *b)
 	return memcmp(a, b, 16);
 }
 
+int sc_scan_fingerprint_valid(const char *fp)
+{
+	return strlen(fp) == 16 && strspn(fp, "0123456789abcdef") == 16;
+}
+
 int sc_scanner_allow(struct sc_scanner *sc, const char *fp)
 {
 	size_t i;
 
-	if (strlen(fp) != 16 || strspn(fp, "0123456789abcdef") != 16)
+	if (!sc_scan_fingerprint_valid(fp))
 		return -1;
 	SC_ALLOC_GROW(sc->allow, sc->nr_allow + 1, sc->alloc_allow);
 	for (i = 0; i < 17; i++)
 		sc->allow[sc->nr_allow][i] = fp[i];
 	sc->nr_allow++;
 	qsort(sc->allow, sc->nr_allow, sizeof(*sc->allow), fp_cmp);
+	return 0;
+}
+
+int sc_scanner_allow_config(struct sc_scanner *sc, const char *config)
+{
+	struct sc_config cfg;
+	size_t i;
+	int st;
+
+	sc_config_init(&cfg);
+	st = sc_config_load(&cfg, config);
+	if (st == SC_CONFIG_UNREADABLE)
+		return SC_EXIT_UNAVAILABLE;
+	if (st != SC_CONFIG_OK)
+		return SC_EXIT_MALFORMED;
+	/* Checked by the reader: each is a fingerprint's form. */
+	for (i = 0; i < cfg.nr_allow_fps; i++)
+		sc_scanner_allow(sc, cfg.allow_fps[i]);
+	sc_config_release(&cfg);
 	return 0;
 }
 
@@ -566,13 +591,15 @@ static void report(struct scan_run *r)
 			      (r->c[j].rule == c->rule ||
 			       (sc_scan_rules[r->c[j].rule].flags &
 				sc_scan_rules[c->rule].flags & SC_RULE_ASSIGN));
-		if (dup || allowed(r->sc, fps[i]))
+		if (dup)
 			continue;
 		f.rule = sc_scan_rules[c->rule].id;
 		f.line = c->line;
 		memcpy(f.fingerprint, fps[i], sizeof(f.fingerprint));
+		/* Allowed: said, never dropped silently, never counted. */
+		f.allowed = allowed(r->sc, fps[i]);
 		r->fn(r->ctx, &f);
-		r->found++;
+		r->found += !f.allowed;
 	}
 	free(fps);
 }
@@ -764,24 +791,35 @@ void sc_scan_show_path(struct sc_scanner *sc, const char *path,
 	}
 }
 
+void sc_scan_finding_record(struct sc_record *rec,
+			    const struct sc_scan_finding *f, const char *file)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%lu", f->line);
+	sc_record_adds(rec, "type", "finding");
+	sc_record_adds(rec, "code", f->allowed ? "CREDENTIAL-ALLOWED" :
+		       "CREDENTIAL");
+	sc_record_adds(rec, "rule", f->rule);
+	sc_record_adds(rec, "file", file);
+	sc_record_adds(rec, "line", num);
+	if (f->fingerprint[0])
+		sc_record_adds(rec, "fingerprint", f->fingerprint);
+	if (f->allowed)
+		sc_record_adds(rec, "allowed", "fingerprint");
+}
+
 static void emit(void *ctx, const struct sc_scan_finding *f)
 {
 	struct walk *w = ctx;
 	struct sc_record rec;
-	char num[32];
 
-	snprintf(num, sizeof(num), "%lu", f->line);
 	sc_record_init(&rec);
-	sc_record_adds(&rec, "type", "finding");
-	sc_record_adds(&rec, "code", "CREDENTIAL");
-	sc_record_adds(&rec, "rule", f->rule);
-	sc_record_adds(&rec, "file", w->shown);
-	sc_record_adds(&rec, "line", num);
-	sc_record_adds(&rec, "fingerprint", f->fingerprint);
+	sc_scan_finding_record(&rec, f, w->shown);
 	if (sc_record_write(w->out, &rec) < 0)
 		w->failed = 1;
 	sc_record_release(&rec);
-	w->found = 1;
+	w->found |= !f->allowed;
 }
 
 /* Something under the paths was not scanned: say what, fail the scan. */

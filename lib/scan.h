@@ -66,6 +66,8 @@ struct sc_scan_finding {
 	const char *rule;
 	unsigned long line;
 	char fingerprint[17];  /* 16 lower-case hex digits */
+	int allowed;           /* its fingerprint is allowed: reported as
+				  such, it fails nothing */
 };
 
 struct sc_scanner;
@@ -84,24 +86,46 @@ int sc_scanner_serialize(const struct sc_scanner *sc, char **bytes,
 void sc_scanner_free(struct sc_scanner *sc);
 
 /*
- * Findings whose fingerprint is FP (16 hex digits) are not reported.
- * Returns -1 when FP is not 16 hex digits.
+ * Findings whose fingerprint is FP (16 lower-case hex digits) are
+ * allowed: still reported, with allowed set, never counted as findings.
+ * Allowing is for the scan's verdict only; a name that matches a rule is
+ * hidden all the same (sc_scan_show_path).  Returns -1 when FP is not 16
+ * lower-case hex digits.
  */
 int sc_scanner_allow(struct sc_scanner *sc, const char *fp);
+/*
+ * Allow every mask.allowFingerprint of speccoder.conf(5) at CONFIG.  0, or
+ * an exit code after error[BAD-CONFIG] (a malformed fingerprint, named
+ * with the file and line) or error[CONFIG-UNREADABLE].
+ */
+int sc_scanner_allow_config(struct sc_scanner *sc, const char *config);
+/* 1 when FP is a fingerprint's form: 16 lower-case hex digits. */
+int sc_scan_fingerprint_valid(const char *fp);
 
 /*
  * Call FN for each (rule, line, fingerprint) of the LEN bytes at DATA,
- * once each, in line order.  Returns the number of findings, or -1 on a
- * matcher error.
+ * once each, in line order, allowed ones included.  Returns the number of
+ * findings not allowed, or -1 on a matcher error.
  */
 typedef void (*sc_scan_found_fn)(void *ctx, const struct sc_scan_finding *f);
 long sc_scan_buffer_ex(struct sc_scanner *sc, const char *data, size_t len,
 		       sc_scan_found_fn fn, void *ctx);
 
-/* The same without fingerprints: FN gets the rule and the line. */
+/* The same without fingerprints: FN gets the rule and the line of every
+ * finding, allowed or not (for hiding names, where allowing changes
+ * nothing). */
 typedef void (*sc_scan_fn)(void *ctx, const char *rule, unsigned long line);
 long sc_scan_buffer(struct sc_scanner *sc, const char *data, size_t len,
 		    sc_scan_fn fn, void *ctx);
+
+/*
+ * F as a record of FILE (the path as shown): type=finding
+ * code=CREDENTIAL rule= file= line= fingerprint=, or, allowed,
+ * code=CREDENTIAL-ALLOWED with allowed=fingerprint.
+ */
+struct sc_record;
+void sc_scan_finding_record(struct sc_record *rec,
+			    const struct sc_scan_finding *f, const char *file);
 
 /*
  * PATH into SHOWN (reset first), each '/'-separated component that itself
@@ -114,7 +138,7 @@ void sc_scan_show_path(struct sc_scanner *sc, const char *path,
  * Scan the files and directories (recursively, not following symlinks,
  * skipping .git) of PATHS, writing type=finding code=CREDENTIAL records to
  * OUT.  Every regular file is scanned whole, whatever its size or content.
- * Returns an exit code: 1 when anything was found, 0 when not; 2 when a
+ * Returns an exit code: 1 when anything not allowed was found, 0 when not; 2 when a
  * named path does not exist; 4 with error[SCAN-INCOMPLETE] when something
  * could not be scanned (an unreadable file or directory, a special file),
  * after scanning the rest.

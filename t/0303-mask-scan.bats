@@ -43,24 +43,90 @@ fp() {
 	diff "$SC_TMP/want" "$SC_TMP/json"
 }
 
-@test "scan: --allow-fingerprint drops that finding only" {
+@test "scan: --allow-fingerprint allows that finding only, and says so" {
 	setup_tree
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan \
 		--allow-fingerprint "$(fp AKIAIOSFODNN7EXAMPLE)" "$SC_TMP/w/src"
 	assert_equal "$status" 1
 	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
-	run jq -r .rule "$SC_TMP/json"
+	run jq -r 'select(.code == "CREDENTIAL") | .rule' "$SC_TMP/json"
 	assert_output private-key
-	# Every finding allowed: clean.
+	# Reported as allowed, by fingerprint: never dropped silently.
+	run jq -r 'select(.code == "CREDENTIAL-ALLOWED") | "\(.rule) \(.line) \(.fingerprint) \(.allowed)"' "$SC_TMP/json"
+	assert_output "aws-access-key-id 2 $(fp AKIAIOSFODNN7EXAMPLE) fingerprint
+secret-assignment 2 $(fp AKIAIOSFODNN7EXAMPLE) fingerprint"
+	# Every finding allowed: exit 0, the allowed ones still listed.
 	key=$(cat "$SC_TMP/w/src/id_test")
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan \
 		--allow-fingerprint "$(fp AKIAIOSFODNN7EXAMPLE)" \
 		--allow-fingerprint "$(fp "$key")" "$SC_TMP/w/src"
 	assert_equal "$status" 0
-	[ ! -s "$SC_TMP/out" ]
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r .code "$SC_TMP/json"
+	assert_output "CREDENTIAL-ALLOWED
+CREDENTIAL-ALLOWED
+CREDENTIAL-ALLOWED"
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --allow-fingerprint AKIAIOSFODNN7EXAMPLE "$SC_TMP/w"
 	assert_equal "$status" 2
 	[[ "$stderr" != *AKIAIOSFODNN7EXAMPLE* ]]
+}
+
+# A made-up false positive: a test fixture's token-shaped string.
+fixture_tree() {
+	mkdir -p "$SC_TMP/p"
+	printf 'fixture: %s\n' "$1" >"$SC_TMP/p/fixture.txt"
+}
+
+@test "scan: mask.allowFingerprint of speccoder.conf allows a false positive; another value of the rule still fails" {
+	fixture_tree AKIAQWERTYUIOPASDFGH
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/p"
+	assert_equal "$status" 1
+	printf '[check "t"]\n\targv = true\n[mask]\n\tallowFingerprint = %s\n' \
+		"$(fp AKIAQWERTYUIOPASDFGH)" >"$SC_TMP/speccoder.conf"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/speccoder.conf" "$SC_TMP/p"
+	assert_equal "$status" 0
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r '"\(.code) \(.rule) \(.allowed)"' "$SC_TMP/json"
+	assert_output "CREDENTIAL-ALLOWED aws-access-key-id fingerprint"
+	# The rule is not weakened: another value of it is still a finding.
+	printf 'also: AKIAZXCVBNMLKJHGFDSA\n' >>"$SC_TMP/p/fixture.txt"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/speccoder.conf" "$SC_TMP/p"
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r 'select(.code == "CREDENTIAL") | "\(.rule) \(.line) \(.fingerprint)"' "$SC_TMP/json"
+	assert_output "aws-access-key-id 2 $(fp AKIAZXCVBNMLKJHGFDSA)"
+}
+
+@test "scan: a malformed mask.allowFingerprint is error[BAD-CONFIG] naming the file and line, exit 3, nothing scanned" {
+	fixture_tree AKIAQWERTYUIOPASDFGH
+	printf '[mask]\n\tallowFingerprint = %s\n[check "t"]\n\targv = true\n[mask]\n  allowfingerprint = AKIAQWERTYUIOPASDFGH\n' \
+		"$(fp AKIAQWERTYUIOPASDFGH)" >"$SC_TMP/speccoder.conf"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/speccoder.conf" "$SC_TMP/p"
+	assert_equal "$status" 3
+	[[ "$stderr" == *"error[BAD-CONFIG]: $SC_TMP/speccoder.conf line 6: mask.allowFingerprint: not a fingerprint"* ]]
+	# What was pasted there may be the secret: never echoed.
+	[[ "$stderr" != *AKIAQWERTYUIOPASDFGH* ]]
+	[ ! -s "$SC_TMP/out" ]
+	# Upper-case hex is not the form --scan prints: refused, not guessed.
+	printf '[mask]\n\tallowFingerprint = %s\n' "$(fp x | tr a-f A-F)" >"$SC_TMP/speccoder.conf"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/speccoder.conf" "$SC_TMP/p"
+	assert_equal "$status" 3
+	[[ "$stderr" == *"speccoder.conf line 2: mask.allowFingerprint"* ]]
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/missing.conf" "$SC_TMP/p"
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[CONFIG-UNREADABLE]"* ]]
+}
+
+@test "scan: an allowed fingerprint never unmasks: a name that matches a rule stays hidden" {
+	d="$SC_TMP/q/AKIAQWERTYUIOPASDFGH"
+	mkdir -p "$d"
+	printf 'AKIAQWERTYUIOPASDFGH\n' >"$d/f"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan -z \
+		--allow-fingerprint "$(fp AKIAQWERTYUIOPASDFGH)" "$SC_TMP/q"
+	assert_equal "$status" 0
+	run cat "$SC_TMP/out"
+	[[ "$output" == *"(name not shown)/f"* ]]
+	[[ "$output" != *AKIAQWERTYUIOPASDFGH* ]]
 }
 
 @test "scan: a file larger than one window is scanned whole, across window boundaries" {
@@ -164,6 +230,8 @@ fp() {
 
 @test "scan: usage errors" {
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan
+	assert_equal "$status" 2
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --env --config /dev/null
 	assert_equal "$status" 2
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --env --scan .
 	assert_equal "$status" 2
