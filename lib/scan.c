@@ -309,6 +309,59 @@ static size_t token_start(const char *data, size_t base, size_t end)
 	return at;
 }
 
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of N bytes at P. */
+static uint32_t crc32_ieee(const char *p, size_t n)
+{
+	uint32_t crc = 0xffffffffu;
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		crc ^= (unsigned char)p[i];
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+/* A base62 digit's value (0-9A-Za-z), or -1. */
+static int base62_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 36;
+	return -1;
+}
+
+/* The base62 of a checksummed token, its checksum included: 36 (GitHub's
+ * and npm's today), at most 255 as GitHub allows its tokens to grow. */
+#define CRC_TOKEN_MIN 36
+#define CRC_TOKEN_MAX 255
+
+int sc_scan_crc32_token(const char *p, size_t len)
+{
+	size_t body = 0, i;
+	uint64_t sum = 0;
+	const char *b;
+
+	while (body < len && body < CRC_TOKEN_MAX + 1 &&
+	       base62_digit(p[len - 1 - body]) >= 0)
+		body++;
+	if (body < CRC_TOKEN_MIN || body > CRC_TOKEN_MAX || len < body + 4)
+		return -1;
+	b = p + len - body;
+	if (b[-1] != '_' || (len > body + 4 && base62_digit(b[-5]) >= 0) ||
+	    (memcmp(b - 4, "gh", 2) && memcmp(b - 4, "npm", 3)) ||
+	    (!memcmp(b - 4, "gh", 2) && !(b[-2] && strchr("pousr", b[-2]))))
+		return -1;
+	for (i = body - 6; i < body; i++)
+		sum = sum * 62 + (uint64_t)base62_digit(b[i]);
+	return sum == crc32_ieee(b, body - 6);
+}
+
 static void fingerprint(const char *p, size_t len, char out[17])
 {
 	static const char hex[] = "0123456789abcdef";
@@ -554,6 +607,19 @@ static int placeholder(const struct scan_run *r, const struct cand *c)
 	       TOKEN_MIN_ENTROPY;
 }
 
+/*
+ * A token whose format carries a checksum, and whose checksum is wrong,
+ * is no token of that format (a made-up example, a typo, a look-alike):
+ * not a finding of its rule.  Assigned to a secret-looking name, it is
+ * still one of secret-assignment, the rule for values without a format.
+ */
+static int bad_checksum(const struct scan_run *r, const struct cand *c)
+{
+	return sc_scan_rules[c->rule].flags & SC_RULE_CRC32 &&
+	       !sc_scan_crc32_token(r->win + (c->from - r->base),
+				    (size_t)(c->to - c->from));
+}
+
 /* Report the window's candidates: once per line, rule and fingerprint. */
 static void report(struct scan_run *r)
 {
@@ -577,7 +643,7 @@ static void report(struct scan_run *r)
 		if (i && c->line != r->c[i - 1].line)
 			line_start = i;
 		fps[i][0] = 0;
-		if (placeholder(r, c))
+		if (placeholder(r, c) || bad_checksum(r, c))
 			continue;
 		fingerprint(r->win + (c->from - r->base), (size_t)(c->to - c->from),
 			    fps[i]);

@@ -38,6 +38,10 @@ enum {
 				    12 characters is enough */
 	SC_RULE_KEY_BLOCK = 16,  /* a BEGIN line: the value is the block up
 				    to its END line */
+	SC_RULE_CRC32 = 32,      /* a token "PFX_" + base62 whose last 6
+				    characters are the CRC32 of the ones
+				    between (GitHub's, npm's): a wrong
+				    checksum is no finding of the rule */
 };
 
 struct sc_scan_rule {
@@ -145,6 +149,15 @@ void sc_scan_show_path(struct sc_scanner *sc, const char *path,
  */
 int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 		  struct sc_output *out);
+
+/*
+ * 1 when the LEN bytes at P end with a checksummed token: a prefix of
+ * three letters and '_' (ghp_, gho_, ghu_, ghs_, ghr_, npm_), base62, and
+ * 6 base62 digits (0-9A-Za-z, most significant first) that are the
+ * CRC-32 (IEEE, as zlib's) of the characters between.  -1 when no such
+ * token ends there (the rule's other forms: no checksum to check).
+ */
+int sc_scan_crc32_token(const char *p, size_t len);
 
 /* Shannon entropy of the LEN bytes at P, in bits per byte. */
 double sc_scan_entropy(const char *p, size_t len);

@@ -7,7 +7,9 @@ bats_require_minimum_version 1.5.0
 load lib/common
 load lib/mask
 
-GH="ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+# A made-up GitHub token whose last 6 characters are the CRC32 of the 30
+# before, as GitHub writes them: the github-token rule checks it.
+GH="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"
 
 setup_tree() {
 	mkdir -p "$SC_TMP/w/src" "$SC_TMP/w/.git" "$SC_TMP/w/$GH"
@@ -138,9 +140,9 @@ fixture_tree() {
 	put() {
 		printf ' %s ' "$2" | dd of="$f" bs=1 seek="$1" conv=notrunc status=none
 	}
-	put 100 "ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5"
+	put 100 "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"
 	put $(((16 << 20) - 20)) "glpat-Zx8Vb2Nm4Lk6Jh8Gf0Ds"
-	put $(((16 << 20) - (20 << 10) + 30)) "npm_Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6"
+	put $(((16 << 20) - (20 << 10) + 30)) "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"
 	printf '\nxoxb-123456789012-abcdefghij0123456789\n' >>"$f"
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$f"
 	assert_equal "$status" 1
@@ -158,7 +160,7 @@ fixture_tree() {
 @test "scan: 100 MiB without a newline and binary content are scanned, not skipped" {
 	mkdir -p "$SC_TMP/nl"
 	head -c $((100 << 20)) /dev/zero | tr '\0' 'a' >"$SC_TMP/nl/long"
-	printf ' ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5' >>"$SC_TMP/nl/long"
+	printf ' 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' >>"$SC_TMP/nl/long"
 	printf '\0\1\2\377AKIAIOSFODNN7EXAMPLE\0\n' >"$SC_TMP/nl/bin"
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/nl"
 	assert_equal "$status" 1
@@ -226,6 +228,37 @@ fixture_tree() {
 	assert_equal "$status" 2
 	[[ "$stderr" == "sc-mask: error[INPUT]: cannot read '$SC_TMP/missing': No such file or directory" ]]
 	[ -s "$SC_TMP/out" ]
+}
+
+@test "scan: GitHub and npm tokens with a right CRC32 checksum are found, near misses with a wrong one are not" {
+	mkdir -p "$SC_TMP/crc"
+	# Made-up tokens: 30 characters and the base62 CRC32 of them.
+	printf '%s\n' 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 \
+		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 \
+		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 >"$SC_TMP/crc/good"
+	# The same with one checksum character changed, a body character
+	# changed, the checksum of another body: none is a token.
+	printf '%s\n' ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg4 \
+		gho_abcdefghijklmnopqrstuvwxyz01242LolCm \
+		npm_LB8ux10MEjiKj6LosEfXgC8r37AQee2LolCm >"$SC_TMP/crc/near"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/crc/good"
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r '"\(.rule) \(.line)"' "$SC_TMP/json"
+	assert_output "github-token 1
+github-token 2
+npm-token 3"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/crc/near"
+	assert_equal "$status" 0
+	[ ! -s "$SC_TMP/out" ]
+	# Assigned to a secret-looking name, a near miss is still a finding
+	# of the rules for values without a format, not of github-token.
+	printf 'GITHUB_TOKEN=ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg4\n' >"$SC_TMP/crc/near"
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/crc/near"
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r .rule "$SC_TMP/json"
+	assert_output provider-assignment
 }
 
 @test "scan: usage errors" {

@@ -6,7 +6,9 @@
 # shellcheck disable=SC2154 # bats: run sets status, output, stderr
 load lib/common
 
-GH="ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+# A made-up GitHub token whose last 6 characters are the CRC32 of the 30
+# before, as GitHub writes them: the github-token rule checks it.
+GH="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"
 
 # A skill package in $SC_TMP/pkg, pinned as pdf@1.0 in $SC_TMP/skills.lock.
 pinned_skill() {

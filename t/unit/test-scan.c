@@ -112,7 +112,7 @@ static void test_windows(void **state)
 	char *buf = malloc(len);
 	struct found x;
 	unsigned long want[3];
-	const char *tok = " ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5 ";
+	const char *tok = " 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 ";
 
 	(void)state;
 	assert_non_null(sc);
@@ -189,6 +189,40 @@ static void test_compiled_and_allow(void **state)
 	sc_scanner_free(now);
 }
 
+/* The CRC32 suffix of GitHub's and npm's tokens. */
+static void test_crc32_token(void **state)
+{
+	static const char *const good[] = {
+		"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",
+		"token: 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",
+		"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",
+		NULL,
+	};
+	static const char *const bad[] = {
+		"ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg4",  /* checksum */
+		"ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq92nmtg3",  /* body */
+		"ghs_abcdefghijklmnopqrstuvwxyz0123zzzzzz",  /* > 2^32 */
+		NULL,
+	};
+	static const char *const none[] = {
+		"ghx_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg3",  /* no such prefix */
+		"x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", /* inside a word */
+		"ghp_X9RfaA58z5da1rGJyOCN9rZnu3",            /* too short */
+		"_authToken=0a1b2c3d-1111-2222-3333-444455556666",
+		"",
+		NULL,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; good[i]; i++)
+		assert_int_equal(sc_scan_crc32_token(good[i], strlen(good[i])), 1);
+	for (i = 0; bad[i]; i++)
+		assert_int_equal(sc_scan_crc32_token(bad[i], strlen(bad[i])), 0);
+	for (i = 0; none[i]; i++)
+		assert_int_equal(sc_scan_crc32_token(none[i], strlen(none[i])), -1);
+}
+
 /* mask.allowFingerprint through the project's configuration reader. */
 static void test_config_fingerprints(void **state)
 {
@@ -232,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_compiled_and_allow),
 		cmocka_unit_test(test_config_fingerprints),
+		cmocka_unit_test(test_crc32_token),
 	};
 
 	return SC_RUN_TESTS(tests);
