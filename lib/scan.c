@@ -374,6 +374,53 @@ int sc_scan_crc32_token(const char *p, size_t len)
 	return sum == crc32_ieee(b, body - 6);
 }
 
+/* Bech32's checksum (BIP 173): the generator of its BCH code. */
+static uint32_t bech32_step(uint32_t chk, unsigned v)
+{
+	static const uint32_t gen[5] = { 0x3b6a57b2, 0x26508e6d, 0x1ea119fa,
+					 0x3d4233dd, 0x2a1462b3 };
+	uint32_t top = chk >> 25;
+	int i;
+
+	chk = ((chk & 0x1ffffff) << 5) ^ v;
+	for (i = 0; i < 5; i++)
+		if ((top >> i) & 1)
+			chk ^= gen[i];
+	return chk;
+}
+
+#define AGE_HRP "age-secret-key-"
+#define AGE_DATA 58   /* 52 characters of key, 6 of checksum */
+
+int sc_scan_age_key_valid(const char *p, size_t len)
+{
+	static const char charset[] = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+	const size_t hrp = sizeof(AGE_HRP) - 1;
+	const char *d;
+	uint32_t chk = 1;
+	size_t i;
+
+	if (len < hrp + 1 + AGE_DATA)
+		return -1;
+	d = p + len - AGE_DATA;
+	if (d[-1] != '1' || strncasecmp(d - 1 - hrp, AGE_HRP, hrp))
+		return -1;
+	for (i = 0; i < hrp; i++)
+		chk = bech32_step(chk, (unsigned char)AGE_HRP[i] >> 5);
+	chk = bech32_step(chk, 0);
+	for (i = 0; i < hrp; i++)
+		chk = bech32_step(chk, (unsigned char)AGE_HRP[i] & 31);
+	for (i = 0; i < AGE_DATA; i++) {
+		char c = d[i] >= 'A' && d[i] <= 'Z' ? (char)(d[i] + 32) : d[i];
+		const char *at = c ? strchr(charset, c) : NULL;
+
+		if (!at)
+			return -1;
+		chk = bech32_step(chk, (unsigned)(at - charset));
+	}
+	return chk == 1;
+}
+
 static void fingerprint(const char *p, size_t len, char out[17])
 {
 	static const char hex[] = "0123456789abcdef";
@@ -642,16 +689,20 @@ static int placeholder(const struct scan_run *r, const struct cand *c)
 }
 
 /*
- * A token whose format carries a checksum, and whose checksum is wrong,
- * is no token of that format (a made-up example, a typo, a look-alike):
+ * A token whose format carries a checksum (GitHub's and npm's CRC32, an
+ * age key's Bech32), and whose checksum is wrong, is no token of that
+ * format (a made-up example, a typo, a look-alike):
  * not a finding of its rule.  Assigned to a secret-looking name, it is
  * still one of secret-assignment, the rule for values without a format.
  */
 static int bad_checksum(const struct scan_run *r, const struct cand *c)
 {
-	return sc_scan_rules[c->rule].flags & SC_RULE_CRC32 &&
-	       !sc_scan_crc32_token(r->win + (c->from - r->base),
-				    (size_t)(c->to - c->from));
+	const char *p = r->win + (c->from - r->base);
+	size_t len = (size_t)(c->to - c->from);
+	unsigned flags = sc_scan_rules[c->rule].flags;
+
+	return (flags & SC_RULE_CRC32 && !sc_scan_crc32_token(p, len)) ||
+	       (flags & SC_RULE_BECH32 && !sc_scan_age_key_valid(p, len));
 }
 
 /* Report the window's candidates: once per line, rule and fingerprint. */

@@ -42,6 +42,8 @@ enum {
 				    characters are the CRC32 of the ones
 				    between (GitHub's, npm's): a wrong
 				    checksum is no finding of the rule */
+	SC_RULE_BECH32 = 64,     /* an age secret key, Bech32 with its
+				    checksum: a wrong one is no finding */
 };
 
 struct sc_scan_rule {
@@ -158,6 +160,13 @@ int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
  * token ends there (the rule's other forms: no checksum to check).
  */
 int sc_scan_crc32_token(const char *p, size_t len);
+
+/*
+ * 1 when the LEN bytes at P end with an age secret key whose Bech32
+ * checksum (BIP 173, the human-readable part "age-secret-key-") is right,
+ * 0 when it is wrong, -1 when no such key ends there.
+ */
+int sc_scan_age_key_valid(const char *p, size_t len);
 
 /* Shannon entropy of the LEN bytes at P, in bits per byte. */
 double sc_scan_entropy(const char *p, size_t len);

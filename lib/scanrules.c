@@ -28,11 +28,13 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "PuTTY-User-Key-File-[0-9]+:",
 	  "PuTTY-User-Key-File-2: ssh-rsa",
 	  "PuTTY-User-Key-File: missing version" },
-	{ "age-secret-key", 0,
+	/* Bech32: the last 6 characters are a checksum, checked. */
+	{ "age-secret-key", SC_RULE_BECH32,
 	  "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
 	  "AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQHP2X4WZ25RNGG5H7UA"
-	  "WW7Q233LAM37ZN",
-	  "AGE-SECRET-KEY-1YKDW9C53SG6RV4Q5UE2S" },
+	  "WW7Q233LQNVRXY",
+	  "AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQHP2X4WZ25RNGG5H7UA"
+	  "WW7Q233LAM37ZN" },
 	{ "aws-access-key-id", 0,
 	  "\\b(AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA|"
 	  "A3T[A-Z0-9])[A-Z0-9]{16}\\b",

@@ -230,24 +230,28 @@ fixture_tree() {
 	[ -s "$SC_TMP/out" ]
 }
 
-@test "scan: GitHub and npm tokens with a right CRC32 checksum are found, near misses with a wrong one are not" {
+@test "scan: GitHub and npm tokens with a right CRC32 checksum, age keys with a right Bech32 one, are found; near misses are not" {
 	mkdir -p "$SC_TMP/crc"
-	# Made-up tokens: 30 characters and the base62 CRC32 of them.
+	# Made-up tokens: 30 characters and the base62 CRC32 of them; a
+	# made-up age key with its Bech32 checksum.
 	printf '%s\n' 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 \
 		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 \
-		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 >"$SC_TMP/crc/good"
+		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 \
+		AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQHP2X4WZ25RNGG5H7UAWW7Q233LQNVRXY >"$SC_TMP/crc/good"
 	# The same with one checksum character changed, a body character
 	# changed, the checksum of another body: none is a token.
 	printf '%s\n' ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg4 \
 		gho_abcdefghijklmnopqrstuvwxyz01242LolCm \
-		npm_LB8ux10MEjiKj6LosEfXgC8r37AQee2LolCm >"$SC_TMP/crc/near"
+		npm_LB8ux10MEjiKj6LosEfXgC8r37AQee2LolCm \
+		AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQHP2X4WZ25RNGG5H7UAWW7Q233LQNVRXQ >"$SC_TMP/crc/near"
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/crc/good"
 	assert_equal "$status" 1
 	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
 	run jq -r '"\(.rule) \(.line)"' "$SC_TMP/json"
 	assert_output "github-token 1
 github-token 2
-npm-token 3"
+npm-token 3
+age-secret-key 4"
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan "$SC_TMP/crc/near"
 	assert_equal "$status" 0
 	[ ! -s "$SC_TMP/out" ]

@@ -17,7 +17,7 @@ use warnings;
 my @FORMATS = (
  ['private-key', ['-----BEGIN RSA PRIVATE KEY-----','-----BEGIN OPENSSH PRIVATE KEY-----','-----BEGIN PRIVATE KEY-----','-----BEGIN EC PRIVATE KEY-----','-----BEGIN ENCRYPTED PRIVATE KEY-----','-----BEGIN PGP PRIVATE KEY BLOCK-----','-----BEGIN DSA PRIVATE KEY-----'], ['-----BEGIN PUBLIC KEY-----','-----BEGIN CERTIFICATE-----','BEGIN RSA PRIVATE KEY']],
  ['putty-private-key', ['PuTTY-User-Key-File-2: ssh-rsa','PuTTY-User-Key-File-3: ssh-ed25519'], ['PuTTY-User-Key-File: missing version']],
- ['age-secret-key', ['AGE-SECRET-KEY-1{bech:58}'], ['AGE-SECRET-KEY-1{bech:20}','age1{bech:58}']],
+ ['age-secret-key', ['AGE-SECRET-KEY-1{age:52}'], ['AGE-SECRET-KEY-1{bech:20}','age1{bech:58}','AGE-SECRET-KEY-1{badage:52}']],
  ['aws-access-key-id', ['AKIA{b32:16}','ASIA{b32:16}','ABIA{b32:16}','AROA{b32:16}','A3T{a36u:17}'], ['AKIA{b32:12}','AKIA{b32:16}{b32:3}','akia{b32:16}']],
  ['aws-secret-access-key', ['aws_secret_access_key = {b64:40}','AWS_SECRET_ACCESS_KEY="{b64:40}"','"aws_secret_key": "{b64:40}"'], ['aws_secret_access_key = ${AWS_SECRET}','aws_region = us-east-1','aws_secret_access_key: !Ref SecretParam']],
  ['gcp-service-account', ['"type": "service_account"','{"type":"service_account"'], ['"type": "authorized_user"']],
@@ -166,6 +166,7 @@ my %CLASS = (
 );
 my %CLASS_DOC = (a62 => 'A-Za-z0-9', a36l => 'a-z0-9', a36u => 'A-Z0-9',
 	crc => 'A-Za-z0-9><6 A-Za-z0-9: their CRC32',
+	age => 'bech32><6 bech32: Bech32 checksum',
 	hex => '0-9a-f', b64 => 'A-Za-z0-9+/', u64 => 'A-Za-z0-9\_-',
 	b32 => 'A-Z2-7', dig => '0-9', bech => 'bech32');
 
@@ -207,8 +208,33 @@ sub checksummed {
 	}
 	return $body . $sum;
 }
+# An age secret key's Bech32 checksum (BIP 173), the human-readable part
+# "age-secret-key-": {age:N} is N random characters and their checksum,
+# {badage:N} the same with one checksum character changed.
+my $BECH = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+sub bech32_polymod {
+	my @gen = (0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3);
+	my $chk = 1;
+	for my $v (@_) {
+		my $top = $chk >> 25;
+		$chk = (($chk & 0x1ffffff) << 5) ^ $v;
+		for my $i (0 .. 4) { $chk ^= $gen[$i] if ($top >> $i) & 1; }
+	}
+	return $chk;
+}
+sub age_key {
+	my ($kind, $n) = @_;
+	my $hrp = 'age-secret-key-';
+	my @data = map { rnd() % 32 } 1 .. $n;
+	my @h = map { ord } split //, $hrp;
+	my $mod = bech32_polymod((map { $_ >> 5 } @h), 0, (map { $_ & 31 } @h), @data, (0) x 6) ^ 1;
+	my @sum = map { ($mod >> (5 * (5 - $_))) & 31 } 0 .. 5;
+	$sum[rnd() % 6] ^= 1 + rnd() % 31 if $kind eq 'badage';
+	return uc join '', map { substr($BECH, $_, 1) } @data, @sum;
+}
 sub fill {
 	my ($shape) = @_;
+	$shape =~ s/\{(age|badage):(\d+)\}/age_key($1, $2)/ge;
 	$shape =~ s/\{(crc|badcrc):(\d+)\}/checksummed($1, $2)/ge;
 	$shape =~ s/\{(\w+):(\d+)\}/rand_chars($1, $2)/ge;
 	return $shape;

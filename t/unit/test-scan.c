@@ -223,6 +223,29 @@ static void test_crc32_token(void **state)
 		assert_int_equal(sc_scan_crc32_token(none[i], strlen(none[i])), -1);
 }
 
+/* The Bech32 checksum of age secret keys (made-up keys). */
+static void test_age_key(void **state)
+{
+	static const char good[] = "key: AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXW"
+				   "YURH6DQHP2X4WZ25RNGG5H7UAWW7Q233LQNVRXY";
+	static const char lower[] = "age-secret-key-1vw5jn9zw3pdn7jdzfxwyurh6d"
+				    "qhp2x4wz25rngg5h7uaww7q233lqnvrxy";
+	static const char bad[] = "AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQ"
+				  "HP2X4WZ25RNGG5H7UAWW7Q233LQNVRXQ";
+	static const char swapped[] = "AGE-SECRET-KEY-1WV5JN9ZW3PDN7JDZFXWYURH"
+				      "6DQHP2X4WZ25RNGG5H7UAWW7Q233LQNVRXY";
+	static const char none[] = "AGE-SECRET-KEY-2VW5JN9ZW3PDN7JDZFXWYURH6DQ"
+				   "HP2X4WZ25RNGG5H7UAWW7Q233LQNVRXY";
+
+	(void)state;
+	assert_int_equal(sc_scan_age_key_valid(good, strlen(good)), 1);
+	assert_int_equal(sc_scan_age_key_valid(lower, strlen(lower)), 1);
+	assert_int_equal(sc_scan_age_key_valid(bad, strlen(bad)), 0);
+	assert_int_equal(sc_scan_age_key_valid(swapped, strlen(swapped)), 0);
+	assert_int_equal(sc_scan_age_key_valid(none, strlen(none)), -1);
+	assert_int_equal(sc_scan_age_key_valid(good, 20), -1);
+}
+
 /* mask.allowFingerprint through the project's configuration reader. */
 static void test_config_fingerprints(void **state)
 {
@@ -267,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_compiled_and_allow),
 		cmocka_unit_test(test_config_fingerprints),
 		cmocka_unit_test(test_crc32_token),
+		cmocka_unit_test(test_age_key),
 	};
 
 	return SC_RUN_TESTS(tests);
