@@ -159,14 +159,36 @@ static int add_mcp(struct sc_config *cfg, const char *key, const char *server,
 	return 0;
 }
 
-/* A host list entry, checked as sc-sandbox-exec --allow-host checks it. */
-static int add_host(char ***v, size_t *nr, size_t *alloc, const char *key,
-		    const char *value)
+/* The file being read and the index of its entry being added. */
+struct load {
+	struct sc_config *cfg;
+	const char *path;   /* NULL: read from memory, no file to name */
+	size_t at;
+};
+
+int sc_config_check_host(const char *path, size_t at, const char *key,
+			 const char *value)
 {
 	const char *why;
+	unsigned line;
 
-	if (sc_host_entry_check(value, &why) < 0)
-		return sc_error("BAD-CONFIG", "%s: '%s': %s", key, value, why);
+	if (sc_host_entry_check(value, &why) == 0)
+		return 0;
+	/* a list is often long: the line says which entry */
+	line = sc_gitconfig_line(path, at, key);
+	if (line)
+		return sc_error("BAD-CONFIG", "%s:%u: %s: '%s': %s", path, line,
+				key, value, why);
+	return sc_error("BAD-CONFIG", "%s%s%s: '%s': %s", path ? path : "",
+			path ? ": " : "", key, value, why);
+}
+
+/* A host list entry, checked as sc-sandbox-exec --allow-host checks it. */
+static int add_host(char ***v, size_t *nr, size_t *alloc, const char *key,
+		    const char *value, const struct load *ld)
+{
+	if (sc_config_check_host(ld->path, ld->at, key, value) < 0)
+		return -1;
 	SC_ALLOC_GROW(*v, *nr + 1, *alloc);
 	(*v)[(*nr)++] = sc_xstrdup(value);
 	return 0;
@@ -191,17 +213,18 @@ static struct sc_net_rule *net_rule(struct sc_config *cfg, char *name)
 static int suffix(const char *name, const char *end);
 
 /* network.NAME.argv | argvPrefix | hosts; any other key is a mistake. */
-static int add_net(struct sc_config *cfg, const char *k, char *sub,
+static int add_net(const struct load *ld, const char *k, char *sub,
 		   const char *v)
 {
-	struct sc_net_rule *r = net_rule(cfg, sub);
+	struct sc_net_rule *r = net_rule(ld->cfg, sub);
 
 	if (suffix(k, ".argv"))
 		return add_argv(&r->argv, k, v, 1);
 	if (suffix(k, ".argvprefix"))
 		return add_argv(&r->argv_prefix, k, v, 2);
 	if (suffix(k, ".hosts"))
-		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, k, v);
+		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, k, v,
+				ld);
 	return sc_error("BAD-CONFIG", "%s: unknown key (argv, argvPrefix or "
 			"hosts)", k);
 }
@@ -213,80 +236,15 @@ static int suffix(const char *name, const char *end)
 	return n > e && !strcmp(name + n - e, end);
 }
 
-/* One file being read: where a message says a key was. */
-struct load {
-	struct sc_config *cfg;
-	const char *path;     /* NULL for text in memory */
-	const char *data;     /* the text in memory, or NULL */
-	size_t len;
-	size_t nr_fps;        /* mask.allowFingerprint entries seen */
-};
-
-/* 1 when the bytes from P to END are WORD, case aside. */
-static int word_is(const char *p, const char *end, const char *word)
-{
-	size_t n = strlen(word);
-
-	return (size_t)(end - p) == n && !strncasecmp(p, word, n);
-}
-
-/* Past the characters of a name (letters, digits, '-'), up to END. */
-static const char *name_end(const char *p, const char *end)
-{
-	while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			   (*p >= '0' && *p <= '9') || *p == '-'))
-		p++;
-	return p;
-}
-
-static const char *blanks_end(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p;
-}
-
 /*
- * The line of the Nth (from 0) "allowFingerprint" key of a [mask]
- * section in the LEN bytes at TEXT, or 0.  libgit2 gives entries in file
- * order without their lines, so a message finds its line here.
+ * mask.allowFingerprint: 16 lower-case hex digits, as sc-mask --scan
+ * prints them.  The value is never shown: what was pasted may be the
+ * secret itself.
  */
-static unsigned long fp_key_line(const char *text, size_t len, size_t nth)
+static int add_fingerprint(const struct load *ld, struct sc_config *cfg,
+			   const char *k, const char *v)
 {
-	const char *p = text, *end = text + len, *nl, *e;
-	unsigned long line = 0;
-	int in_mask = 0;
-
-	for (; p && p < end; p = nl + 1) {
-		line++;
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		p = blanks_end(p, nl);
-		if (p < nl && *p == '[') {
-			p = blanks_end(p + 1, nl);
-			e = name_end(p, nl);
-			in_mask = word_is(p, e, "mask") &&
-				  (e = blanks_end(e, nl)) < nl && *e == ']';
-			p = memchr(p, ']', (size_t)(nl - p));
-			if (!p)
-				continue;
-			p = blanks_end(p + 1, nl);
-		}
-		e = name_end(p, nl);
-		if (in_mask && word_is(p, e, "allowFingerprint") && !nth--)
-			return line;
-	}
-	return 0;
-}
-
-/* mask.allowFingerprint: 16 lower-case hex digits, as --scan prints. */
-static int add_fingerprint(struct load *l, const char *v)
-{
-	struct sc_config *cfg = l->cfg;
-	struct sc_buf text = SC_BUF_INIT;
-	unsigned long line = 0;
-	size_t nth = l->nr_fps++;
+	unsigned line;
 
 	if (sc_scan_fingerprint_valid(v)) {
 		SC_ALLOC_GROW(cfg->allow_fps, cfg->nr_allow_fps + 1,
@@ -294,23 +252,20 @@ static int add_fingerprint(struct load *l, const char *v)
 		cfg->allow_fps[cfg->nr_allow_fps++] = sc_xstrdup(v);
 		return 0;
 	}
-	if (l->data)
-		line = fp_key_line(l->data, l->len, nth);
-	else if (sc_read_file_max(l->path, (size_t)4 << 20, &text) == 0)
-		line = fp_key_line(text.data, text.len, nth);
-	sc_buf_release(&text);
-	/* The value is not shown: what was pasted may be the secret.
-	 * ("%.0lu" prints nothing for line 0: no line found.) */
-	return sc_error("BAD-CONFIG", "%s%s%.0lu: mask.allowFingerprint: not a "
+	line = sc_gitconfig_line(ld->path, ld->at, k);
+	if (line)
+		return sc_error("BAD-CONFIG", "%s:%u: mask.allowFingerprint: "
+				"not a fingerprint (16 lower-case hex digits, "
+				"as sc-mask --scan prints it)", ld->path, line);
+	return sc_error("BAD-CONFIG", "%s%smask.allowFingerprint: not a "
 			"fingerprint (16 lower-case hex digits, as sc-mask "
-			"--scan prints it)", l->path ? l->path : "(text)",
-			line ? " line " : "", line);
+			"--scan prints it)", ld->path ? ld->path : "",
+			ld->path ? ": " : "");
 }
 
-static int add_entry(const char *k, const char *v, void *ctx)
+static int add_one(const struct load *ld, struct sc_config *cfg,
+		   const char *k, const char *v)
 {
-	struct load *l = ctx;
-	struct sc_config *cfg = l->cfg;
 	char *sub;
 
 	if (!v)
@@ -327,11 +282,11 @@ static int add_entry(const char *k, const char *v, void *ctx)
 		return add_argv(&cfg->net_allow_prefix, k, v, 2);
 	if (!strcmp(k, "sandbox.networkhosts"))
 		return add_host(&cfg->net_hosts, &cfg->nr_net_hosts,
-				&cfg->alloc_net_hosts, k, v);
+				&cfg->alloc_net_hosts, k, v, ld);
 	if (!strcmp(k, "mask.allowfingerprint"))
-		return add_fingerprint(l, v);
+		return add_fingerprint(ld, cfg, k, v);
 	if ((sub = subsection(k, "network")))
-		return add_net(cfg, k, sub, v);
+		return add_net(ld, k, sub, v);
 	if ((sub = subsection(k, "check"))) {
 		free(sub);
 		if (suffix(k, ".argv"))
@@ -347,6 +302,25 @@ static int add_entry(const char *k, const char *v, void *ctx)
 		return ret;
 	}
 	return 0;
+}
+
+int sc_config_host_key(const char *key)
+{
+	char *sub = subsection(key, "network");
+	int hosts = sub && suffix(key, ".hosts");
+
+	free(sub);
+	return hosts || !strcmp(key, "sandbox.networkhosts");
+}
+
+/* One entry; LD counts them, so a bad one can be found by its line. */
+static int add_entry(const char *k, const char *v, void *ctx)
+{
+	struct load *ld = ctx;
+	int ret = add_one(ld, ld->cfg, k, v);
+
+	ld->at++;
+	return ret;
 }
 
 /* A reader's status as a configuration's, CFG emptied on failure. */
@@ -367,7 +341,7 @@ static int loaded(struct sc_config *cfg, int st)
 
 int sc_config_load(struct sc_config *cfg, const char *path)
 {
-	struct load l = { cfg, path, NULL, 0, 0 };
+	struct load ld = { cfg, path, 0 };
 	struct stat st;
 
 	/* libgit2 treats a missing file as empty: a named file must exist */
@@ -376,13 +350,13 @@ int sc_config_load(struct sc_config *cfg, const char *path)
 		return SC_CONFIG_UNREADABLE;
 	}
 	return loaded(cfg, sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry,
-						 &l));
+						 &ld));
 }
 
 int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len)
 {
-	struct load l = { cfg, NULL, data, len, 0 };
+	struct load ld = { cfg, NULL, 0 };
 
 	return loaded(cfg, sc_gitconfig_foreach_mem(data, len, "BAD-CONFIG",
-						    add_entry, &l));
+						    add_entry, &ld));
 }

@@ -105,7 +105,7 @@ fixture_tree() {
 		"$(fp AKIAQWERTYUIOPASDFGH)" >"$SC_TMP/speccoder.conf"
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/speccoder.conf" "$SC_TMP/p"
 	assert_equal "$status" 3
-	[[ "$stderr" == *"error[BAD-CONFIG]: $SC_TMP/speccoder.conf line 6: mask.allowFingerprint: not a fingerprint"* ]]
+	[[ "$stderr" == *"error[BAD-CONFIG]: $SC_TMP/speccoder.conf:6: mask.allowFingerprint: not a fingerprint"* ]]
 	# What was pasted there may be the secret: never echoed.
 	[[ "$stderr" != *AKIAQWERTYUIOPASDFGH* ]]
 	[ ! -s "$SC_TMP/out" ]
@@ -113,7 +113,7 @@ fixture_tree() {
 	printf '[mask]\n\tallowFingerprint = %s\n' "$(fp x | tr a-f A-F)" >"$SC_TMP/speccoder.conf"
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/speccoder.conf" "$SC_TMP/p"
 	assert_equal "$status" 3
-	[[ "$stderr" == *"speccoder.conf line 2: mask.allowFingerprint"* ]]
+	[[ "$stderr" == *"speccoder.conf:2: mask.allowFingerprint"* ]]
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan --config "$SC_TMP/missing.conf" "$SC_TMP/p"
 	assert_equal "$status" 4
 	[[ "$stderr" == *"error[CONFIG-UNREADABLE]"* ]]

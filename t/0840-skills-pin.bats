@@ -278,7 +278,7 @@ pin null null null null null"
 	sc_run_io /dev/null "$SC_TMP/pin.out" sc-pin pin --lock "$SC_TMP/skills.lock" \
 		--config "$SC_TMP/speccoder.conf" pdf@3.0 "$SC_TMP/pkg"
 	assert_equal "$status" 3
-	[[ "$stderr" == *"error[BAD-CONFIG]: $SC_TMP/speccoder.conf line 2: mask.allowFingerprint"* ]]
+	[[ "$stderr" == *"error[BAD-CONFIG]: $SC_TMP/speccoder.conf:2: mask.allowFingerprint"* ]]
 }
 
 @test "pin: a lock that is a symlink is refused, never written through" {
