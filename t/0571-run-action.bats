@@ -43,6 +43,12 @@ case "$1 $2" in
 esac
 GH
 	chmod +x "$SC_TMP/bin/gh"
+	# git: every command line, whoever runs it (sc-git clears the
+	# environment, so the log's path is written in).
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s/git.args"\nexec %s "$@"\n' \
+		"$SC_TMP" "$(command -v git)" >"$SC_TMP/bin/git"
+	chmod +x "$SC_TMP/bin/git"
+	: >"$SC_TMP/git.args"
 	PATH="$SC_TMP/bin:$PATH"
 }
 
@@ -86,7 +92,8 @@ run_action() {
 # Every place a secret must not be.
 assert_nowhere() { # VALUE
 	local f
-	for f in "$SC_TMP/runner.log" "$SC_TMP/gh.args" "$SC_TMP/gh.body" \
+	[ -s "$SC_TMP/git.args" ] || fail "the git shim saw no command"
+	for f in "$SC_TMP/runner.log" "$SC_TMP/gh.args" "$SC_TMP/gh.body" "$SC_TMP/git.args" \
 		"$GITHUB_OUTPUT" "$GITHUB_STEP_SUMMARY" "$SC_TMP/checkout/.git/config"; do
 		if grep -qF -- "$1" "$f"; then fail "a secret in $f"; fi
 	done
