@@ -227,6 +227,34 @@ assert_nowhere() { # VALUE
 	[ ! -e "$SC_TMP/gh.args" ]
 }
 
+@test "userns.sh: the AppArmor profile is loaded only where user namespaces are restricted" {
+	mkdir -p "$SC_TMP/apparmor.d"
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s/parser.args"\n' "$SC_TMP" >"$SC_TMP/bin/apparmor_parser"
+	chmod +x "$SC_TMP/bin/apparmor_parser"
+	export SC_APPARMOR_DIR=$SC_TMP/apparmor.d SC_USERNS_KNOB=$SC_TMP/knob
+	echo 0 >"$SC_USERNS_KNOB"
+	run "$ACTION/run/userns.sh"
+	assert_success
+	assert_output --partial 'not restricted'
+	[ ! -e "$SC_TMP/parser.args" ]
+	echo 1 >"$SC_USERNS_KNOB"
+	if [ "$(id -u)" -ne 0 ]; then
+		printf '#!/bin/sh\nexec "$@"\n' >"$SC_TMP/bin/sudo"
+		chmod +x "$SC_TMP/bin/sudo"
+	fi
+	run "$ACTION/run/userns.sh"
+	assert_success
+	cmp "$SC_TOP/contrib/apparmor/sc-sandbox-exec" "$SC_APPARMOR_DIR/sc-sandbox-exec"
+	run cat "$SC_TMP/parser.args"
+	assert_output "-r $SC_APPARMOR_DIR/sc-sandbox-exec"
+	# Restricted and no apparmor_parser: said, and the attempt goes on to
+	# its lower tier (sandbox.mode decides).
+	rm "$SC_TMP/bin/apparmor_parser"
+	PATH="$SC_TMP/bin:/usr/bin:/bin" run --separate-stderr "$ACTION/run/userns.sh"
+	assert_success
+	[[ "$stderr" == *"apparmor_parser is missing"* ]]
+}
+
 @test "features action: the features with an open task, as JSON; only names pass" {
 	cd "$SC_TMP/repo" || return 1
 	mkdir -p specs/done 'specs/bad name' openspec/changes/add-x
