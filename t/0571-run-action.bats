@@ -216,6 +216,25 @@ assert_nowhere() { # VALUE
 	grep -qx "$GH_OPEN" "$SC_TMP/gh.args"
 }
 
+@test "run action: held-out tests are sealed, gone before the attempt, and judge it" {
+	run_need_userns
+	mkdir -p "$SC_TMP/held/tests"
+	printf 'grep -q world greet.sh\n' >"$SC_TMP/held/tests/zz-held-out.sh"
+	step attempt env TRANSCRIPT="$DEMO/demo.transcript" HELD_OUT="$SC_TMP/held" \
+		"$ACTION/run/attempt.sh"
+	assert_equal "$(output result)" success
+	[ ! -e "$SC_TMP/held" ]
+	run jq -r 'select(.type == "held-out") | .result' "$(output artifacts)/journal.jsonl"
+	assert_output PASSED
+	# A directory inside the checkout is refused, and stays.
+	mkdir -p "$SC_TMP/checkout/held"
+	run env TRANSCRIPT="$DEMO/demo.transcript" HELD_OUT="$SC_TMP/checkout/held" \
+		"$ACTION/run/attempt.sh"
+	assert_failure 2
+	assert_output --partial 'outside the checkout'
+	[ -d "$SC_TMP/checkout/held" ]
+}
+
 @test "run action: a hostile feature name is refused before anything runs" {
 	run env FEATURE='../x' "$ACTION/run/attempt.sh"
 	assert_failure 2
