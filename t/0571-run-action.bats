@@ -235,6 +235,15 @@ assert_nowhere() { # VALUE
 	[ -d "$SC_TMP/checkout/held" ]
 }
 
+@test "run action: an attempt that committed nothing pushes nothing and opens no pull request" {
+	git -C "$SC_TMP/checkout" branch speccoder/greeting
+	step push "$ACTION/run/remote.sh" push
+	assert_equal "$(output pushed)" false
+	grep -q 'nothing to push' "$SC_TMP/push.raw"
+	run git -C "$SC_TMP/remote.git" rev-parse -q --verify refs/heads/speccoder/greeting
+	assert_failure
+}
+
 @test "run action: a hostile feature name is refused before anything runs" {
 	run env FEATURE='../x' "$ACTION/run/attempt.sh"
 	assert_failure 2
