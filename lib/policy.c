@@ -42,6 +42,7 @@
  X(VERIFY, "deny.verification-config", SC_DENY, "The file decides how the work is built, tested or verified.") \
  X(AGENT_CONFIG, "deny.agent-config", SC_DENY, "The file configures a coding agent.") \
  X(IGNORED, "deny.in-place-ignored", SC_DENY, "In an in-place run, files git ignored at the start are off limits.") \
+ X(INCLUDED, "deny.included-file", SC_DENY, "The file is the person's, included in the worktree for the sandboxed checks only.") \
  X(EXPLORE, "deny.explore-write", SC_DENY, "An explore run writes nothing.") \
  X(PRIVILEGE, "deny.privilege", SC_DENY, "Privilege escalation is never allowed.") \
  X(GIT_REMOTE, "deny.git-remote", SC_DENY, "git commands that reach remotes are not allowed.") \
@@ -364,6 +365,10 @@ static enum rule_id protected_rule(const struct judge *j, const char *f,
 {
 	if (sc_protected_is(SC_PROT_GIT, f))
 		return R_GIT_DIR;
+	/* Before the secret names: an included .env.test is named by
+	 * its own rule, whatever its name looks like. */
+	if (path_in_set(&j->p->included, f))
+		return R_INCLUDED;
 	if (is_secret(f))
 		return R_SECRET;
 	if (j->p->mode == SC_MODE_IN_PLACE &&
@@ -3536,6 +3541,7 @@ void sc_policy_release(struct sc_policy *p)
 	}
 	free(p->host_grants);
 	sc_strset_release(&p->ignored);
+	sc_strset_release(&p->included);
 	sc_strset_release(&p->frozen);
 	free(p->path_env);
 	free(p->feature);

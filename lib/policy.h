@@ -58,6 +58,9 @@ struct sc_policy {
 	char *path_env;             /* PATH, to name the executable */
 	char *feature;              /* spec mode: the one feature, folded */
 	struct sc_exe_cache *exes;  /* PATH lookups already made */
+	/* folded paths of the person's files copied into the worktree
+	 * (worktree.include): no file tool reads or writes them */
+	struct sc_strset included;
 };
 
 /* One part of a call that asks: its rule and the object a grant names. */
@@ -108,8 +111,8 @@ int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code);
 
 /*
  * Load a list of root-relative paths from DATA (LEN bytes): NUL-separated,
- * or newline-separated when it holds no NUL.  WHICH is &p->ignored or
- * &p->frozen.
+ * or newline-separated when it holds no NUL.  WHICH is &p->ignored,
+ * &p->frozen or &p->included.
  */
 void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
 			  const char *data, size_t len);

@@ -48,6 +48,7 @@ void sc_sandbox_policy_release(struct sc_sandbox_policy *p)
 {
 	free(p->root);
 	sc_strlist_release(&p->writable);
+	sc_strlist_release(&p->writable_outside);
 	sc_strlist_release(&p->read_only);
 	sc_strlist_release(&p->hide);
 	sc_strlist_release(&p->hide_homes);
@@ -87,6 +88,7 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 		p->root = sc_xstrdup(o->root);
 	}
 	merge_list(&p->writable, &o->writable);
+	merge_list(&p->writable_outside, &o->writable_outside);
 	merge_list(&p->read_only, &o->read_only);
 	merge_list(&p->hide, &o->hide);
 	merge_list(&p->hide_homes, &o->hide_homes);
@@ -269,6 +271,8 @@ static int load_one(const char *name, const char *value, void *payload)
 		p->env = n;
 	} else if (!strcmp(key, "writable") && *v) {
 		add_path(&p->writable, v);
+	} else if (!strcmp(key, "writableoutside") && *v) {
+		add_path(&p->writable_outside, v);
 	} else if (!strcmp(key, "rootwritable")) {
 		int b;
 

@@ -169,29 +169,49 @@ static int resolve_dir(const char *path, const char *code, char **out)
 	return 0;
 }
 
-static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol)
+/*
+ * One writable path, resolved.  OUTSIDE: asked for by --writable-outside,
+ * named on stderr when it lies outside ROOT; else it must lie inside.
+ */
+static int resolve_one_writable(struct plan *pl, const char *root,
+				const char *given, int outside)
+{
+	char *path = sc_expand_home(given), *real = NULL;
+	int ret = -1;
+
+	if (resolve_dir(path, "BAD-WRITABLE", &real) < 0)
+		goto out;
+	if (!strcmp(real, "/") || !strncmp(real, "/proc", 5) ||
+	    !strncmp(real, "/sys", 4) || !strncmp(real, "/dev", 4)) {
+		sc_error("BAD-WRITABLE", "refusing to make '%s' writable", real);
+		goto out;
+	}
+	if (outside)
+		sc_rootguard_note_outside(root, real);
+	else if (sc_rootguard_check_writable(root, real, given) < 0)
+		goto out;
+	sc_strlist_add(&pl->writable, real);
+	sc_strlist_add(&pl->shown, real);
+	add_bind(pl, real, 1);
+	ret = 0;
+out:
+	free(real);
+	free(path);
+	return ret;
+}
+
+static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol,
+			    const char *root)
 {
 	size_t i;
 
-	for (i = 0; i < pol->writable.nr; i++) {
-		char *real = NULL;
-
-		if (resolve_dir(pol->writable.v[i], "BAD-WRITABLE", &real) < 0) {
-			free(real);
+	for (i = 0; i < pol->writable.nr; i++)
+		if (resolve_one_writable(pl, root, pol->writable.v[i], 0) < 0)
 			return -1;
-		}
-		if (!strcmp(real, "/") || !strncmp(real, "/proc", 5) ||
-		    !strncmp(real, "/sys", 4) || !strncmp(real, "/dev", 4)) {
-			sc_error("BAD-WRITABLE", "refusing to make '%s' writable",
-				 real);
-			free(real);
+	for (i = 0; i < pol->writable_outside.nr; i++)
+		if (resolve_one_writable(pl, root, pol->writable_outside.v[i],
+					 1) < 0)
 			return -1;
-		}
-		sc_strlist_add(&pl->writable, real);
-		sc_strlist_add(&pl->shown, real);
-		add_bind(pl, real, 1);
-		free(real);
-	}
 	return 0;
 }
 
@@ -509,7 +529,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 		sc_strlist_add(&pl->writable, root);
 		add_bind(pl, root, 1);
 	}
-	if (resolve_writable(pl, pol) < 0 || resolve_read_only(pl, pol) < 0 ||
+	if (resolve_writable(pl, pol, root) < 0 || resolve_read_only(pl, pol) < 0 ||
 	    (!pol->root_read_only && guard_root(pl, root) < 0)) {
 		free(root);
 		return -1;
@@ -1648,10 +1668,21 @@ static pid_t start(struct plan *pl)
 	pid_t pid;
 
 	if (pl->tier != TIER_FULL) {
+		pid_t self = getpid();
+
 		pid = fork();
-		if (!pid)
-			run_command(pl);
-		return pid;
+		if (pid)
+			return pid;
+		/*
+		 * No PID namespace dies with us here: a SIGKILL to us alone
+		 * must still end the command, not leave it running with no
+		 * deadline and its TMPDIR removed by the janitor.  (Its own
+		 * children are the kill-all gap --probe names.)
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+		    getppid() != self)
+			_exit(SC_SANDBOX_FAILED);
+		run_command(pl);
 	}
 	if (pl->pol->net != SC_NET_FULL)
 		flags |= CLONE_NEWNET;

@@ -128,7 +128,7 @@ fine"
 @test "--mode auto without user namespaces: a credential under a writable path is named" {
 	sb_require_landlock
 	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" \
-		--writable "$HOME" -- true
+		--writable-outside "$HOME" -- true
 	assert_success
 	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]"*hidden-credentials* ]]
 }
