@@ -92,6 +92,13 @@ int sc_aws_time_parse(const char *s, long long *out);
 struct json_t;
 void sc_aws_json_wipe(struct json_t *v);
 
+/*
+ * Copy the key id, the secret key and the session token (TOKEN may be
+ * NULL or not a string: none), checked strings, into CR as SigV4 keys.
+ */
+void sc_aws_creds_take(struct sc_aws_creds *cr, struct json_t *id,
+		       struct json_t *secret, struct json_t *token);
+
 /* The file named by variable VAR (when VAR is not NULL and set), else
  * ~/.aws/NAME, into OUT. */
 void sc_aws_path(const char *var, const char *name, struct sc_buf *out);
