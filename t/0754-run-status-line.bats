@@ -41,8 +41,10 @@ attempt=(git speccoder run greeting --no-prompt --provider openai
 	# erase to the end of the line, then the numbers, increasing.
 	run grep -aoE $'\r\033\\[K  model: answering [0-9]+:[0-9]{2}, about [0-9]+ tokens so far\\.' "$SC_TMP/tty"
 	assert_success
-	[ "${#lines[@]}" -ge 3 ]
-	[[ "${lines[0]}" == *"answering 0:01, about "* ]]
+	# Four pauses of 1.2 s: a line about each second (at least two even on
+	# a loaded machine), the first after the first second.
+	[ "${#lines[@]}" -ge 2 ]
+	[[ "${lines[0]}" =~ answering\ 0:0[1-4],\ about ]]
 	first=$(grep -oE 'about [0-9]+' <<<"${lines[0]}" | cut -d' ' -f2)
 	last=$(grep -oE 'about [0-9]+' <<<"${lines[-1]}" | cut -d' ' -f2)
 	[ "$last" -gt "$first" ]
