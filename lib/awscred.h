@@ -11,7 +11,8 @@
  *  3. the profile AWS_PROFILE (or "default"): static keys in the shared
  *     credentials file (AWS_SHARED_CREDENTIALS_FILE, ~/.aws/credentials)
  *     or the config file (AWS_CONFIG_FILE, ~/.aws/config), else the
- *     profile's credential_process, run without a shell.
+ *     profile's credential_process, run without a shell, else its IAM
+ *     Identity Center sign-in (awssso.h).
  *
  * Values are copied once and wiped on release; the environment's copies
  * are zeroed.  The source is described by names only (a variable, a
