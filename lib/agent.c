@@ -675,9 +675,13 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	return b->data;
 }
 
-/* Grant the NR objects of PARTS for the rest of the run, all at once. */
+/*
+ * Grant the NR objects of PARTS for the rest of the run, all at once,
+ * each with the HOSTS the answer named (the classifier gives them to
+ * every later call it allows by these grants).
+ */
 static int add_grant(struct loop *l, const struct sc_ask_part *parts,
-		     size_t nr)
+		     size_t nr, const struct sc_strlist *hosts)
 {
 	struct sc_record g;
 	struct sc_buf b = SC_BUF_INIT;
@@ -695,6 +699,8 @@ static int add_grant(struct loop *l, const struct sc_ask_part *parts,
 		sc_record_reset(&g);
 		sc_record_adds(&g, "type", "grant");
 		sc_record_adds(&g, "object", parts[k].object);
+		for (size_t i = 0; hosts && i < hosts->nr; i++)
+			sc_record_adds(&g, "host", hosts->v[i]);
 		sc_record_encode(&g, &b);
 	}
 	if (sc_write_all(fd, b.data, b.len) < 0 || fsync(fd) < 0)
@@ -715,7 +721,8 @@ static int add_grant(struct loop *l, const struct sc_ask_part *parts,
 
 static void event_approval(struct loop *l, const char *id, const char *object,
 			   const struct sc_ask_part *parts, size_t nr,
-			   enum sc_answer ans, const char *how)
+			   enum sc_answer ans, const char *how,
+			   const struct sc_strlist *hosts)
 {
 	struct sc_record r;
 	size_t k;
@@ -728,6 +735,10 @@ static void event_approval(struct loop *l, const char *id, const char *object,
 		sc_record_adds(&r, "part-object", parts[k].object);
 	sc_record_adds(&r, "answer", sc_answer_name(ans));
 	sc_record_adds(&r, "by", how);
+	/* The network the answer gave, if it named hosts. */
+	for (k = 0; hosts && (ans == SC_ANSWER_ONCE || ans == SC_ANSWER_RUN) &&
+	     k < hosts->nr; k++)
+		sc_record_adds(&r, "host", hosts->v[k]);
 	emit(l, &r);
 	sc_record_release(&r);
 }
@@ -770,10 +781,14 @@ static size_t verdict_parts(const struct sc_record *v,
 
 /*
  * The decision after a person was asked when the policy said ask: allow
- * (1), deny (0), or stop (-1, STOPPED set).
+ * (1), deny (0), or stop (-1, STOPPED set).  HOSTS (NULL for a call the
+ * sandbox cannot give hosts) receives the hosts a person's answer named:
+ * the call runs with the network to those only (and, for the run, every
+ * later call the grant covers).
  */
 static int ask_person(struct loop *l, const struct sc_record *call,
-		      const struct sc_record *v, int *ret)
+		      const struct sc_record *v, struct sc_strlist *hosts,
+		      int *ret)
 {
 	const char *id = sc_record_str(call, "id");
 	const char *object = sc_record_str(v, "object");
@@ -788,15 +803,15 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 		how = "no-prompt";
 	else if (l->stats->asked <= l->o->budget)
 		ans = sc_ask(l->o->asker, describe(call, &what), parts, nr,
-			     sc_record_str(v, "reason"), &how);
+			     sc_record_str(v, "reason"), hosts, &how);
 	sc_buf_release(&what);
-	event_approval(l, id, object, parts, nr, ans, how);
+	event_approval(l, id, object, parts, nr, ans, how, hosts);
 	switch (ans) {
 	case SC_ANSWER_STOP:
 		*ret = stop(l, "STOPPED", "the person stopped the attempt");
 		return -1;
 	case SC_ANSWER_RUN:
-		if (add_grant(l, parts, nr) < 0) {
+		if (add_grant(l, parts, nr, hosts) < 0) {
 			free(parts);
 			*ret = SC_EXIT_INTERNAL;
 			return -1;
@@ -843,6 +858,8 @@ static int answer_executor(struct loop *l, const char *id,
 	sc_record_adds(&r, "id", id ? id : "");
 	sc_record_adds(&r, "decision", strcmp(res->outcome, "ok") ? "deny" :
 		       "allow");
+	/* An MCP tool's own error is not a refusal: sc-acp tells them apart. */
+	sc_record_adds(&r, "outcome", res->outcome);
 	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
 		      res->text.len);
 	if (res->exit_status >= 0) {
@@ -921,33 +938,81 @@ static int mcp_event(void *ctx, const struct sc_record *r)
  * the keys its configuration passes it: description and schema are
  * masked like any result before the model sees them.
  */
-static int mcp_conversation(void *ctx, const struct sc_record *r)
+static int masked_tool(struct loop *l, const struct sc_record *r,
+		       struct sc_record *m)
 {
-	struct loop *l = ctx;
-	struct sc_record m;
 	int ret = 0, trunc = 0;
 
-	sc_record_init(&m);
 	for (size_t i = 0; !ret && i < r->nr; i++) {
 		const struct sc_field *f = &r->fields[i];
 		struct sc_buf text = SC_BUF_INIT;
 
 		if (strcmp(f->name, "description") && strcmp(f->name, "schema")) {
-			sc_record_add(&m, f->name, f->value, f->value_len);
+			sc_record_add(m, f->name, f->value, f->value_len);
 			continue;
 		}
 		sc_buf_add(&text, f->value, f->value_len);
 		if (mask_text(l, &text, &trunc) < 0)
 			ret = -1;
 		else
-			sc_record_add(&m, f->name, text.data ? text.data : "",
+			sc_record_add(m, f->name, text.data ? text.data : "",
 				      text.len);
 		sc_buf_release(&text);
 	}
+	return ret;
+}
+
+static int mcp_conversation(void *ctx, const struct sc_record *r)
+{
+	struct loop *l = ctx;
+	struct sc_record m;
+	int ret;
+
+	sc_record_init(&m);
+	ret = masked_tool(l, r, &m);
 	if (!ret)
 		ret = append_conversation(l, &m);
 	sc_record_release(&m);
 	return ret;
+}
+
+/*
+ * An external agent gets the same tools, masked alike, through sc-acp
+ * (sc-acp(1) --mcp): an offer or a withdrawal goes to it as it comes.
+ */
+static int mcp_to_acp(void *ctx, const struct sc_record *r)
+{
+	struct loop *l = ctx;
+	struct sc_record m;
+	int ret;
+
+	sc_record_init(&m);
+	ret = masked_tool(l, r, &m);
+	if (!ret && (sc_record_write(&l->acp->out, &m) < 0 ||
+		     sc_output_flush(&l->acp->out) < 0))
+		ret = -1;
+	sc_record_release(&m);
+	return ret;
+}
+
+/* Start the servers for the external agent, then tell sc-acp the list
+ * is complete: it opens the session with them. */
+static int acp_mcp_start(struct loop *l)
+{
+	struct sc_agent_mcp_sink sink = { mcp_event, mcp_to_acp, l };
+	struct sc_record r;
+	int ret = 0;
+
+	if (sc_agent_mcp_start(&l->mcp, l->prog->mcp, l->prog->nr_mcp,
+			       &sink) < 0)
+		return SC_EXIT_INTERNAL;
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "mcp-ready");
+	if (sc_record_write(&l->acp->out, &r) < 0 ||
+	    sc_output_flush(&l->acp->out) < 0)
+		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
+	sc_record_release(&r);
+	return ret ? ret : GO_ON;
 }
 
 /* The policy judges an MCP call as tool=mcp server= name= digest=. */
@@ -1072,13 +1137,14 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	struct result res = { SC_BUF_INIT, "speccoder", "denied", -1, 0, 0 };
 	struct sc_record v;
 	struct sc_buf what = SC_BUF_INIT;
+	struct sc_strlist hosts = { NULL, 0, 0 };
 	const char *decision;
 	int ret, allow = 0, asked = 0;
 
 	sc_record_init(&v);
 	if (l->acp && tool && !strcmp(tool, "other"))
 		ret = unmapped(l, call, &v);
-	else if (!l->acp && sc_call_is_mcp(tool))
+	else if (sc_call_is_mcp(tool))
 		ret = judge_mcp(l, call, &v);
 	else
 		ret = judge(l, call, &v);
@@ -1102,13 +1168,21 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		 * an approval names one object, so it never covers a call
 		 * with two parts that ask. */
 		event_approval(l, id, sc_record_str(&v, "object"), NULL, 0,
-			       SC_ANSWER_ONCE, "permission");
+			       SC_ANSWER_ONCE, "permission", NULL);
 		allow = asked = 1;
 	} else if (!strcmp(decision, "ask")) {
-		allow = ask_person(l, call, &v, &ret);
+		/* Only a command the sandbox runs can be given hosts: not
+		 * one an external agent runs itself. */
+		int sandboxed = tool && !strcmp(tool, "run") && !permission &&
+				!(outside && !strcmp(outside, "1"));
+
+		allow = ask_person(l, call, &v, sandboxed ? &hosts : NULL, &ret);
 		if (allow < 0)
 			goto out;
 		asked = 1;
+		/* As if the policy had given them: run_command reads them. */
+		for (size_t k = 0; allow && k < hosts.nr; k++)
+			sc_record_adds(&v, "host", hosts.v[k]);
 		if (allow && l->acp && permission && !strcmp(permission, "1") &&
 		    sc_record_str(&v, "object") && *sc_record_str(&v, "object"))
 			remember_approval(l, sc_record_str(&v, "object"));
@@ -1130,7 +1204,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	if (l->acp && permission && !strcmp(permission, "1")) {
 		/* The external agent acts with its own tools: only the answer. */
 		ret = add_result(l, id, tool, &res);
-	} else if (!l->acp && sc_call_is_mcp(tool)) {
+	} else if (sc_call_is_mcp(tool)) {
 		ret = mcp_call(l, call, &res);
 		if (!ret)
 			ret = add_result(l, id, tool, &res);
@@ -1161,6 +1235,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 out:
 	sc_buf_wipe(&res.text);
 	sc_buf_release(&what);
+	sc_strlist_release(&hosts);
 	sc_record_release(&v);
 	return ret;
 }
@@ -1454,7 +1529,10 @@ int sc_agent_run(const struct sc_agent_opts *o,
 			sc_error_errno("ACP-START", "cannot start the external agent");
 			ret = SC_EXIT_UNAVAILABLE;
 		} else {
-			ret = executor_task(&l);
+			if (prog->nr_mcp)
+				ret = acp_mcp_start(&l);
+			if (ret == GO_ON)
+				ret = executor_task(&l);
 		}
 	}
 	while (ret == GO_ON) {
