@@ -14,8 +14,10 @@ setup() {
 	sc_common_setup
 	command -v node >/dev/null || skip "node is not installed: make deps installs it"
 	NPM="$SC_TOP/t/npm/node_modules"
-	[ -d "$NPM/@agentclientprotocol/sdk" ] && [ -d "$NPM/@modelcontextprotocol/server-everything" ] ||
+	if [ ! -d "$NPM/@agentclientprotocol/sdk" ] ||
+		[ ! -d "$NPM/@modelcontextprotocol/server-everything" ]; then
 		skip "the pinned npm packages are not installed: run make deps"
+	fi
 	run_need_userns
 	run_demo_repo
 	mkdir -p "$SC_TMP/alog"
