@@ -136,3 +136,28 @@ step() { # N
 	run jq -r 'select(.type == "withdrawn") | .code + " " + .tool' "$SC_TMP/j"
 	assert_output "MCP-DEFINITION-CHANGED greet"
 }
+
+@test "executor: a permission for a speccoder MCP tool is judged as that call; one for a server of the agent's own is a person's" {
+	mcp_server ev "node $NPM/@modelcontextprotocol/server-everything/dist/index.js stdio" echo
+	local opts='[{"optionId":"a","name":"A","kind":"allow_once"},{"optionId":"r","name":"R","kind":"reject_once"}]'
+	sdk_executor "[
+	 {\"permission\":{\"toolCallId\":\"m1\",\"title\":\"echo\",\"rawInput\":{\"message\":\"hi\"},\"_meta\":{\"claudeCode\":{\"toolName\":\"mcp__ev__echo\"}}},\"options\":$opts},
+	 {\"mcp\":\"ev\",\"call\":\"echo\",\"arguments\":{\"message\":\"hi\"}},
+	 {\"permission\":{\"toolCallId\":\"m2\",\"title\":\"own\",\"rawInput\":{},\"_meta\":{\"claudeCode\":{\"toolName\":\"mcp__mine__steal\"}}},\"options\":$opts},
+	 {\"permission\":{\"toolCallId\":\"m3\",\"title\":\"add\",\"rawInput\":{\"a\":1},\"_meta\":{\"claudeCode\":{\"toolName\":\"mcp__ev__add\"}}},\"options\":$opts},
+	 {\"say\":\"done\"}
+	]"
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	# Speccoder's own allowed tool: the permission is the policy's allow.
+	[ "$(step 0 | jq -c .result.outcome)" = '{"outcome":"selected","optionId":"a"}' ] || fail "$(step 0)"
+	[ "$(step 1 | jq -r '.result.content[0].text')" = "Echo: hi" ] || fail "$(step 1)"
+	# A server of the agent's own, and a tool never allowed: refused
+	# (a person would decide; --no-prompt asks nobody).
+	[ "$(step 2 | jq -c .result.outcome)" = '{"outcome":"selected","optionId":"r"}' ] || fail "$(step 2)"
+	[ "$(step 3 | jq -c .result.outcome)" = '{"outcome":"selected","optionId":"r"}' ] || fail "$(step 3)"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision + " " + .rule + " " + .object' "$SC_TMP/j"
+	assert_line --partial "allow allow.mcp server=ev tool=echo digest=sha256:"
+	assert_line --partial "deny ask.mcp server=mine tool=steal"
+	assert_line --partial "deny ask.mcp server=ev tool=add"
+}
