@@ -161,3 +161,31 @@ step() { # N
 	assert_line --partial "deny ask.mcp server=mine tool=steal"
 	assert_line --partial "deny ask.mcp server=ev tool=add"
 }
+
+@test "executor: the agent's own process on speccoder's MCP socket meets the same gate; garbage ends only that connection" {
+	mcp_server ev "node $NPM/@modelcontextprotocol/server-everything/dist/index.js stdio" echo
+	sdk_executor '[
+	 {"raw-mcp":"ev","lines":[
+	   "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+	   "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"a\":1,\"b\":2}}}",
+	   "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":\"raw\"}}}",
+	   "not json at all",
+	   "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"]},
+	 {"mcp":"ev","call":"echo","arguments":{"message":"after"}},
+	 {"say":"done"}
+	]'
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	# Only the offered tool, refused for another, judged and carried for it.
+	[ "$(step 0 | jq -c '.result.responses[0].result.tools | map(.name)')" = '["echo"]' ] || fail "$(step 0)"
+	[ "$(step 0 | jq -r '.result.responses[1].error.code')" = -32602 ] || fail "$(step 0)"
+	[ "$(step 0 | jq -r '.result.responses[2].result.content[0].text')" = "Echo: raw" ] || fail "$(step 0)"
+	# The malformed line closed the connection: the ping is never answered.
+	[ "$(step 0 | jq -r '.result.responses | length')" = 3 ] || fail "$(step 0)"
+	[ "$(step 0 | jq -r .result.closed)" = true ] || fail "$(step 0)"
+	# The session goes on: the relay still works.
+	[ "$(step 1 | jq -r '.result.content[0].text')" = "Echo: after" ] || fail "$(step 1)"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision' "$SC_TMP/j"
+	assert_output "allow
+allow"
+}
