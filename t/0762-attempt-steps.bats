@@ -275,3 +275,13 @@ tip_predicate() {
 	[[ "$stderr" == *"mutation.report is not a path beneath the root"* ]]
 	assert_equal "$(git rev-list --count main..speccoder/greeting 2>/dev/null || echo 0)" 0
 }
+
+@test "bad config: a malformed acceptance test stops the run before anything runs" {
+	conf "[acceptance \"e2e\"]
+	timeout = 30"
+	attempt --retries 0
+	assert_failure 2
+	[[ "$stderr" == *"error[BAD-CONFIG]"*"acceptance 'e2e' has no argv"* ]]
+	run jq -r 'select(.type == "verdict")' < <(run_journal_json)
+	assert_output ""
+}
