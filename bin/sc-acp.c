@@ -11,12 +11,13 @@
 #include "agenthome.h"
 #include "alloc.h"
 #include "diag.h"
+#include "mcpconf.h"
 #include "opt.h"
 #include "shellwords.h"
 
 static const char *const synopsis[] = {
 	"[--timeout S] [--cwd DIR] [--config-home DIR] [--env-keep NAME]... "
-	"-- AGENT [ARG...]",
+	"[--mcp NAME]... -- AGENT [ARG...]",
 	NULL,
 };
 
@@ -26,11 +27,38 @@ static const struct sc_tool tool = {
 	"    --cwd DIR          the session's root (default: .)\n"
 	"    --config-home DIR  private, empty configuration for the agent\n"
 	"    --env-keep NAME    pass variable NAME to the agent (repeatable)\n"
+	"    --mcp NAME         give the agent MCP server NAME through "
+	"speccoder\n"
+	"                       (repeatable; needs --config-home)\n"
 	"    -z, --records      records even when stdout is a terminal\n"
 	"    -h, --help         show this help\n"
 	"    --version          show the version\n",
 	0,
 };
+
+/*
+ * The relay the agent is given: the sc-mcp installed beside this program,
+ * by absolute path, so nothing the agent's PATH holds is run for it.
+ */
+static char *relay_program(void)
+{
+	char *self = realpath("/proc/self/exe", NULL), *slash, *path;
+
+	if (!self || !(slash = strrchr(self, '/'))) {
+		free(self);
+		return NULL;
+	}
+	*slash = '\0';
+	path = sc_xmalloc(strlen(self) + sizeof("/sc-mcp"));
+	strcpy(path, self);
+	strcat(path, "/sc-mcp");
+	free(self);
+	if (access(path, X_OK) < 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
 
 /* The longest --timeout: a day, so the milliseconds fit an int. */
 #define MAX_TIMEOUT 86400
@@ -42,6 +70,7 @@ int main(int argc, char *argv[])
 		{ "cwd", required_argument, NULL, 'C' },
 		{ "config-home", required_argument, NULL, 'H' },
 		{ "env-keep", required_argument, NULL, 'e' },
+		{ "mcp", required_argument, NULL, 'm' },
 		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
@@ -49,7 +78,7 @@ int main(int argc, char *argv[])
 	struct sc_acp_opts o;
 	struct sc_agenthome home;
 	const char *cwd = ".", *config_home = NULL;
-	char **keep;
+	char **keep, **mcp, *relay = NULL;
 	unsigned long long timeout = 600;
 	char *root;
 	int c, ret;
@@ -57,6 +86,7 @@ int main(int argc, char *argv[])
 	sc_diag_init(tool.name);
 	memset(&o, 0, sizeof(o));
 	keep = sc_xcalloc((size_t)argc + 1, sizeof(*keep));
+	mcp = sc_xcalloc((size_t)argc + 1, sizeof(*mcp));
 	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
 		switch (c) {
 		case 'z': o.force_records = 1; break;
@@ -74,11 +104,23 @@ int main(int argc, char *argv[])
 					       "variable name");
 			keep[o.nkeep++] = optarg;
 			break;
+		case 'm':
+			if (!sc_mcp_server_name_ok(optarg))
+				sc_usage_error(&tool, "--mcp takes a server "
+					       "name of [A-Za-z0-9-]");
+			mcp[o.nmcp++] = optarg;
+			break;
 		default: sc_usage_error(&tool, NULL);
 		}
 	}
 	if (optind >= argc)
 		sc_usage_error(&tool, "the agent's command is missing");
+	/* The sockets live in the agent's private directory. */
+	if (o.nmcp && !config_home)
+		sc_usage_error(&tool, "--mcp needs --config-home");
+	if (o.nmcp && !(relay = relay_program()))
+		sc_die(SC_EXIT_UNAVAILABLE, "MCP-RELAY", "cannot find sc-mcp "
+		       "beside sc-acp");
 	root = realpath(cwd, NULL);
 	if (!root)
 		sc_die_errno(SC_EXIT_USAGE, "BAD-CWD", "cannot resolve '%s'", cwd);
@@ -88,12 +130,16 @@ int main(int argc, char *argv[])
 	o.timeout_ms = (int)timeout * 1000;
 	o.home = config_home ? &home : NULL;
 	o.keep = keep;
+	o.mcp = mcp;
+	o.relay = relay;
 	if (config_home && sc_agenthome_create(&home, config_home) < 0)
 		ret = SC_EXIT_UNAVAILABLE;
 	else
 		ret = sc_acp_run(&o, STDIN_FILENO, STDOUT_FILENO);
 	sc_agenthome_release(&home);
 	free(keep);
+	free(mcp);
+	free(relay);
 	free(root);
 	return ret;
 }

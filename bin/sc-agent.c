@@ -25,7 +25,7 @@ static const char *const synopsis[] = {
 	"--root DIR --conversation FILE --programs FILE [--system FILE] "
 	"[--trusted FILE]... [--untrusted FILE]... [--grants FILE] "
 	"[--no-prompt] [--answers FILE] [--budget N] [--max-turns N] "
-	"[--read-max BYTES] [--output-max BYTES] [--progress]",
+	"[--read-max BYTES] [--output-max BYTES] [--progress] [--status-line]",
 	NULL,
 };
 
@@ -49,6 +49,8 @@ static const struct sc_tool tool = {
 	"    --output-max BYTES    bytes of a command's output (default "
 	"1048576)\n"
 	"    --progress            describe each call on stderr\n"
+	"    --status-line         the model's progress on stderr, a line "
+	"rewritten in place\n"
 	"    -z, --records         records even when stdout is a terminal\n"
 	"    -h, --help            show this help\n"
 	"    --version             show the version\n",
@@ -60,7 +62,8 @@ static const struct sc_tool tool = {
 
 enum { OPT_ROOT = 0x100, OPT_CONV, OPT_PROGRAMS, OPT_SYSTEM, OPT_TRUSTED,
        OPT_UNTRUSTED, OPT_GRANTS, OPT_NO_PROMPT, OPT_ANSWERS, OPT_BUDGET,
-       OPT_MAX_TURNS, OPT_READ_MAX, OPT_OUTPUT_MAX, OPT_PROGRESS };
+       OPT_MAX_TURNS, OPT_READ_MAX, OPT_OUTPUT_MAX, OPT_PROGRESS,
+       OPT_STATUS_LINE };
 
 struct message {
 	const char *label, *source, *file;
@@ -71,7 +74,7 @@ struct cmdline {
 	const char *programs, *system, *answers;
 	struct message *msgs;
 	size_t nr_msgs, alloc_msgs;
-	int progress;
+	int progress, status_line;
 };
 
 static unsigned long long number(const char *text, unsigned long long max,
@@ -112,6 +115,7 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		{ "read-max", required_argument, NULL, OPT_READ_MAX },
 		{ "output-max", required_argument, NULL, OPT_OUTPUT_MAX },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "status-line", no_argument, NULL, OPT_STATUS_LINE },
 		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
@@ -149,6 +153,7 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 						 "--output-max");
 			break;
 		case OPT_PROGRESS: c->progress = 1; break;
+		case OPT_STATUS_LINE: c->status_line = 1; break;
 		default: sc_usage_error(&tool, NULL);
 		}
 	}
@@ -394,6 +399,7 @@ int main(int argc, char **argv)
 	c.o.asker = &asker;
 	c.o.events_fd = STDOUT_FILENO;
 	c.o.progress_fd = c.progress ? STDERR_FILENO : -1;
+	c.o.status_fd = c.status_line ? STDERR_FILENO : -1;
 	ret = sc_agent_run(&c.o, &prog, &stats);
 	if (ret <= SC_EXIT_NO || stats.code[0])
 		write_end(&stats, ret, c.o.force_records);

@@ -22,7 +22,7 @@
 static const char *const synopsis[] = {
 	"--root DIR [--mode worktree|in-place|spec|explore] [--no-prompt] "
 	"[--config FILE] [--grants FILE] [--ignored FILE] [--frozen FILE] "
-	"[--feature NAME]",
+	"[--feature NAME] [--included FILE] [--no-stop]",
 	"--print-protected [--mode worktree|in-place|spec|explore] "
 	"[--feature NAME]",
 	"--git-neutral",
@@ -39,6 +39,8 @@ static const struct sc_tool tool = {
 	"    --ignored FILE   NUL-separated paths git ignored at the start\n"
 	"    --frozen FILE    tests that existed before the attempt\n"
 	"    --feature NAME   spec mode: write only this feature's artifacts\n"
+	"    --included FILE  NUL-separated paths of the person's included files\n"
+	"    --no-stop        judge every call, however many are denied in a row\n"
 	"    --print-protected  write the protected names as patterns and exit\n"
 	"    --git-neutral    name the git config keys (NUL-separated on stdin)\n"
 	"                     that sc-git must override, and exit\n"
@@ -48,13 +50,15 @@ static const struct sc_tool tool = {
 	0,
 };
 
-/* The most bytes a --ignored or --frozen list may hold: 64 MiB. */
+/* The most bytes a --ignored, --frozen or --included list may hold: 64 MiB. */
 #define LIST_MAX ((size_t)64 << 20)
 
 struct opts {
 	const char *root, *config, *grants, *ignored, *frozen, *feature;
+	const char *included;
 	enum sc_mode mode;
 	int no_prompt;
+	int no_stop;       /* a script's list of paths, not a session */
 	int print_protected;
 	int git_neutral;
 	int records;       /* -z: records even to a terminal */
@@ -110,6 +114,12 @@ static int load(const struct opts *o, struct sc_policy *p)
 		if (read_file(o->frozen, &b) < 0)
 			return SC_EXIT_UNAVAILABLE;
 		sc_policy_load_paths(p, &p->frozen, b.data ? b.data : "", b.len);
+		sc_buf_reset(&b);
+	}
+	if (o->included) {
+		if (read_file(o->included, &b) < 0)
+			return SC_EXIT_UNAVAILABLE;
+		sc_policy_load_paths(p, &p->included, b.data ? b.data : "", b.len);
 	}
 	sc_buf_release(&b);
 	if (o->feature)
@@ -117,7 +127,7 @@ static int load(const struct opts *o, struct sc_policy *p)
 	return 0;
 }
 
-static int classify(const struct sc_policy *p, int records)
+static int classify(const struct sc_policy *p, int records, int no_stop)
 {
 	struct sc_input in;
 	struct sc_output out;
@@ -145,7 +155,7 @@ static int classify(const struct sc_policy *p, int records)
 		if (sc_record_write(&out, &answer) < 0)
 			break;
 		denied = v.decision == SC_DENY ? denied + 1 : 0;
-		if (denied == 3) {
+		if (denied == 3 && !no_stop) {
 			sc_record_reset(&answer);
 			sc_record_adds(&answer, "type", "stop");
 			sc_record_adds(&answer, "code", "DENIED-THRICE");
@@ -213,14 +223,15 @@ int main(int argc, char *argv[])
 		{ "ignored", required_argument, NULL, 'i' },
 		{ "frozen", required_argument, NULL, 'f' },
 		{ "feature", required_argument, NULL, 'F' },
+		{ "included", required_argument, NULL, 'I' },
+		{ "no-stop", no_argument, NULL, 'S' },
 		{ "print-protected", no_argument, NULL, 'P' },
 		{ "git-neutral", no_argument, NULL, 'G' },
 		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { NULL, NULL, NULL, NULL, NULL, NULL, SC_MODE_WORKTREE,
-			  0, 0, 0, 0 };
+	struct opts o = { .mode = SC_MODE_WORKTREE };
 	struct sc_policy p;
 	int c, ret;
 
@@ -239,6 +250,8 @@ int main(int argc, char *argv[])
 		case 'i': o.ignored = optarg; break;
 		case 'f': o.frozen = optarg; break;
 		case 'F': o.feature = optarg; break;
+		case 'I': o.included = optarg; break;
+		case 'S': o.no_stop = 1; break;
 		case 'P': o.print_protected = 1; break;
 		case 'G': o.git_neutral = 1; break;
 		case 'z': o.records = 1; break;
@@ -259,7 +272,7 @@ int main(int argc, char *argv[])
 	memset(&p, 0, sizeof(p));
 	ret = load(&o, &p);
 	if (!ret)
-		ret = classify(&p, o.records);
+		ret = classify(&p, o.records, o.no_stop);
 	sc_policy_release(&p);
 	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "checks.h"
+#include "config.h"
 #include "diag.h"
 #include "executor.h"
 #include "gitconfig.h"
@@ -58,6 +59,8 @@ static const struct sc_tool tool = {
 
 struct query {
 	char *key;            /* normalised: section and variable lower case */
+	const char *file;
+	size_t at;            /* the entry being read, to name its line */
 	int all, nul, found;
 	struct sc_output *out;
 	struct sc_buf last;
@@ -81,6 +84,7 @@ static char *normalise_key(const char *key)
 static int on_entry(const char *name, const char *value, void *ctx)
 {
 	struct query *q = ctx;
+	size_t at = q->at++;
 
 	if (!value)
 		value = "";
@@ -89,6 +93,11 @@ static int on_entry(const char *name, const char *value, void *ctx)
 				"configuration must not pull in other files");
 	if (strcmp(name, q->key))
 		return 0;
+	/* A host list goes to sc-sandbox-exec: checked here first, so a bad
+	 * entry is named by its file and line as sc-classify names it. */
+	if (sc_config_host_key(name) &&
+	    sc_config_check_host(q->file, at, name, value) < 0)
+		return -1;
 	q->found = 1;
 	if (!q->all) {
 		sc_buf_reset(&q->last);
@@ -229,7 +238,7 @@ static int read_status(int ret)
 static int run(int mode, const char *file, const char *key, int nul)
 {
 	struct sc_output out;
-	struct query q = { NULL, mode == 'A', nul, 0, NULL, SC_BUF_INIT };
+	struct query q = { NULL, file, 0, mode == 'A', nul, 0, NULL, SC_BUF_INIT };
 	int ret;
 
 	/* Records are a table for a person, unless -z asks for records. */

@@ -34,6 +34,8 @@ static const struct sc_tool tool = {
 	"                              (then the text to mask is in FILE...)\n"
 	"    --secrets-file FILE       a dotenv file\n"
 	"    --key-file NAME=PATH      a key file (each line on its own too)\n"
+	"    --secret-file PATH        secret-named variables of a dotenv file,\n"
+	"                              else each line of a key file (PATH:LINE)\n"
 	"    --records FILE            type=secret name= value= records\n"
 	"  modes:\n"
 	"    FILE...                   mask files (or stdin) to stdout\n"
@@ -50,7 +52,8 @@ static const struct sc_tool tool = {
 };
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
-       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_ALLOW_FP, OPT_STDIN };
+       OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_ALLOW_FP, OPT_STDIN,
+       OPT_SECFILE };
 
 /* Add one source; -1 when it cannot be read (already reported). */
 static int add_source(struct sc_secrets *s, int c, const char *arg)
@@ -65,6 +68,8 @@ static int add_source(struct sc_secrets *s, int c, const char *arg)
 		return sc_secrets_from_dotenv(s, arg);
 	case OPT_KEY:
 		return sc_secrets_from_key_file(s, arg);
+	case OPT_SECFILE:
+		return sc_secrets_from_file(s, arg);
 	default:
 		return sc_secrets_from_records(s, arg);
 	}
@@ -128,6 +133,7 @@ int main(int argc, char *argv[])
 		{ "secret-stdin", required_argument, NULL, OPT_STDIN },
 		{ "secrets-file", required_argument, NULL, OPT_FILE },
 		{ "key-file", required_argument, NULL, OPT_KEY },
+		{ "secret-file", required_argument, NULL, OPT_SECFILE },
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "records-stream", no_argument, NULL, OPT_STREAM },
 		{ "all-fields", no_argument, NULL, OPT_ALL },

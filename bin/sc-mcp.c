@@ -11,6 +11,7 @@
 #include "config.h"
 #include "diag.h"
 #include "mcpconf.h"
+#include "mcprelay.h"
 #include "mcprun.h"
 #include "opt.h"
 #include "record.h"
@@ -18,6 +19,7 @@
 static const char *const synopsis[] = {
 	"[--config FILE] [--list] [--timeout S] [--max-output BYTES] "
 	"[--keep-stderr] [--cwd DIR] --server NAME -- SANDBOX [ARG...]",
+	"--relay SOCKET",
 	NULL,
 };
 
@@ -31,6 +33,7 @@ static const struct sc_tool tool = {
 	"    --max-output BYTES  bytes of a result's text (default 1048576)\n"
 	"    --keep-stderr       the server's stderr to ours (else dropped)\n"
 	"    --cwd DIR           the server's working directory (default .)\n"
+	"    --relay SOCKET      carry stdin and stdout to sc-acp's MCP socket\n"
 	"    -z, --records       records even when stdout is a terminal\n"
 	"    -h, --help          show this help\n"
 	"    --version           show the version\n",
@@ -38,7 +41,7 @@ static const struct sc_tool tool = {
 };
 
 enum { OPT_CONFIG = 0x100, OPT_SERVER, OPT_LIST, OPT_TIMEOUT, OPT_MAX,
-       OPT_STDERR, OPT_CWD };
+       OPT_STDERR, OPT_CWD, OPT_RELAY };
 
 int main(int argc, char *argv[])
 {
@@ -50,6 +53,7 @@ int main(int argc, char *argv[])
 		{ "max-output", required_argument, NULL, OPT_MAX },
 		{ "keep-stderr", no_argument, NULL, OPT_STDERR },
 		{ "cwd", required_argument, NULL, OPT_CWD },
+		{ "relay", required_argument, NULL, OPT_RELAY },
 		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
@@ -57,7 +61,7 @@ int main(int argc, char *argv[])
 	struct sc_mcprun_opts o;
 	struct sc_config cfg;
 	struct sc_mcp_conf conf;
-	const char *path = "speccoder.conf", *cwd = NULL;
+	const char *path = "speccoder.conf", *cwd = NULL, *relay = NULL;
 	unsigned long long timeout = 0, max = (size_t)1 << 20;
 	int c, ret;
 
@@ -73,6 +77,7 @@ int main(int argc, char *argv[])
 		case 'z': o.force_records = 1; break;
 		case OPT_STDERR: o.keep_stderr = 1; break;
 		case OPT_CWD: cwd = optarg; break;
+		case OPT_RELAY: relay = optarg; break;
 		case OPT_TIMEOUT:
 			if (sc_parse_uint(optarg, 3600, &timeout) < 0 || !timeout)
 				sc_usage_error(&tool, "--timeout takes seconds, "
@@ -86,6 +91,12 @@ int main(int argc, char *argv[])
 			break;
 		default: sc_usage_error(&tool, NULL);
 		}
+	}
+	if (relay) {
+		/* The agent's side: nothing else may be asked of it. */
+		if (optind < argc || o.server || o.list)
+			sc_usage_error(&tool, "--relay takes no other option");
+		return sc_mcp_relay(relay, STDIN_FILENO, STDOUT_FILENO);
 	}
 	if (!o.server || !sc_mcp_server_name_ok(o.server))
 		sc_usage_error(&tool, "--server takes a name of [A-Za-z0-9-]");

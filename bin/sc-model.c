@@ -2,6 +2,7 @@
  * sc-model: read a conversation as records, ask a model provider for the
  * next turn, write the reply as records.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -211,6 +212,11 @@ int main(int argc, char *argv[])
 	p.max_tokens = max_tokens;
 	p.cache = cache;
 	p.stream = stream;
+	/* A program sc-model starts (a credential_process) never holds the
+	 * progress descriptor: its reader waits for EOF. */
+	if (progress_fd > STDERR_FILENO &&
+	    fcntl(progress_fd, F_SETFD, FD_CLOEXEC) < 0)
+		sc_usage_error(&tool, "--progress-fd names no open descriptor");
 	p.progress_fd = progress_fd;
 	p.http.timeout_ms = timeout * 1000;
 	p.http.retries = retries;

@@ -30,7 +30,10 @@ static const struct sc_tool tool = {
 	"sc-sandbox-exec", synopsis,
 	"    --root DIR               the writable project root (default: .)\n"
 	"    --profile NAME|FILE      read the policy from a profile\n"
-	"    --writable PATH          also writable (repeatable)\n"
+	"    --writable PATH          also writable, inside the root\n"
+	"                             (repeatable)\n"
+	"    --writable-outside PATH  also writable although outside the\n"
+	"                             root, said on stderr (repeatable)\n"
 	"    --read-only PATH         read-only inside a writable path\n"
 	"    --hide PATH              also hidden, like ~/.ssh (repeatable)\n"
 	"    --hide-home DIR          hide the credential paths under DIR too,\n"
@@ -61,7 +64,7 @@ static const struct sc_tool tool = {
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
        O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME, O_ALLOW_HOST,
-       O_CONNECTIONS, O_ACCEPT_GAPS };
+       O_CONNECTIONS, O_ACCEPT_GAPS, O_WRITABLE_OUTSIDE };
 
 /* --probe, and -z with it: bits of main's probe. */
 enum { PROBE = 1, PROBE_RECORDS = 2 };
@@ -138,6 +141,9 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 		*profile = arg;
 		break;
 	case O_WRITABLE: sc_strlist_add(&p->writable, arg); break;
+	case O_WRITABLE_OUTSIDE:
+		sc_strlist_add(&p->writable_outside, arg);
+		break;
 	case O_READ_ONLY: sc_strlist_add(&p->read_only, arg); break;
 	case O_HIDE: sc_strlist_add(&p->hide, arg); break;
 	case O_HIDE_HOME:
@@ -208,6 +214,8 @@ int main(int argc, char *argv[])
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "writable", required_argument, NULL, O_WRITABLE },
+		{ "writable-outside", required_argument, NULL,
+		  O_WRITABLE_OUTSIDE },
 		{ "read-only", required_argument, NULL, O_READ_ONLY },
 		{ "hide", required_argument, NULL, O_HIDE },
 		{ "hide-home", required_argument, NULL, O_HIDE_HOME },

@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "include.h"
 #include "io.h"
 #include "opt.h"
 #include "pattern.h"
@@ -22,6 +23,8 @@ static const char *const synopsis[] = {
 	"write-tree [-C DIR] --audit AUDIT [--also PATH]...",
 	"restore [-C DIR] [--keep PATTERN]...",
 	"cat [-C DIR] PATH",
+	"include [-C DIR] --from CHECKOUT --candidates FILE [--pattern PATTERN]... "
+	"[--secrets FILE] [--dry-run]",
 	NULL,
 };
 
@@ -36,12 +39,19 @@ static const struct sc_tool tool = {
 	"                    change, the ticked task list); repeatable\n"
 	"    --keep PATTERN  restore: keep untracked files PATTERN selects\n"
 	"                    (gitignore syntax); repeatable\n"
+	"    --from CHECKOUT include: the person's checkout files are copied from\n"
+	"    --candidates FILE  include: NUL-separated paths git ignores there\n"
+	"    --pattern PATTERN  include: select files (gitignore syntax), besides\n"
+	"                    HEAD's .worktreeinclude; repeatable\n"
+	"    --secrets FILE  include: write their secrets as type=secret records\n"
+	"    --dry-run       include: select, check and read, copy nothing\n"
 	"    -h, --help      show this help\n"
 	"    --version       show the version\n",
 	0,
 };
 
-enum { OPT_AUDIT = 0x100, OPT_ALSO, OPT_KEEP, OPT_IGNORED };
+enum { OPT_AUDIT = 0x100, OPT_ALSO, OPT_KEEP, OPT_IGNORED, OPT_FROM,
+       OPT_CANDIDATES, OPT_PATTERN, OPT_SECRETS, OPT_DRY_RUN };
 
 struct args {
 	const char *dir, *audit, *ignored;
@@ -51,6 +61,10 @@ struct args {
 	size_t nalso, aalso;
 	struct sc_buf keep;
 	int nkeep;
+	/* include */
+	const char *from, *candidates, *secrets;
+	struct sc_buf pattern;
+	int npattern, dry_run;
 };
 
 static void parse(int argc, char *argv[], struct args *a)
@@ -60,6 +74,11 @@ static void parse(int argc, char *argv[], struct args *a)
 		{ "also", required_argument, NULL, OPT_ALSO },
 		{ "keep", required_argument, NULL, OPT_KEEP },
 		{ "ignored", required_argument, NULL, OPT_IGNORED },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "candidates", required_argument, NULL, OPT_CANDIDATES },
+		{ "pattern", required_argument, NULL, OPT_PATTERN },
+		{ "secrets", required_argument, NULL, OPT_SECRETS },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,6 +100,20 @@ static void parse(int argc, char *argv[], struct args *a)
 			sc_buf_adds(&a->keep, optarg);
 			sc_buf_addch(&a->keep, '\n');
 			a->nkeep++;
+		} else if (c == OPT_FROM) {
+			a->from = optarg;
+		} else if (c == OPT_CANDIDATES) {
+			a->candidates = optarg;
+		} else if (c == OPT_SECRETS) {
+			a->secrets = optarg;
+		} else if (c == OPT_DRY_RUN) {
+			a->dry_run = 1;
+		} else if (c == OPT_PATTERN) {
+			if (strchr(optarg, '\n'))
+				sc_usage_error(&tool, "--pattern: one pattern");
+			sc_buf_adds(&a->pattern, optarg);
+			sc_buf_addch(&a->pattern, '\n');
+			a->npattern++;
 		} else if (c == 1 && a->nr < 3) {
 			a->pos[a->nr++] = optarg;
 		} else {
@@ -111,13 +144,39 @@ static int restore(const struct args *a)
 	return ret;
 }
 
+static int include(const struct args *a, struct sc_output *out)
+{
+	struct sc_include_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.dir = a->dir;
+	o.from = a->from;
+	o.candidates = a->candidates;
+	o.patterns = a->pattern.data ? a->pattern.data : "";
+	o.patterns_len = a->pattern.len;
+	o.secrets = a->secrets;
+	o.dry_run = a->dry_run;
+	return sc_include_run(&o, out);
+}
+
 static int run(struct args *a, struct sc_output *out)
 {
 	const char *cmd = a->pos[0];
 	int only_dir = !a->audit && !a->nalso && !a->nkeep && !a->ignored;
+	int inc = a->from || a->candidates || a->secrets || a->npattern ||
+		  a->dry_run;
 
 	if (!a->dir)
 		a->dir = ".";
+	if (!strcmp(cmd, "include")) {
+		if (a->nr != 1 || !only_dir || !a->from || !a->candidates)
+			sc_usage_error(&tool, "include takes --from, --candidates, "
+				       "--pattern, --secrets and --dry-run");
+		return include(a, out);
+	}
+	if (inc)
+		sc_usage_error(&tool, "--from, --candidates, --pattern, "
+			       "--secrets and --dry-run go with include");
 	if (!strcmp(cmd, "diff")) {
 		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
 			sc_usage_error(&tool, "diff takes -C and --ignored only");
@@ -159,6 +218,7 @@ int main(int argc, char *argv[])
 
 	memset(&a, 0, sizeof(a));
 	sc_buf_init(&a.keep);
+	sc_buf_init(&a.pattern);
 	sc_diag_init(tool.name);
 	parse(argc, argv, &a);
 	if (!a.nr)
@@ -171,6 +231,7 @@ int main(int argc, char *argv[])
 	}
 	sc_output_release(&out);
 	sc_buf_release(&a.keep);
+	sc_buf_release(&a.pattern);
 	free(a.also);
 	return ret;
 }

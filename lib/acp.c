@@ -21,6 +21,7 @@
 
 #include "acp.h"
 #include "acpcall.h"
+#include "acpmcp.h"
 #include "acptrack.h"
 #include "alloc.h"
 #include "diag.h"
@@ -118,6 +119,7 @@ struct acp {
 	int agent_gone;             /* killed after a cancel went unheeded */
 	int caller_eof;
 	int status;                 /* the exit status once the session ended */
+	struct sc_acpmcp mcp;       /* the MCP servers the agent gets */
 };
 
 /* Returned by the steps below when the session has ended (status set). */
@@ -404,6 +406,8 @@ static int respond_error(struct acp *a, json_t *id, int code, const char *msg)
  * Send a request and wait for its response, answering nothing else: used
  * before the session exists, when the agent has no business asking.
  */
+static int read_agent(struct acp *a, struct sc_rpc_msg *m);
+
 static int call_agent(struct acp *a, const char *method, json_t *params,
 		      struct sc_rpc_msg *m)
 {
@@ -413,7 +417,7 @@ static int call_agent(struct acp *a, const char *method, json_t *params,
 	if (st)
 		return send_failed(a, st);
 	for (;;) {
-		st = sc_rpc_read(&a->rpc, a->o->timeout_ms, m);
+		st = read_agent(a, m);
 		if (st != SC_RPC_MSG)
 			return read_failed(a, st);
 		if (m->kind == SC_RPC_REQUEST) {
@@ -694,8 +698,13 @@ static int new_session(struct acp *a)
 	const char *id;
 	int ret;
 
-	/* No MCP servers: the agent gets speccoder's tools only. */
-	params = json_pack("{s:s, s:[]}", "cwd", a->o->cwd, "mcpServers");
+	/*
+	 * The agent gets no MCP server of its own: only speccoder's relays
+	 * (acpmcp.h), each a pipe to sc-acp, never a server's command.
+	 */
+	params = json_pack("{s:s, s:o}", "cwd", a->o->cwd, "mcpServers",
+			   a->o->nmcp ? sc_acpmcp_servers(&a->mcp, a->o->relay) :
+			   json_array());
 	if (call_agent(a, "session/new", params, &m) < 0)
 		return ENDED;
 	id = json_string_value(json_object_get(m.result, "sessionId"));
@@ -1553,6 +1562,197 @@ static int handle_message(struct acp *a, struct sc_rpc_msg *m)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* The MCP servers the agent gets (acpmcp.h)                           */
+
+static int read_caller(struct acp *a);
+
+/* A caller's type=tool record: offered or withdrawn; the agent's
+ * connections to that server are told their list changed. */
+static void mcp_tool_record(struct acp *a, const struct sc_record *r)
+{
+	char server[SC_ACPMCP_SERVER_MAX + 1];
+
+	if (!a->o->nmcp || !sc_acpmcp_take_tool(&a->mcp.tools, r, server))
+		return;
+	for (size_t i = 0; i < a->mcp.nr_conns; i++) {
+		struct sc_acpmcp_conn *c = &a->mcp.conns[i];
+
+		/* A connection that takes nothing is found at its next read. */
+		if (!strcmp(a->mcp.servers[c->server], server))
+			(void)sc_rpc_notify(&c->rpc,
+					    "notifications/tools/list_changed",
+					    NULL, a->o->timeout_ms);
+	}
+}
+
+/*
+ * Before session/new: the caller's type=tool records up to its
+ * type=mcp-ready, so the servers the agent is told of are the ones with
+ * an offered tool, and a list asked for at once is complete.  Other
+ * records (the first prompt) wait in the queue.
+ */
+static int mcp_first_tools(struct acp *a)
+{
+	int st;
+
+	while (a->nq < QUEUE_MAX && (st = read_caller(a)) > 0) {
+		if (!strcmp(rec_type(a), "mcp-ready"))
+			return 0;
+		if (!strcmp(rec_type(a), "tool")) {
+			mcp_tool_record(a, &a->rec);
+			continue;
+		}
+		a->queue[a->nq++] = a->rec;
+		sc_record_init(&a->rec);
+	}
+	return a->status ? ENDED : 0;
+}
+
+/*
+ * Message M of connection C: answered here, or, for a tools/call, a
+ * type=call for the caller and its answer as the tool's result.  0, 1
+ * when the connection is to be closed, ENDED.
+ */
+static int mcp_message(struct acp *a, struct sc_acpmcp_conn *c,
+		       struct sc_rpc_msg *m)
+{
+	struct sc_acpmcp_reply reply;
+	struct sc_record call;
+	struct answer ans;
+	const char *outcome;
+	int st;
+
+	switch (sc_acpmcp_handle(&a->mcp.tools, a->mcp.servers[c->server], m,
+				 a->next_call + 1, &call, &reply)) {
+	case SC_ACPMCP_NOTHING:
+		return 0;
+	case SC_ACPMCP_RESULT:
+		return sc_rpc_respond(&c->rpc, m->id, reply.result,
+				      a->o->timeout_ms) ? 1 : 0;
+	case SC_ACPMCP_ERROR:
+		return sc_rpc_respond_error(&c->rpc, m->id, reply.code,
+					    reply.message, a->o->timeout_ms) ?
+		       1 : 0;
+	case SC_ACPMCP_CALL:
+		break;
+	}
+	a->next_call++;
+	/* Only a turn has a caller waiting for calls. */
+	if (!a->prompt_id || a->cancelled) {
+		sc_record_release(&call);
+		return sc_rpc_respond_error(&c->rpc, m->id, SC_RPC_CANCELLED,
+					    a->cancelled ? "the turn was cancelled" :
+					    "no prompt turn is open",
+					    a->o->timeout_ms) ? 1 : 0;
+	}
+	st = ask(a, &call, &ans);
+	if (st < 0)
+		return ENDED;
+	if (st == 0)
+		return sc_rpc_respond_error(&c->rpc, m->id, SC_RPC_CANCELLED,
+					    "the turn was cancelled",
+					    a->o->timeout_ms) ? 1 : 0;
+	/* A refusal and a tool's own error are both results the agent's
+	 * model reads; only the caller's words, masked, are in them. */
+	outcome = sc_record_str(&a->rec, "outcome");
+	return sc_rpc_respond(&c->rpc, m->id, sc_acpmcp_call_result(ans.text,
+			      ans.text_len, !ans.allow ||
+			      (outcome && strcmp(outcome, "ok"))),
+			      a->o->timeout_ms) ? 1 : 0;
+}
+
+/* Read and answer what connection I sent: 0, 1 to close it, ENDED. */
+static int mcp_conn(struct acp *a, size_t i)
+{
+	struct sc_acpmcp_conn *c = &a->mcp.conns[i];
+	struct sc_rpc_msg m;
+	long n = sc_rpc_fill(&c->rpc);
+	int st;
+
+	if (n < 0 && errno != EAGAIN)
+		return 1;
+	for (;;) {
+		st = sc_rpc_take(&c->rpc, &m);
+		if (st == 0)
+			return c->rpc.eof ? 1 : 0;
+		if (st != SC_RPC_MSG)
+			return 1;   /* malformed, too long: that connection ends */
+		st = mcp_message(a, c, &m);
+		sc_rpc_msg_release(&m);
+		if (st)
+			return st;
+	}
+}
+
+/* Accept and serve what the MCP sockets have, without waiting: 0, ENDED. */
+static int mcp_ready(struct acp *a)
+{
+	struct pollfd p[SC_ACPMCP_MAX_CONNS + 64];
+	int fds[SC_ACPMCP_MAX_CONNS];
+	size_t n, nfds = 0, conns = a->mcp.nr_conns;
+
+	if (a->mcp.nr > 64)
+		return 0;
+	n = sc_acpmcp_pollfds(&a->mcp, p);
+	if (poll(p, n, 0) <= 0)
+		return 0;
+	for (size_t i = 0; i < conns; i++)
+		if (p[a->mcp.nr + i].revents)
+			fds[nfds++] = p[a->mcp.nr + i].fd;
+	/* By descriptor: closing one moves another in the table. */
+	for (size_t k = 0; k < nfds; k++)
+		for (size_t i = 0; i < a->mcp.nr_conns; i++) {
+			int st;
+
+			if (a->mcp.conns[i].rpc.in_fd != fds[k])
+				continue;
+			st = mcp_conn(a, i);
+			if (st < 0)
+				return ENDED;
+			if (st > 0)
+				sc_acpmcp_drop(&a->mcp, i);
+			break;
+		}
+	for (size_t i = 0; i < a->mcp.nr; i++)
+		if (p[i].revents)
+			sc_acpmcp_accept(&a->mcp, i);
+	return 0;
+}
+
+/*
+ * The agent's next message, serving the MCP sockets while waiting: as
+ * sc_rpc_read with the session's timeout.
+ */
+static int read_agent(struct acp *a, struct sc_rpc_msg *m)
+{
+	struct pollfd p[SC_ACPMCP_MAX_CONNS + 65];
+	size_t n;
+	int st;
+
+	if (!a->o->nmcp || a->mcp.nr > 64)
+		return sc_rpc_read(&a->rpc, a->o->timeout_ms, m);
+	for (;;) {
+		st = sc_rpc_take(&a->rpc, m);
+		if (st != 0 || a->rpc.eof)
+			return st;
+		p[0] = (struct pollfd){ a->rpc.in_fd, POLLIN, 0 };
+		n = 1 + sc_acpmcp_pollfds(&a->mcp, p + 1);
+		st = poll(p, n, a->o->timeout_ms);
+		if (st == 0)
+			return SC_RPC_TIMEOUT;
+		if (st < 0 && errno != EINTR)
+			return SC_RPC_IO;
+		if (st < 0)
+			continue;
+		if (p[0].revents && sc_rpc_fill(&a->rpc) < 0 && errno != EAGAIN)
+			return SC_RPC_IO;
+		/* No turn: a call is refused, so nothing here ends it. */
+		if (n > 1 && mcp_ready(a) < 0)
+			return SC_RPC_IO;
+	}
+}
+
 static int cancel_turn(struct acp *a)
 {
 	int st;
@@ -1614,6 +1814,11 @@ static int pull_caller(struct acp *a)
 		return st;
 	if (!strcmp(rec_type(a), "cancel"))
 		return cancel_turn(a) < 0 ? ENDED : 1;
+	/* A withdrawal acts at once, even while a call waits. */
+	if (!strcmp(rec_type(a), "tool")) {
+		mcp_tool_record(a, &a->rec);
+		return 1;
+	}
 	a->queue[a->nq++] = a->rec;
 	sc_record_init(&a->rec);
 	return 1;
@@ -1634,15 +1839,16 @@ static int cancel_expired(struct acp *a)
 	return emit_simple(a, "end", "reason", "cancelled", strlen("cancelled"));
 }
 
-/* Wait for the agent, or for the caller: 1 agent, 2 caller, 0 the turn was
- * ended after a cancel, ENDED. */
+/* Wait for the agent, or for the caller, or an MCP socket: 1 agent,
+ * 2 caller, 3 an MCP socket, 0 the turn was ended after a cancel, ENDED. */
 static int wait_either(struct acp *a)
 {
-	struct pollfd p[2] = {
+	struct pollfd p[2 + 64 + SC_ACPMCP_MAX_CONNS] = {
 		{ a->rpc.in_fd, POLLIN, 0 },
 		{ a->in.fd, POLLIN, 0 },
 	};
 	int n, ms, caller = !a->caller_eof && a->nq < QUEUE_MAX;
+	size_t nmcp = 0;
 
 	if (caller && a->in.pos < a->in.end)
 		return 2;
@@ -1656,9 +1862,14 @@ static int wait_either(struct acp *a)
 			if (left < ms)
 				ms = (int)left;
 		}
-		n = poll(p, caller ? 2 : 1, ms);
+		/* Unused when the caller is not read: poll skips fd -1. */
+		if (!caller)
+			p[1].fd = -1;
+		if (a->o->nmcp && a->mcp.nr <= 64)
+			nmcp = sc_acpmcp_pollfds(&a->mcp, p + 2);
+		n = poll(p, 2 + nmcp, ms);
 		if (n > 0)
-			return p[0].revents ? 1 : 2;
+			return p[0].revents ? 1 : p[1].revents ? 2 : 3;
 		if (n == 0 && a->cancelled)
 			continue;   /* the deadline is checked above */
 		if (n == 0)
@@ -1686,7 +1897,9 @@ static int turn(struct acp *a, const struct sc_field *text)
 		st = sc_rpc_take(&a->rpc, &m);
 		if (st == 0 && !a->rpc.eof) {
 			st = wait_either(a);
-			if (st == 2) {
+			if (st == 3) {
+				st = mcp_ready(a);
+			} else if (st == 2) {
 				st = pull_caller(a);
 				settle_terminals(a);
 				if (a->status)
@@ -1757,6 +1970,8 @@ static int serve(struct acp *a)
 				take_queued(a, a->nq - 1);
 			}
 		}
+		else if (!strcmp(type, "tool"))
+			mcp_tool_record(a, &a->rec);
 		/* cancel outside a turn, and other types: nothing to do */
 	}
 	if (st < 0)
@@ -1781,6 +1996,7 @@ static void acp_release(struct acp *a)
 	sc_output_release(&a->out);
 	sc_buf_release(&a->settings);
 	sc_acptrack_release(&a->track);
+	sc_acpmcp_release(&a->mcp);
 	free(a->session);
 	free(a->mode);
 	free(a->mode_option);
@@ -1803,6 +2019,12 @@ int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
 	 * The baseline is the empty directory sc_agenthome_create made: a
 	 * settings file the agent writes even while starting is a change.
 	 */
+	sc_acpmcp_init(&a.mcp);
+	/* The sockets first: the baseline holds their directory. */
+	if (o->nmcp && sc_acpmcp_open(&a.mcp, o->home->dir, o->mcp, o->nmcp) < 0) {
+		acp_release(&a);
+		return SC_EXIT_UNAVAILABLE;
+	}
 	if (o->home)
 		sc_agenthome_snapshot(o->home->dir, &a.settings);
 	/* A dead agent's pipe must give EPIPE, not kill sc-acp. */
@@ -1818,7 +2040,8 @@ int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
 		(void)emit(&a, &r);
 		sc_record_release(&r);
 		ret = a.status;
-	} else if (initialize(&a) < 0 || new_session(&a) < 0 ||
+	} else if (initialize(&a) < 0 ||
+		   (o->nmcp && mcp_first_tools(&a) < 0) || new_session(&a) < 0 ||
 		   check_settings(&a, 1) < 0 || serve(&a) < 0) {
 		ret = a.status;
 	}

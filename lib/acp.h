@@ -25,6 +25,9 @@ struct sc_acp_opts {
 	char *const *keep;          /* variable names passed to the agent */
 	size_t nkeep;
 	int force_records;          /* -z: records even to a terminal */
+	char *const *mcp;           /* MCP servers the agent gets (acpmcp.h) */
+	size_t nmcp;                /* needs home: their sockets are there */
+	const char *relay;          /* the relay's program: sc-mcp */
 };
 
 /*

@@ -21,6 +21,7 @@
 #include "record.h"
 #include "rectable.h"
 #include "process.h"
+#include "statusline.h"
 
 /* A result is cut here so the conversation stays bounded whatever ran. */
 #define MASK_OUT_MAX ((size_t)8 << 20)
@@ -674,9 +675,13 @@ static const char *describe(const struct sc_record *call, struct sc_buf *b)
 	return b->data;
 }
 
-/* Grant the NR objects of PARTS for the rest of the run, all at once. */
+/*
+ * Grant the NR objects of PARTS for the rest of the run, all at once,
+ * each with the HOSTS the answer named (the classifier gives them to
+ * every later call it allows by these grants).
+ */
 static int add_grant(struct loop *l, const struct sc_ask_part *parts,
-		     size_t nr)
+		     size_t nr, const struct sc_strlist *hosts)
 {
 	struct sc_record g;
 	struct sc_buf b = SC_BUF_INIT;
@@ -694,6 +699,8 @@ static int add_grant(struct loop *l, const struct sc_ask_part *parts,
 		sc_record_reset(&g);
 		sc_record_adds(&g, "type", "grant");
 		sc_record_adds(&g, "object", parts[k].object);
+		for (size_t i = 0; hosts && i < hosts->nr; i++)
+			sc_record_adds(&g, "host", hosts->v[i]);
 		sc_record_encode(&g, &b);
 	}
 	if (sc_write_all(fd, b.data, b.len) < 0 || fsync(fd) < 0)
@@ -714,7 +721,8 @@ static int add_grant(struct loop *l, const struct sc_ask_part *parts,
 
 static void event_approval(struct loop *l, const char *id, const char *object,
 			   const struct sc_ask_part *parts, size_t nr,
-			   enum sc_answer ans, const char *how)
+			   enum sc_answer ans, const char *how,
+			   const struct sc_strlist *hosts)
 {
 	struct sc_record r;
 	size_t k;
@@ -727,6 +735,10 @@ static void event_approval(struct loop *l, const char *id, const char *object,
 		sc_record_adds(&r, "part-object", parts[k].object);
 	sc_record_adds(&r, "answer", sc_answer_name(ans));
 	sc_record_adds(&r, "by", how);
+	/* The network the answer gave, if it named hosts. */
+	for (k = 0; hosts && (ans == SC_ANSWER_ONCE || ans == SC_ANSWER_RUN) &&
+	     k < hosts->nr; k++)
+		sc_record_adds(&r, "host", hosts->v[k]);
 	emit(l, &r);
 	sc_record_release(&r);
 }
@@ -769,10 +781,14 @@ static size_t verdict_parts(const struct sc_record *v,
 
 /*
  * The decision after a person was asked when the policy said ask: allow
- * (1), deny (0), or stop (-1, STOPPED set).
+ * (1), deny (0), or stop (-1, STOPPED set).  HOSTS (NULL for a call the
+ * sandbox cannot give hosts) receives the hosts a person's answer named:
+ * the call runs with the network to those only (and, for the run, every
+ * later call the grant covers).
  */
 static int ask_person(struct loop *l, const struct sc_record *call,
-		      const struct sc_record *v, int *ret)
+		      const struct sc_record *v, struct sc_strlist *hosts,
+		      int *ret)
 {
 	const char *id = sc_record_str(call, "id");
 	const char *object = sc_record_str(v, "object");
@@ -787,15 +803,15 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 		how = "no-prompt";
 	else if (l->stats->asked <= l->o->budget)
 		ans = sc_ask(l->o->asker, describe(call, &what), parts, nr,
-			     sc_record_str(v, "reason"), &how);
+			     sc_record_str(v, "reason"), hosts, &how);
 	sc_buf_release(&what);
-	event_approval(l, id, object, parts, nr, ans, how);
+	event_approval(l, id, object, parts, nr, ans, how, hosts);
 	switch (ans) {
 	case SC_ANSWER_STOP:
 		*ret = stop(l, "STOPPED", "the person stopped the attempt");
 		return -1;
 	case SC_ANSWER_RUN:
-		if (add_grant(l, parts, nr) < 0) {
+		if (add_grant(l, parts, nr, hosts) < 0) {
 			free(parts);
 			*ret = SC_EXIT_INTERNAL;
 			return -1;
@@ -842,6 +858,8 @@ static int answer_executor(struct loop *l, const char *id,
 	sc_record_adds(&r, "id", id ? id : "");
 	sc_record_adds(&r, "decision", strcmp(res->outcome, "ok") ? "deny" :
 		       "allow");
+	/* An MCP tool's own error is not a refusal: sc-acp tells them apart. */
+	sc_record_adds(&r, "outcome", res->outcome);
 	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
 		      res->text.len);
 	if (res->exit_status >= 0) {
@@ -920,33 +938,81 @@ static int mcp_event(void *ctx, const struct sc_record *r)
  * the keys its configuration passes it: description and schema are
  * masked like any result before the model sees them.
  */
-static int mcp_conversation(void *ctx, const struct sc_record *r)
+static int masked_tool(struct loop *l, const struct sc_record *r,
+		       struct sc_record *m)
 {
-	struct loop *l = ctx;
-	struct sc_record m;
 	int ret = 0, trunc = 0;
 
-	sc_record_init(&m);
 	for (size_t i = 0; !ret && i < r->nr; i++) {
 		const struct sc_field *f = &r->fields[i];
 		struct sc_buf text = SC_BUF_INIT;
 
 		if (strcmp(f->name, "description") && strcmp(f->name, "schema")) {
-			sc_record_add(&m, f->name, f->value, f->value_len);
+			sc_record_add(m, f->name, f->value, f->value_len);
 			continue;
 		}
 		sc_buf_add(&text, f->value, f->value_len);
 		if (mask_text(l, &text, &trunc) < 0)
 			ret = -1;
 		else
-			sc_record_add(&m, f->name, text.data ? text.data : "",
+			sc_record_add(m, f->name, text.data ? text.data : "",
 				      text.len);
 		sc_buf_release(&text);
 	}
+	return ret;
+}
+
+static int mcp_conversation(void *ctx, const struct sc_record *r)
+{
+	struct loop *l = ctx;
+	struct sc_record m;
+	int ret;
+
+	sc_record_init(&m);
+	ret = masked_tool(l, r, &m);
 	if (!ret)
 		ret = append_conversation(l, &m);
 	sc_record_release(&m);
 	return ret;
+}
+
+/*
+ * An external agent gets the same tools, masked alike, through sc-acp
+ * (sc-acp(1) --mcp): an offer or a withdrawal goes to it as it comes.
+ */
+static int mcp_to_acp(void *ctx, const struct sc_record *r)
+{
+	struct loop *l = ctx;
+	struct sc_record m;
+	int ret;
+
+	sc_record_init(&m);
+	ret = masked_tool(l, r, &m);
+	if (!ret && (sc_record_write(&l->acp->out, &m) < 0 ||
+		     sc_output_flush(&l->acp->out) < 0))
+		ret = -1;
+	sc_record_release(&m);
+	return ret;
+}
+
+/* Start the servers for the external agent, then tell sc-acp the list
+ * is complete: it opens the session with them. */
+static int acp_mcp_start(struct loop *l)
+{
+	struct sc_agent_mcp_sink sink = { mcp_event, mcp_to_acp, l };
+	struct sc_record r;
+	int ret = 0;
+
+	if (sc_agent_mcp_start(&l->mcp, l->prog->mcp, l->prog->nr_mcp,
+			       &sink) < 0)
+		return SC_EXIT_INTERNAL;
+	sc_record_init(&r);
+	sc_record_adds(&r, "type", "mcp-ready");
+	if (sc_record_write(&l->acp->out, &r) < 0 ||
+	    sc_output_flush(&l->acp->out) < 0)
+		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
+	sc_record_release(&r);
+	return ret ? ret : GO_ON;
 }
 
 /* The policy judges an MCP call as tool=mcp server= name= digest=. */
@@ -1071,13 +1137,14 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	struct result res = { SC_BUF_INIT, "speccoder", "denied", -1, 0, 0 };
 	struct sc_record v;
 	struct sc_buf what = SC_BUF_INIT;
+	struct sc_strlist hosts = { NULL, 0, 0 };
 	const char *decision;
 	int ret, allow = 0, asked = 0;
 
 	sc_record_init(&v);
 	if (l->acp && tool && !strcmp(tool, "other"))
 		ret = unmapped(l, call, &v);
-	else if (!l->acp && sc_call_is_mcp(tool))
+	else if (sc_call_is_mcp(tool))
 		ret = judge_mcp(l, call, &v);
 	else
 		ret = judge(l, call, &v);
@@ -1101,13 +1168,21 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 		 * an approval names one object, so it never covers a call
 		 * with two parts that ask. */
 		event_approval(l, id, sc_record_str(&v, "object"), NULL, 0,
-			       SC_ANSWER_ONCE, "permission");
+			       SC_ANSWER_ONCE, "permission", NULL);
 		allow = asked = 1;
 	} else if (!strcmp(decision, "ask")) {
-		allow = ask_person(l, call, &v, &ret);
+		/* Only a command the sandbox runs can be given hosts: not
+		 * one an external agent runs itself. */
+		int sandboxed = tool && !strcmp(tool, "run") && !permission &&
+				!(outside && !strcmp(outside, "1"));
+
+		allow = ask_person(l, call, &v, sandboxed ? &hosts : NULL, &ret);
 		if (allow < 0)
 			goto out;
 		asked = 1;
+		/* As if the policy had given them: run_command reads them. */
+		for (size_t k = 0; allow && k < hosts.nr; k++)
+			sc_record_adds(&v, "host", hosts.v[k]);
 		if (allow && l->acp && permission && !strcmp(permission, "1") &&
 		    sc_record_str(&v, "object") && *sc_record_str(&v, "object"))
 			remember_approval(l, sc_record_str(&v, "object"));
@@ -1129,7 +1204,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 	if (l->acp && permission && !strcmp(permission, "1")) {
 		/* The external agent acts with its own tools: only the answer. */
 		ret = add_result(l, id, tool, &res);
-	} else if (!l->acp && sc_call_is_mcp(tool)) {
+	} else if (sc_call_is_mcp(tool)) {
 		ret = mcp_call(l, call, &res);
 		if (!ret)
 			ret = add_result(l, id, tool, &res);
@@ -1160,6 +1235,7 @@ static int handle_call(struct loop *l, const struct sc_record *call)
 out:
 	sc_buf_wipe(&res.text);
 	sc_buf_release(&what);
+	sc_strlist_release(&hosts);
 	sc_record_release(&v);
 	return ret;
 }
@@ -1178,6 +1254,46 @@ static void reply_release(struct reply *r)
 	free(r->recs);
 }
 
+/*
+ * Run the model with IN and OUT.  With a status line, it also gets
+ * --progress-fd 3, a pipe whose records become the line on the status
+ * descriptor while it answers, and its standard error comes through the
+ * same relay (statusline.h): a diagnostic erases the line first, and the
+ * line is erased when the model is done.
+ */
+static int run_model(struct loop *l, int in, int out)
+{
+	char **argv = l->prog->model, **with;
+	size_t n = 0;
+	int p[2], e[2];
+	pid_t pid = -1;
+
+	if (l->o->status_fd < 0)
+		return run_tool(argv, in, out, -1, -1);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(e, O_CLOEXEC) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	while (argv[n])
+		n++;
+	with = sc_xcalloc(n + 3, sizeof(*with));
+	memcpy(with, argv, n * sizeof(*with));
+	with[n] = "--progress-fd";
+	with[n + 1] = "3";
+	pid = sc_spawn_fd3(with, in, out, e[1], p[1], -1);
+	free(with);
+	close(p[1]);
+	close(e[1]);
+	if (pid >= 0)
+		sc_status_relay(p[0], e[0], l->o->status_fd);
+	close(p[0]);
+	close(e[0]);
+	return pid < 0 ? -1 : sc_wait(pid);
+}
+
 static int ask_model(struct loop *l, struct reply *reply)
 {
 	int in = open(l->o->conversation, O_RDONLY | O_CLOEXEC);
@@ -1186,7 +1302,7 @@ static int ask_model(struct loop *l, struct reply *reply)
 	struct sc_reader rd;
 
 	if (in >= 0 && out >= 0)
-		st = run_tool(l->prog->model, in, out, -1, -1);
+		st = run_model(l, in, out);
 	if (in >= 0)
 		close(in);
 	if (st != 0) {
@@ -1413,7 +1529,10 @@ int sc_agent_run(const struct sc_agent_opts *o,
 			sc_error_errno("ACP-START", "cannot start the external agent");
 			ret = SC_EXIT_UNAVAILABLE;
 		} else {
-			ret = executor_task(&l);
+			if (prog->nr_mcp)
+				ret = acp_mcp_start(&l);
+			if (ret == GO_ON)
+				ret = executor_task(&l);
 		}
 	}
 	while (ret == GO_ON) {

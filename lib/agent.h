@@ -42,6 +42,7 @@ struct sc_agent_opts {
 	int events_fd;             /* event records */
 	int force_records;         /* -z: records even to a terminal */
 	int progress_fd;           /* lines for a person, or -1 */
+	int status_fd;             /* the model's progress line, or -1 */
 	struct sc_asker *asker;
 	const char *prompt;        /* an executor's task: this run's messages */
 	size_t prompt_len;

@@ -9,6 +9,7 @@
 #include "approve.h"
 #include "buf.h"
 #include "diag.h"
+#include "hostlist.h"
 #include "io.h"
 #include "termtext.h"
 
@@ -50,36 +51,149 @@ const char *sc_answer_name(enum sc_answer ans)
 	}
 }
 
-static enum sc_answer parse_answer(const char *line)
+/* The length of WORD or its first letter when LINE starts with it, alone
+ * or followed by a blank; else 0. */
+static size_t answer_word(const char *line, const char *word)
 {
-	if (!strcmp(line, "o") || !strcmp(line, "once"))
-		return SC_ANSWER_ONCE;
-	if (!strcmp(line, "r") || !strcmp(line, "run"))
-		return SC_ANSWER_RUN;
-	if (!strcmp(line, "s") || !strcmp(line, "stop"))
-		return SC_ANSWER_STOP;
-	return SC_ANSWER_NO;   /* anything else refuses: no answer is yes */
+	size_t n = strlen(word);
+
+	if (!strncmp(line, word, n) && (!line[n] || line[n] == ' '))
+		return n;
+	if (line[0] == word[0] && (!line[1] || line[1] == ' '))
+		return 1;
+	return 0;
 }
 
-/* One line from FD, without its newline; -1 at the end or on an error. */
+/*
+ * The hosts after an "h" answer: entries separated by blanks or commas,
+ * each checked as --allow-host checks it.  0, or -1 with *WHY.
+ */
+static int answer_hosts(const char *p, struct sc_strlist *hosts,
+			const char **why)
+{
+	char entry[SC_ASK_LINE_MAX];
+	size_t n, count = 0;
+
+	for (;;) {
+		p += strspn(p, " ,");
+		if (!*p)
+			break;
+		n = strcspn(p, " ,");
+		if (++count > SC_ASK_MAX_HOSTS) {
+			*why = "more hosts than one answer may name";
+			return -1;
+		}
+		memcpy(entry, p, n);   /* n < SC_ASK_LINE_MAX: p is a line */
+		entry[n] = '\0';
+		if (sc_host_entry_check(entry, why) < 0)
+			return -1;
+		sc_strlist_add(hosts, entry);
+		p += n;
+	}
+	if (!count) {
+		*why = "an answer of hosts names one at least";
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The answers: a word or its first letter, then, where HOSTS is not 0,
+ * hosts (1: may follow, 2: must).  Hosts after "o" are for this call,
+ * after "r" for every call of the object in this run.
+ */
+static const struct {
+	const char *word;
+	enum sc_answer ans;
+	int hosts;
+} answers[] = {
+	{ "once", SC_ANSWER_ONCE, 1 },
+	{ "hosts", SC_ANSWER_ONCE, 2 },
+	{ "run", SC_ANSWER_RUN, 1 },
+	{ "stop", SC_ANSWER_STOP, 0 },
+};
+
+enum sc_answer sc_answer_parse(const char *line, struct sc_strlist *hosts,
+			       const char **why)
+{
+	struct sc_strlist got = { NULL, 0, 0 };
+	const char *unused;
+	size_t k, n = 0;
+
+	if (!why)
+		why = &unused;
+	*why = NULL;
+	for (k = 0; k < sizeof(answers) / sizeof(*answers); k++)
+		if ((n = answer_word(line, answers[k].word)))
+			break;
+	if (k == sizeof(answers) / sizeof(*answers))
+		return SC_ANSWER_NO;   /* anything else refuses: no answer is yes */
+	if (!line[n] && answers[k].hosts < 2)
+		return answers[k].ans;
+	if (!answers[k].hosts)
+		return SC_ANSWER_NO;
+	if (!hosts) {
+		*why = "this call cannot be given hosts";
+		return SC_ANSWER_NO;
+	}
+	/* All or nothing: a list with one bad entry grants none. */
+	if (answer_hosts(line + n, &got, why) < 0) {
+		sc_strlist_release(&got);
+		return SC_ANSWER_NO;
+	}
+	for (size_t i = 0; i < got.nr; i++)
+		sc_strlist_add(hosts, got.v[i]);
+	sc_strlist_release(&got);
+	return answers[k].ans;
+}
+
+/*
+ * One line from FD, without its newline: 0, 1 when it was longer than
+ * SIZE - 1 (the rest read and dropped: LINE holds no answer then), -1 at
+ * the end or on an error.
+ */
 static int read_tty_line(int fd, char *line, size_t size)
 {
 	size_t len = 0;
+	int over = 0;
 	char c;
 
 	for (;;) {
 		ssize_t n = read(fd, &c, 1);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			return len ? 0 : -1;
+		if (n <= 0) {
+			if (!len && !over)
+				return -1;
+			break;
+		}
 		if (c == '\n')
 			break;
 		if (len + 1 < size)
 			line[len++] = c;
+		else
+			over = 1;
 	}
-	line[len] = '\0';
-	return 0;
+	line[over ? 0 : len] = '\0';
+	return over;
+}
+
+/* The same from a scripted answers file. */
+static int read_script_line(FILE *f, char *line, size_t size)
+{
+	int c, over = 0;
+
+	if (!fgets(line, (int)size, f))
+		return -1;
+	if (!strchr(line, '\n') && !feof(f)) {
+		over = 1;
+		while ((c = getc(f)) != EOF && c != '\n')
+			;
+	}
+	line[strcspn(line, "\r\n")] = '\0';
+	if (over)
+		line[0] = '\0';
+	return over;
 }
 
 static void show(int fd, const char *label, const char *text)
@@ -118,13 +232,14 @@ static void show_parts(int fd, const struct sc_ask_part *parts, size_t nr)
 
 enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 		      const struct sc_ask_part *parts, size_t nr,
-		      const char *reason, const char **how)
+		      const char *reason, struct sc_strlist *hosts,
+		      const char **how)
 {
-	static const char question[] =
-		"  allow it [o]nce, for this [r]un, [n]o, or [s]top the attempt? ";
 	struct sc_buf q = SC_BUF_INIT;
-	char line[64];
-	int failed;
+	char line[SC_ASK_LINE_MAX];
+	const char *why = NULL;
+	enum sc_answer ans;
+	int failed, got;
 
 	if (a->out < 0) {
 		*how = "no-terminal";
@@ -133,11 +248,17 @@ enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 	show(a->out, "asks:", what);
 	show_parts(a->out, parts, nr);
 	show(a->out, "why:", reason);
+	if (hosts)
+		/* The command gets no network unless the answer names hosts:
+		 * a person who knows it needs a registry says which. */
+		sc_buf_adds(&q, "  hosts after o or r (o HOST[:PORT],...) give "
+			    "it the network to those hosts only\n");
 	if (nr > 1)
 		sc_buf_addf(&q, "  allow all %zu parts [o]nce, for this [r]un, "
 			    "[n]o, or [s]top the attempt? ", nr);
 	else
-		sc_buf_adds(&q, question);
+		sc_buf_adds(&q, "  allow it [o]nce, for this [r]un, [n]o, or "
+			    "[s]top the attempt? ");
 	failed = sc_write_all(a->out, q.data, q.len) < 0;
 	sc_buf_release(&q);
 	if (failed) {
@@ -145,25 +266,37 @@ enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 		return SC_ANSWER_NO;
 	}
 	if (a->script) {
-		char clean[64];
+		char clean[SC_ASK_LINE_MAX + 1];
 
-		if (!fgets(line, sizeof(line), a->script)) {
-			*how = "script-exhausted";
+		got = read_script_line(a->script, line, sizeof(line));
+		*how = got < 0 ? "script-exhausted" : "script";
+		if (got < 0)
 			line[0] = '\0';
-		} else {
-			*how = "script";
-			line[strcspn(line, "\r\n")] = '\0';
-		}
 		/* Echo the scripted answer where a person's would appear. */
 		sc_term_clean_into(clean, sizeof(clean) - 1, line, strlen(line));
 		strcat(clean, "\n");
 		if (write(a->out, clean, strlen(clean)) < 0)
 			*how = "no-terminal";
-	} else if (read_tty_line(a->tty, line, sizeof(line)) < 0) {
-		*how = "no-terminal";
-		line[0] = '\0';
 	} else {
-		*how = "person";
+		got = read_tty_line(a->tty, line, sizeof(line));
+		*how = got < 0 ? "no-terminal" : "person";
+		if (got < 0)
+			line[0] = '\0';
 	}
-	return parse_answer(line);
+	if (got > 0) {
+		ans = SC_ANSWER_NO;
+		why = "the answer is longer than an answer can be";
+	} else {
+		ans = sc_answer_parse(line, hosts, &why);
+	}
+	if (why) {
+		struct sc_buf m = SC_BUF_INIT;
+
+		sc_buf_addf(&m, "  refused: %s; nothing is allowed\n", why);
+		if (sc_write_all(a->out, m.data, m.len) < 0) {
+			/* the answer stays no either way */
+		}
+		sc_buf_release(&m);
+	}
+	return ans;
 }

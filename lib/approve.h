@@ -11,6 +11,8 @@
 
 #include <stdio.h>
 
+#include "profile.h"
+
 enum sc_answer {
 	SC_ANSWER_ONCE,
 	SC_ANSWER_RUN,
@@ -34,6 +36,10 @@ struct sc_ask_part {
 	const char *rule;
 };
 
+/* The most hosts one answer may name, and the longest answer line. */
+#define SC_ASK_MAX_HOSTS 16
+#define SC_ASK_LINE_MAX 1024
+
 /*
  * Ask about WHAT (a one-line description of the call), its NR PARTS (every
  * part that asks, each with its object and rule: the answer covers exactly
@@ -41,10 +47,28 @@ struct sc_ask_part {
  * (termtext.h) and shown whole.  Without a terminal or a scripted answer
  * left, the answer is no; *HOW says where the answer came from ("person",
  * "script", "no-terminal", "script-exhausted").
+ *
+ * HOSTS, when not NULL (a command the sandbox can give a host list), lets
+ * the answer name hosts: "o HOST[:PORT][,HOST[:PORT]]..." (or "h ...",
+ * "hosts ...") allows this call once, "r HOST..." every call of the same
+ * objects in this run, with the network to exactly those hosts, which
+ * are added to HOSTS (checked as sc-sandbox-exec --allow-host checks
+ * them).  A bad or missing host, more than SC_ASK_MAX_HOSTS, or a line
+ * longer than SC_ASK_LINE_MAX is no, never a shorter list: a cut name is
+ * another host.  With HOSTS NULL an answer naming hosts is no.
  */
 enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 		      const struct sc_ask_part *parts, size_t nr,
-		      const char *reason, const char **how);
+		      const char *reason, struct sc_strlist *hosts,
+		      const char **how);
+
+/*
+ * Parse one answer LINE into its answer; the hosts it names go to
+ * HOSTS (NULL: refused).  On a refused host list, the answer is no and
+ * *WHY (when not NULL) says why in a static sentence, the entry not named.
+ */
+enum sc_answer sc_answer_parse(const char *line, struct sc_strlist *hosts,
+			       const char **why);
 
 const char *sc_answer_name(enum sc_answer ans);
 

@@ -40,15 +40,6 @@ static int git_failed(const char *code, const char *what)
 }
 
 /*
- * Open the repository the way a verifier must: the system, XDG, global and
- * ProgramData configuration search paths emptied (so no file outside the
- * repository is read), and no GIT_REPOSITORY_OPEN_FROM_ENV (so GIT_DIR,
- * GIT_CONFIG_* and friends cannot point it elsewhere).  libgit2 itself runs
- * no hooks, filters, fsmonitor or helpers.
- *
- * TODO(lead): replace with lib/gitopen.c's hardened open once merged.
- */
-/*
  * Open DIR through lib/gitopen: only the repository's own configuration is
  * read, as data, and nothing of the repository ever runs.  0, or the exit
  * code for the failure (its diagnostic printed).

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "awscred.h"
+#include "awssso.h"
 #include "diag.h"
 #include "http.h"
 #include "io.h"
@@ -121,24 +122,49 @@ int sc_aws_ini_get(const char *data, size_t len, const char *section,
 	return found;
 }
 
-/* Zero a secret string that jansson holds before it is freed. */
-static void wipe_json_string(json_t *v)
+void sc_aws_json_wipe(json_t *v)
 {
 	if (json_is_string(v))
 		explicit_bzero((char *)json_string_value(v), json_string_length(v));
 }
 
-/* "2026-12-01T21:00:00Z" (fractions and offsets are not read): time_t. */
-static int parse_expiration(const char *s, long long *out)
+/* [+-]HH:MM or [+-]HHMM: seconds east of UTC.  -1 when it is not one. */
+static int utc_offset(const char *s, long long *out)
+{
+	int h, m;
+	char sep[2] = "";
+
+	if ((*s != '+' && *s != '-') ||
+	    !(sscanf(s + 1, "%2d%1[:]%2d", &h, sep, &m) == 3 ||
+	      sscanf(s + 1, "%2d%2d", &h, &m) == 2) ||
+	    strlen(s) != (sep[0] ? 6u : 5u) ||
+	    strspn(s + 1, sep[0] ? "0123456789:" : "0123456789") != strlen(s + 1) ||
+	    h > 23 || m > 59)
+		return -1;
+	*out = (*s == '-' ? -1 : 1) * ((long long)h * 3600 + m * 60);
+	return 0;
+}
+
+int sc_aws_time_parse(const char *s, long long *out)
 {
 	struct tm tm;
 	const char *rest;
+	long long off = 0;
 
 	memset(&tm, 0, sizeof(tm));
 	rest = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (!rest)
 		return -1;
-	*out = (long long)timegm(&tm);
+	if (*rest == '.') {
+		rest++;
+		if (!(*rest >= '0' && *rest <= '9'))
+			return -1;
+		rest += strspn(rest, "0123456789");
+	}
+	if (*rest && strcmp(rest, "Z") && strcmp(rest, "UTC") &&
+	    utc_offset(rest, &off) < 0)
+		return -1;
+	*out = (long long)timegm(&tm) - off;
 	return 0;
 }
 
@@ -168,7 +194,7 @@ int sc_aws_process_output(const char *data, size_t len, long long now,
 		*why = "printed credentials a header cannot carry";
 	else if (exp && !json_is_null(exp) &&
 		 (!json_is_string(exp) ||
-		  parse_expiration(json_string_value(exp), &when) < 0))
+		  sc_aws_time_parse(json_string_value(exp), &when) < 0))
 		*why = "printed an Expiration that is not a date";
 	else if (exp && json_is_string(exp) && when <= now)
 		*why = "printed credentials that have expired";
@@ -184,16 +210,15 @@ int sc_aws_process_output(const char *data, size_t len, long long now,
 			sc_buf_adds(&cr->token, json_string_value(token));
 		cr->kind = SC_AWS_KEYS;
 	}
-	wipe_json_string(secret);
-	wipe_json_string(token);
+	sc_aws_json_wipe(secret);
+	sc_aws_json_wipe(token);
 	json_decref(root);
 	return ret;
 }
 
-/* The file named by VAR, or ~/.aws/NAME. */
-static void aws_file(const char *var, const char *name, struct sc_buf *out)
+void sc_aws_path(const char *var, const char *name, struct sc_buf *out)
 {
-	const char *v = getenv(var), *home = getenv("HOME");
+	const char *v = var ? getenv(var) : NULL, *home = getenv("HOME");
 
 	if (v && *v) {
 		sc_buf_adds(out, v);
@@ -222,7 +247,7 @@ static int read_shared(const char *var, const char *name, struct sc_buf *out,
 	struct sc_buf path = SC_BUF_INIT;
 	int st;
 
-	aws_file(var, name, &path);
+	sc_aws_path(var, name, &path);
 	st = sc_read_file_max(path.data, SC_AWS_FILE_MAX, out);
 	*present = st == 0;
 	if (st == -2)
@@ -364,6 +389,56 @@ static int run_process(struct profile *pr, const char *cmd,
 	return st ? -1 : 0;
 }
 
+/*
+ * An IAM Identity Center profile (awssso.h): an sso_session and its
+ * [sso-session NAME] section of the config file, or the older form with
+ * sso_start_url and sso_region in the profile.
+ */
+static int from_sso(struct profile *pr, struct sc_aws_creds *cr)
+{
+	struct sc_buf session = SC_BUF_INIT, section = SC_BUF_INIT;
+	struct sc_buf url = SC_BUF_INIT, region = SC_BUF_INIT;
+	struct sc_buf account = SC_BUF_INIT, role = SC_BUF_INIT;
+	struct sc_aws_sso s = { pr->name, NULL, NULL, NULL, NULL, NULL };
+	const char *where = NULL;
+	int ret;
+
+	if (profile_get(pr, "sso_session", &session, &where)) {
+		sc_buf_addf(&section, "sso-session %s", session.data);
+		s.session = session.data;
+		if (sc_aws_ini_get(pr->config_file.data, pr->config_file.len,
+				   section.data, "sso_region", &region))
+			s.region = region.data;
+		if (sc_aws_ini_get(pr->config_file.data, pr->config_file.len,
+				   section.data, "sso_start_url", &url))
+			s.start_url = url.data;
+	} else {
+		if (profile_get(pr, "sso_start_url", &url, &where))
+			s.start_url = url.data;
+		if (profile_get(pr, "sso_region", &region, &where))
+			s.region = region.data;
+	}
+	if (profile_get(pr, "sso_account_id", &account, &where))
+		s.account_id = account.data;
+	if (profile_get(pr, "sso_role_name", &role, &where))
+		s.role_name = role.data;
+	ret = sc_aws_sso_load(&s, cr, pr->probe);
+	if (!ret && s.session)
+		snprintf(cr->source, sizeof(cr->source), "profile '%s' (IAM "
+			 "Identity Center, sso-session '%.40s')", pr->name,
+			 s.session);
+	else if (!ret)
+		snprintf(cr->source, sizeof(cr->source), "profile '%s' (IAM "
+			 "Identity Center, sso_start_url)", pr->name);
+	sc_buf_release(&session);
+	sc_buf_release(&section);
+	sc_buf_release(&url);
+	sc_buf_release(&region);
+	sc_buf_release(&account);
+	sc_buf_release(&role);
+	return ret;
+}
+
 static int from_profile(struct profile *pr, struct sc_aws_creds *cr,
 			int named)
 {
@@ -403,11 +478,7 @@ static int from_profile(struct profile *pr, struct sc_aws_creds *cr,
 				 "(credential_process)", pr->name);
 	} else if (profile_get(pr, "sso_session", &v, &where) ||
 		   profile_get(pr, "sso_start_url", &v, &where)) {
-		sc_error("AWS-CREDENTIALS", "profile '%s' signs in with IAM "
-			 "Identity Center, which sc-model does not read: give it "
-			 "credential_process = aws configure export-credentials "
-			 "--profile %s --format process", pr->name, pr->name);
-		ret = -1;
+		ret = from_sso(pr, cr);
 	} else if (named) {
 		sc_error("AWS-CREDENTIALS", "profile '%s' has no keys and no "
 			 "credential_process", pr->name);

@@ -81,6 +81,21 @@ int sc_aws_ini_get(const char *data, size_t len, const char *section,
 int sc_aws_process_output(const char *data, size_t len, long long now,
 			  struct sc_aws_creds *cr, const char **why);
 
+/*
+ * An AWS time, "2026-12-01T21:00:00Z" (fractions of a second, "UTC", an
+ * offset +HH:MM or none also read, as the CLI's files hold them), as
+ * seconds since the epoch into *OUT.  -1 when S is not one.
+ */
+int sc_aws_time_parse(const char *s, long long *out);
+
+/* Zero a string jansson holds (a secret) before it is freed. */
+struct json_t;
+void sc_aws_json_wipe(struct json_t *v);
+
+/* The file named by variable VAR (when VAR is not NULL and set), else
+ * ~/.aws/NAME, into OUT. */
+void sc_aws_path(const char *var, const char *name, struct sc_buf *out);
+
 /* 1 when NAME is a region name a host name can carry ([a-z0-9-], 1..32). */
 int sc_aws_region_ok(const char *name);
 

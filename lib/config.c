@@ -155,14 +155,36 @@ static int add_mcp(struct sc_config *cfg, const char *key, const char *server,
 	return 0;
 }
 
-/* A host list entry, checked as sc-sandbox-exec --allow-host checks it. */
-static int add_host(char ***v, size_t *nr, size_t *alloc, const char *key,
-		    const char *value)
+/* The file being read and the index of its entry being added. */
+struct load {
+	struct sc_config *cfg;
+	const char *path;   /* NULL: read from memory, no file to name */
+	size_t at;
+};
+
+int sc_config_check_host(const char *path, size_t at, const char *key,
+			 const char *value)
 {
 	const char *why;
+	unsigned line;
 
-	if (sc_host_entry_check(value, &why) < 0)
-		return sc_error("BAD-CONFIG", "%s: '%s': %s", key, value, why);
+	if (sc_host_entry_check(value, &why) == 0)
+		return 0;
+	/* a list is often long: the line says which entry */
+	line = sc_gitconfig_line(path, at, key);
+	if (line)
+		return sc_error("BAD-CONFIG", "%s:%u: %s: '%s': %s", path, line,
+				key, value, why);
+	return sc_error("BAD-CONFIG", "%s%s%s: '%s': %s", path ? path : "",
+			path ? ": " : "", key, value, why);
+}
+
+/* A host list entry, checked as sc-sandbox-exec --allow-host checks it. */
+static int add_host(char ***v, size_t *nr, size_t *alloc, const char *key,
+		    const char *value, const struct load *ld)
+{
+	if (sc_config_check_host(ld->path, ld->at, key, value) < 0)
+		return -1;
 	SC_ALLOC_GROW(*v, *nr + 1, *alloc);
 	(*v)[(*nr)++] = sc_xstrdup(value);
 	return 0;
@@ -187,17 +209,18 @@ static struct sc_net_rule *net_rule(struct sc_config *cfg, char *name)
 static int suffix(const char *name, const char *end);
 
 /* network.NAME.argv | argvPrefix | hosts; any other key is a mistake. */
-static int add_net(struct sc_config *cfg, const char *k, char *sub,
+static int add_net(const struct load *ld, const char *k, char *sub,
 		   const char *v)
 {
-	struct sc_net_rule *r = net_rule(cfg, sub);
+	struct sc_net_rule *r = net_rule(ld->cfg, sub);
 
 	if (suffix(k, ".argv"))
 		return add_argv(&r->argv, k, v, 1);
 	if (suffix(k, ".argvprefix"))
 		return add_argv(&r->argv_prefix, k, v, 2);
 	if (suffix(k, ".hosts"))
-		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, k, v);
+		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, k, v,
+				ld);
 	return sc_error("BAD-CONFIG", "%s: unknown key (argv, argvPrefix or "
 			"hosts)", k);
 }
@@ -209,9 +232,9 @@ static int suffix(const char *name, const char *end)
 	return n > e && !strcmp(name + n - e, end);
 }
 
-static int add_entry(const char *k, const char *v, void *ctx)
+static int add_one(const struct load *ld, struct sc_config *cfg,
+		   const char *k, const char *v)
 {
-	struct sc_config *cfg = ctx;
 	char *sub;
 
 	if (!v)
@@ -228,9 +251,9 @@ static int add_entry(const char *k, const char *v, void *ctx)
 		return add_argv(&cfg->net_allow_prefix, k, v, 2);
 	if (!strcmp(k, "sandbox.networkhosts"))
 		return add_host(&cfg->net_hosts, &cfg->nr_net_hosts,
-				&cfg->alloc_net_hosts, k, v);
+				&cfg->alloc_net_hosts, k, v, ld);
 	if ((sub = subsection(k, "network")))
-		return add_net(cfg, k, sub, v);
+		return add_net(ld, k, sub, v);
 	if ((sub = subsection(k, "check"))) {
 		free(sub);
 		if (suffix(k, ".argv"))
@@ -246,6 +269,25 @@ static int add_entry(const char *k, const char *v, void *ctx)
 		return ret;
 	}
 	return 0;
+}
+
+int sc_config_host_key(const char *key)
+{
+	char *sub = subsection(key, "network");
+	int hosts = sub && suffix(key, ".hosts");
+
+	free(sub);
+	return hosts || !strcmp(key, "sandbox.networkhosts");
+}
+
+/* One entry; LD counts them, so a bad one can be found by its line. */
+static int add_entry(const char *k, const char *v, void *ctx)
+{
+	struct load *ld = ctx;
+	int ret = add_one(ld, ld->cfg, k, v);
+
+	ld->at++;
+	return ret;
 }
 
 /* A reader's status as a configuration's, CFG emptied on failure. */
@@ -266,6 +308,7 @@ static int loaded(struct sc_config *cfg, int st)
 
 int sc_config_load(struct sc_config *cfg, const char *path)
 {
+	struct load ld = { cfg, path, 0 };
 	struct stat st;
 
 	/* libgit2 treats a missing file as empty: a named file must exist */
@@ -274,11 +317,13 @@ int sc_config_load(struct sc_config *cfg, const char *path)
 		return SC_CONFIG_UNREADABLE;
 	}
 	return loaded(cfg, sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry,
-						 cfg));
+						 &ld));
 }
 
 int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len)
 {
+	struct load ld = { cfg, NULL, 0 };
+
 	return loaded(cfg, sc_gitconfig_foreach_mem(data, len, "BAD-CONFIG",
-						    add_entry, cfg));
+						    add_entry, &ld));
 }

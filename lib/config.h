@@ -81,5 +81,18 @@ int sc_config_has_server(const struct sc_config *cfg, const char *server);
 
 void sc_argv_free(struct sc_argv *a);
 
+/* 1 when KEY (libgit2's spelling) holds host list entries:
+ * sandbox.networkhosts and network.NAME.hosts. */
+int sc_config_host_key(const char *key);
+
+/*
+ * Check VALUE, entry AT (from 0, in file order) of PATH (NULL: from
+ * memory) named KEY, as sc-sandbox-exec --allow-host checks a host: 0, or
+ * -1 with error[BAD-CONFIG] naming the file, the entry's line, the key and
+ * why.  sc-classify and sc-config --get-all check alike.
+ */
+int sc_config_check_host(const char *path, size_t at, const char *key,
+			 const char *value);
+
 
 #endif

@@ -200,10 +200,16 @@ static int write_temp(int dirfd, const char *data, size_t len, mode_t mode,
 int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 		  struct sc_buf *why)
 {
+	return sc_file_write_mode(rootfd, rel, data, len, -1, why);
+}
+
+int sc_file_write_mode(int rootfd, const char *rel, const char *data,
+		       size_t len, int force_mode, struct sc_buf *why)
+{
 	const char *name;
 	char tmpname[64], procpath[64];
 	struct stat st;
-	mode_t mode = 0644;
+	mode_t mode = force_mode >= 0 ? (mode_t)force_mode & 0777 : 0644;
 	int realdir, fd, ret = -1;
 
 	realdir = open_parent(rootfd, rel, 1, &name, why);
@@ -218,7 +224,8 @@ int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 		}
 		/* The permission bits only: a set-id bit a command set must
 		 * not make a privileged program of the model's content. */
-		mode = st.st_mode & 0777;
+		if (force_mode < 0)
+			mode = st.st_mode & 0777;
 	}
 	fd = write_temp(realdir, data, len, mode, why);
 	if (fd < 0) {

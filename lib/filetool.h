@@ -41,6 +41,12 @@ int sc_file_list(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 		  struct sc_buf *why);
 
+/* The same with the new file's permission bits MODE (0777 at most) when
+ * MODE >= 0, whatever the file it replaces had: an included file of the
+ * person's is written owner-only, never readable between two calls. */
+int sc_file_write_mode(int rootfd, const char *rel, const char *data,
+		       size_t len, int mode, struct sc_buf *why);
+
 /* Remove the file REL (not a directory). */
 int sc_file_delete(int rootfd, const char *rel, struct sc_buf *why);
 

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -212,6 +213,115 @@ int sc_gitconfig_foreach_mem(const char *data, size_t len, const char *code,
 	ret = sc_gitconfig_foreach(path, code, fn, ctx);
 	unlink(path);
 	return ret;
+}
+
+/* ---- where an entry is, for diagnostics ---------------------------- */
+
+struct locate {
+	struct sc_buf section;   /* "section." or "section.sub." */
+	size_t want, seen;
+	const char *name;
+	unsigned line, found;
+};
+
+/*
+ * A section header at P: the section in lower case, a quoted subsection
+ * as written (its escapes kept simple), an old [a.b] subsection in lower
+ * case.  The end of the header, or NULL.
+ */
+static const char *locate_header(struct locate *lc, const char *p,
+				 const char *end)
+{
+	sc_buf_reset(&lc->section);
+	for (p++; p < end && *p != ']' && *p != ' ' && *p != '\t' &&
+	     *p != '"'; p++)
+		sc_buf_addch(&lc->section, (char)(*p >= 'A' && *p <= 'Z' ?
+						   *p + 32 : *p));
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '"') {
+		sc_buf_addch(&lc->section, '.');
+		for (p++; p < end && *p != '"'; p++) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			sc_buf_addch(&lc->section, *p);
+		}
+		p++;
+	}
+	while (p < end && *p != ']')
+		p++;
+	if (p >= end)
+		return NULL;
+	sc_buf_addch(&lc->section, '.');
+	return p + 1;
+}
+
+/* A key line at P: count it; note the line when it is the one wanted. */
+static void locate_key(struct locate *lc, const char *p, const char *end)
+{
+	struct sc_buf full = SC_BUF_INIT;
+
+	if (lc->seen++ != lc->want)
+		return;
+	sc_buf_add(&full, lc->section.data ? lc->section.data : "",
+		   lc->section.len);
+	for (; p < end && (isalnum((unsigned char)*p) || *p == '-'); p++)
+		sc_buf_addch(&full, (char)tolower((unsigned char)*p));
+	if (full.data && !strcmp(full.data, lc->name))
+		lc->found = lc->line;
+	sc_buf_release(&full);
+}
+
+/* 1 when the line P..END ends in a backslash that continues the value. */
+static int continues(const char *p, const char *end)
+{
+	size_t n = 0;
+
+	while (end > p && (end[-1] == '\r'))
+		end--;
+	while (end > p && end[-1] == '\\') {
+		end--;
+		n++;
+	}
+	return n % 2 == 1;
+}
+
+unsigned sc_gitconfig_line(const char *path, size_t n, const char *name)
+{
+	struct locate lc = { SC_BUF_INIT, n, 0, name, 0, 0 };
+	struct sc_buf b = SC_BUF_INIT;
+	const char *p, *end, *nl;
+	int cont = 0;
+
+	if (!path || sc_read_file_max(path, (size_t)GITCONFIG_MAX, &b) < 0)
+		return 0;
+	for (p = b.data, end = p ? p + b.len : p; p && p < end && !lc.found;
+	     p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		lc.line++;
+		if (cont) {
+			cont = continues(p, nl);
+			continue;
+		}
+		while (p < nl && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < nl && *p == '[') {
+			p = locate_header(&lc, p, nl);
+			if (!p)
+				break;   /* not a header libgit2 took: give up */
+			while (p < nl && (*p == ' ' || *p == '\t'))
+				p++;
+		}
+		if (p < nl && isalpha((unsigned char)*p)) {
+			locate_key(&lc, p, nl);
+			cont = continues(p, nl);
+		}
+	}
+	sc_buf_release(&lc.section);
+	sc_buf_release(&b);
+	return lc.found;
 }
 
 int sc_gitconfig_bool(const char *value, int *out)

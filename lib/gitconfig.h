@@ -50,6 +50,15 @@ int sc_gitconfig_foreach_mem(const char *data, size_t len, const char *code,
  * it cannot be loaded (error[LIBGIT2-UNAVAILABLE] printed). */
 int sc_gitconfig_libgit2_version(char *buf, size_t size);
 
+/*
+ * The line (from 1) of entry N (from 0, in file order, as FN sees them)
+ * of PATH, when it is named NAME (libgit2's spelling); 0 when it cannot be
+ * found.  For a diagnostic only ("FILE:LINE: ..."): git-config syntax is
+ * read by libgit2, and this scan of key lines, section headers and
+ * continuations never decides anything.
+ */
+unsigned sc_gitconfig_line(const char *path, size_t n, const char *name);
+
 /* libgit2's boolean: true/yes/on/1, false/no/off/0.  -1 when not one. */
 int sc_gitconfig_bool(const char *value, int *out);
 

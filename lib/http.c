@@ -25,7 +25,8 @@ void sc_http_response_init(struct sc_http_response *r)
 
 void sc_http_response_release(struct sc_http_response *r)
 {
-	sc_buf_release(&r->body);
+	/* A body may hold credentials (IAM Identity Center's answer). */
+	sc_buf_wipe(&r->body);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -203,8 +204,12 @@ static int setup(CURL *h, const char *url, struct curl_slist *list,
 	}
 	bad |= curl_easy_setopt(h, CURLOPT_USERAGENT, "speccoder/" SC_VERSION) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_HTTPHEADER, list) != CURLE_OK;
-	bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDS, body) != CURLE_OK;
-	bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) != CURLE_OK;
+	if (body) {
+		bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDS, body) != CURLE_OK;
+		bad |= curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) != CURLE_OK;
+	} else {
+		bad |= curl_easy_setopt(h, CURLOPT_HTTPGET, 1L) != CURLE_OK;
+	}
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_WRITEDATA, sink) != CURLE_OK;
 	bad |= curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, read_header) != CURLE_OK;
@@ -367,6 +372,14 @@ int sc_http_post(const char *url, const char *const *headers,
 		 struct sc_http_response *resp)
 {
 	return sc_http_post_stream(url, headers, secrets, secrets_nr, body, len,
+				   opts, NULL, resp);
+}
+
+int sc_http_get(const char *url, const char *const *headers,
+		const struct sc_buf *secrets, size_t secrets_nr,
+		const struct sc_http_opts *opts, struct sc_http_response *resp)
+{
+	return sc_http_post_stream(url, headers, secrets, secrets_nr, NULL, 0,
 				   opts, NULL, resp);
 }
 

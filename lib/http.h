@@ -2,8 +2,8 @@
 #define SC_HTTP_H
 
 /*
- * One HTTP POST to a model provider, over libcurl, with the network
- * behaviour sc-model(1) promises:
+ * One HTTP POST to a model provider (or a GET of credentials), over
+ * libcurl, with the network behaviour sc-model(1) promises:
  *
  *  - each attempt is bounded by a timeout; a timed-out attempt is final;
  *  - 429, 5xx and dropped connections (refused, reset, cut short) are
@@ -90,6 +90,14 @@ int sc_http_post(const char *url, const char *const *headers,
 		 const struct sc_buf *secrets, size_t secrets_nr,
 		 const char *body, size_t len, const struct sc_http_opts *opts,
 		 struct sc_http_response *resp);
+
+/*
+ * A GET of URL (BODY NULL below, for a credentials endpoint), with the
+ * same headers, secrets and behaviour as sc_http_post.
+ */
+int sc_http_get(const char *url, const char *const *headers,
+		const struct sc_buf *secrets, size_t secrets_nr,
+		const struct sc_http_opts *opts, struct sc_http_response *resp);
 
 /* The same, a 2xx answer going to STREAM (see above) instead of the body. */
 int sc_http_post_stream(const char *url, const char *const *headers,

@@ -621,10 +621,30 @@ static int reap(void)
 	return n;
 }
 
+/*
+ * SIGTERM: the command has ended, so every client socket is closed and
+ * each connection ends as soon as its relay sees that.  Let them end and
+ * write their records, then exit; sc_netproxy_stop kills what is left
+ * after its grace.  Only async-signal-safe calls, and it never returns.
+ */
+static void drain_and_exit(int sig)
+{
+	(void)sig;
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	_exit(0);
+}
+
 static _Noreturn void accept_loop(int lfd, const struct sc_hostlist *hosts,
 				  int log_fd)
 {
+	struct sigaction sa;
 	int active = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = drain_and_exit;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
 
 	for (;;) {
 		int fd;
@@ -649,6 +669,7 @@ static _Noreturn void accept_loop(int lfd, const struct sc_hostlist *hosts,
 		pid = fork();
 		if (pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+			signal(SIGTERM, SIG_DFL);
 			close(lfd);
 			serve(fd, hosts, log_fd);
 			_exit(0);
@@ -857,10 +878,24 @@ void sc_netproxy_stop(struct sc_netproxy *np)
 		np->inside = -1;
 	}
 	if (np->pid > 0) {
-		kill(-np->pid, SIGKILL);
-		kill(np->pid, SIGKILL);
-		while (waitpid(np->pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		/* Each connection writes its record as it ends: give them a
+		 * moment (their clients are gone), then end what is left. */
+		int waited = 0;
+		pid_t w = 0;
+
+		kill(np->pid, SIGTERM);
+		while (waited < SC_NETPROXY_GRACE_MS &&
+		       (w = waitpid(np->pid, NULL, WNOHANG)) == 0) {
+			(void)poll(NULL, 0, 5);
+			waited += 5;
+		}
+		/* Not reaped yet: its pid (and group) cannot be another's. */
+		if (w != np->pid) {
+			kill(-np->pid, SIGKILL);
+			kill(np->pid, SIGKILL);
+			while (waitpid(np->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
 	}
 	np->pid = 0;
 }

@@ -44,6 +44,10 @@
 #define SC_NETPROXY_ADDR "127.0.0.1"
 #define SC_NETPROXY_PORT 3128
 
+/* How long the proxy's connections may take to end and write their
+ * records once the command has ended. */
+#define SC_NETPROXY_GRACE_MS 500
+
 /* Connections served at once; more wait in the listener's backlog. */
 #define SC_NETPROXY_MAX_CONNS 64
 

@@ -21,6 +21,7 @@
 #include "gitopts.h"
 #include "io.h"
 #include "gitkeys.h"
+#include "hostlist.h"
 #include "policy.h"
 #include "protected.h"
 #include "shellwords.h"
@@ -41,6 +42,7 @@
  X(VERIFY, "deny.verification-config", SC_DENY, "The file decides how the work is built, tested or verified.") \
  X(AGENT_CONFIG, "deny.agent-config", SC_DENY, "The file configures a coding agent.") \
  X(IGNORED, "deny.in-place-ignored", SC_DENY, "In an in-place run, files git ignored at the start are off limits.") \
+ X(INCLUDED, "deny.included-file", SC_DENY, "The file is the person's, included in the worktree for the sandboxed checks only.") \
  X(EXPLORE, "deny.explore-write", SC_DENY, "An explore run writes nothing.") \
  X(PRIVILEGE, "deny.privilege", SC_DENY, "Privilege escalation is never allowed.") \
  X(GIT_REMOTE, "deny.git-remote", SC_DENY, "git commands that reach remotes are not allowed.") \
@@ -213,9 +215,33 @@ static void clear_parts(struct sc_verdict *v)
 	v->nr_parts = 0;
 }
 
+/* Add the hosts a grant of OBJECT names to V's, each once. */
+static void grant_hosts(const struct sc_policy *p, struct sc_verdict *v,
+			const char *object)
+{
+	size_t i, k, m;
+
+	for (i = 0; i < p->nr_host_grants; i++) {
+		const struct sc_host_grant *g = &p->host_grants[i];
+
+		if (strcmp(g->object, object))
+			continue;
+		for (k = 0; k < g->nr; k++) {
+			for (m = 0; m < v->nr_hosts; m++)
+				if (!strcmp(v->hosts[m], g->hosts[k]))
+					break;
+			if (m < v->nr_hosts)
+				continue;
+			SC_ALLOC_GROW(v->hosts, v->nr_hosts + 1, v->alloc_hosts);
+			v->hosts[v->nr_hosts++] = g->hosts[k];
+		}
+	}
+}
+
 /*
- * Record one finding.  A grant lifts an ask whose object it names; the
- * strictest finding wins, the first among equals.
+ * Record one finding.  A grant lifts an ask whose object it names (and
+ * brings the hosts it names); the strictest finding wins, the first among
+ * equals.
  */
 static void note(struct judge *j, enum rule_id r, const char *object)
 {
@@ -224,6 +250,7 @@ static void note(struct judge *j, enum rule_id r, const char *object)
 	if (d == SC_ASK && sc_strset_has(&j->p->grants, object)) {
 		r = R_GRANT;
 		d = SC_ALLOW;
+		grant_hosts(j->p, j->v, object);
 	}
 	if (d == SC_ASK)
 		add_part(j->v, rules[r].id, object);
@@ -338,6 +365,10 @@ static enum rule_id protected_rule(const struct judge *j, const char *f,
 {
 	if (sc_protected_is(SC_PROT_GIT, f))
 		return R_GIT_DIR;
+	/* Before the secret names: an included .env.test is named by
+	 * its own rule, whatever its name looks like. */
+	if (path_in_set(&j->p->included, f))
+		return R_INCLUDED;
 	if (is_secret(f))
 		return R_SECRET;
 	if (j->p->mode == SC_MODE_IN_PLACE &&
@@ -3428,6 +3459,7 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 	j.p = p;
 	j.v = v;
 	clear_parts(v);
+	v->nr_hosts = 0;
 	tool = single(call, "tool", &bad);
 	source = single(call, "source", &bad);
 	class = tool ? tool_class(tool) : NULL;
@@ -3448,6 +3480,10 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 	v->class = class ? class : "command";
 	v->no_prompt = 0;
 	v->net = j.rule == R_NET_HOSTS ? j.net : NULL;
+	/* A call the grants allowed runs with the hosts they named; any
+	 * other gets none of them (a line with an ungranted part asks). */
+	if (j.decision != SC_ALLOW || j.rule != R_GRANT)
+		v->nr_hosts = 0;
 	if (v->decision == SC_ASK && p->no_prompt) {
 		v->decision = SC_DENY;
 		v->no_prompt = 1;
@@ -3497,7 +3533,15 @@ void sc_policy_release(struct sc_policy *p)
 	sc_root_release(&p->root);
 	sc_config_release(&p->cfg);
 	sc_strset_release(&p->grants);
+	for (size_t i = 0; i < p->nr_host_grants; i++) {
+		for (size_t k = 0; k < p->host_grants[i].nr; k++)
+			free(p->host_grants[i].hosts[k]);
+		free(p->host_grants[i].hosts);
+		free(p->host_grants[i].object);
+	}
+	free(p->host_grants);
 	sc_strset_release(&p->ignored);
+	sc_strset_release(&p->included);
 	sc_strset_release(&p->frozen);
 	free(p->path_env);
 	free(p->feature);
@@ -3511,6 +3555,42 @@ void sc_policy_release(struct sc_policy *p)
 		free(p->exes);
 	}
 	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * The host= fields of grant REC of OBJECT, kept with it: 0 (none is 0
+ * too), or -1 when one is no host --allow-host takes, and the grant is
+ * dropped whole: fail closed, never a wider network.
+ */
+static int add_host_grant(struct sc_policy *p, const struct sc_record *rec,
+			  const char *object)
+{
+	struct sc_host_grant g = { NULL, NULL, 0 };
+	size_t k, alloc = 0;
+	const char *why;
+
+	for (k = 0; k < rec->nr; k++) {
+		const struct sc_field *f = &rec->fields[k];
+
+		if (strcmp(f->name, "host"))
+			continue;
+		if (memchr(f->value, '\0', f->value_len) ||
+		    sc_host_entry_check(f->value, &why) < 0) {
+			while (g.nr)
+				free(g.hosts[--g.nr]);
+			free(g.hosts);
+			return -1;
+		}
+		SC_ALLOC_GROW(g.hosts, g.nr + 1, alloc);
+		g.hosts[g.nr++] = sc_xstrdup(f->value);
+	}
+	if (!g.nr)
+		return 0;
+	g.object = sc_xstrdup(object);
+	SC_ALLOC_GROW(p->host_grants, p->nr_host_grants + 1,
+		      p->alloc_host_grants);
+	p->host_grants[p->nr_host_grants++] = g;
+	return 0;
 }
 
 int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code)
@@ -3531,6 +3611,8 @@ int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code)
 			continue;
 		if (memchr(o->value, '\0', o->value_len))
 			continue;   /* no verdict prints such an object */
+		if (add_host_grant(p, &rec, o->value) < 0)
+			continue;   /* a host no answer can name: no grant */
 		sc_strset_add(&p->grants, o->value, o->value_len);
 	}
 	if (st < 0)
@@ -3572,6 +3654,7 @@ void sc_verdict_release(struct sc_verdict *v)
 {
 	clear_parts(v);
 	free(v->parts);
+	free(v->hosts);
 	sc_buf_release(&v->object);
 	memset(v, 0, sizeof(*v));
 }
@@ -3599,6 +3682,8 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 		      v->object.len);
 	for (size_t i = 0; v->net && i < v->net->nr_hosts; i++)
 		sc_record_adds(out, "host", v->net->hosts[i]);
+	for (size_t i = 0; i < v->nr_hosts; i++)
+		sc_record_adds(out, "host", v->hosts[i]);
 	for (k = 0; k < v->nr_parts; k++) {
 		sc_record_adds(out, "part-rule", v->parts[k].rule);
 		sc_record_adds(out, "part-object", v->parts[k].object);

@@ -38,17 +38,29 @@ struct sc_strset {
 	size_t nr, alloc;
 };
 
+/* A grant for the run that names hosts: the object runs with them. */
+struct sc_host_grant {
+	char *object;
+	char **hosts;
+	size_t nr;
+};
+
 struct sc_policy {
 	struct sc_root root;
 	enum sc_mode mode;
 	int no_prompt;
 	struct sc_config cfg;
 	struct sc_strset grants;    /* objects a person approved */
+	struct sc_host_grant *host_grants;   /* those granted with hosts */
+	size_t nr_host_grants, alloc_host_grants;
 	struct sc_strset ignored;   /* folded paths git ignored (in-place) */
 	struct sc_strset frozen;    /* folded paths of tests that existed */
 	char *path_env;             /* PATH, to name the executable */
 	char *feature;              /* spec mode: the one feature, folded */
 	struct sc_exe_cache *exes;  /* PATH lookups already made */
+	/* folded paths of the person's files copied into the worktree
+	 * (worktree.include): no file tool reads or writes them */
+	struct sc_strset included;
 };
 
 /* One part of a call that asks: its rule and the object a grant names. */
@@ -67,6 +79,10 @@ struct sc_verdict {
 	/* allow.network-hosts: the section giving the command its hosts
 	 * (owned by the policy's configuration), written as host= fields */
 	const struct sc_net_rule *net;
+	/* allow.grant: the hosts the grants that lifted the call name (each
+	 * once, owned by the policy), written as host= fields */
+	const char **hosts;
+	size_t nr_hosts, alloc_hosts;
 	/*
 	 * When the decision is ask: every part that asks (each distinct rule
 	 * and object, in the order found), so one question names them all
@@ -95,8 +111,8 @@ int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code);
 
 /*
  * Load a list of root-relative paths from DATA (LEN bytes): NUL-separated,
- * or newline-separated when it holds no NUL.  WHICH is &p->ignored or
- * &p->frozen.
+ * or newline-separated when it holds no NUL.  WHICH is &p->ignored,
+ * &p->frozen or &p->included.
  */
 void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
 			  const char *data, size_t len);

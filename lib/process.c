@@ -20,6 +20,12 @@ static int add_dup(posix_spawn_file_actions_t *fa, int fd, int target)
 
 pid_t sc_spawn(char *const argv[], int in, int out, int err, int dirfd)
 {
+	return sc_spawn_fd3(argv, in, out, err, -1, dirfd);
+}
+
+pid_t sc_spawn_fd3(char *const argv[], int in, int out, int err, int fd3,
+		   int dirfd)
+{
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int rc;
@@ -33,6 +39,8 @@ pid_t sc_spawn(char *const argv[], int in, int out, int err, int dirfd)
 		rc = add_dup(&fa, out, 1);
 	if (!rc)
 		rc = add_dup(&fa, err, 2);
+	if (!rc)
+		rc = add_dup(&fa, fd3, 3);
 	if (!rc && dirfd >= 0)
 		rc = posix_spawn_file_actions_addfchdir_np(&fa, dirfd);
 	if (!rc)

@@ -22,6 +22,13 @@
 pid_t sc_spawn(char *const argv[], int in, int out, int err, int dirfd);
 
 /*
+ * The same, with FD3 (when >= 0) as the child's descriptor 3: a side
+ * channel such as sc-model's --progress-fd 3.
+ */
+pid_t sc_spawn_fd3(char *const argv[], int in, int out, int err, int fd3,
+		   int dirfd);
+
+/*
  * Wait for PID; its exit status, or 128 + the signal that killed it, or -1
  * when waiting failed.
  */

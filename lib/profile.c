@@ -48,6 +48,7 @@ void sc_sandbox_policy_release(struct sc_sandbox_policy *p)
 {
 	free(p->root);
 	sc_strlist_release(&p->writable);
+	sc_strlist_release(&p->writable_outside);
 	sc_strlist_release(&p->read_only);
 	sc_strlist_release(&p->hide);
 	sc_strlist_release(&p->hide_homes);
@@ -87,6 +88,7 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 		p->root = sc_xstrdup(o->root);
 	}
 	merge_list(&p->writable, &o->writable);
+	merge_list(&p->writable_outside, &o->writable_outside);
 	merge_list(&p->read_only, &o->read_only);
 	merge_list(&p->hide, &o->hide);
 	merge_list(&p->hide_homes, &o->hide_homes);
@@ -208,6 +210,7 @@ static int valid_profile_name(const char *name)
 struct load_ctx {
 	struct sc_sandbox_policy *p;
 	const char *file;
+	size_t at;   /* the entry being read, to find its line */
 };
 
 static int bad_value(struct load_ctx *c, const char *name)
@@ -247,7 +250,7 @@ static void add_path(struct sc_strlist *l, const char *value)
  * One entry of the profile; libgit2 gives names in lower case and a NULL
  * VALUE for a key written without "=".
  */
-static int load_entry(const char *name, const char *value, void *payload)
+static int load_one(const char *name, const char *value, void *payload)
 {
 	struct load_ctx *c = payload;
 	struct sc_sandbox_policy *p = c->p;
@@ -268,6 +271,8 @@ static int load_entry(const char *name, const char *value, void *payload)
 		p->env = n;
 	} else if (!strcmp(key, "writable") && *v) {
 		add_path(&p->writable, v);
+	} else if (!strcmp(key, "writableoutside") && *v) {
+		add_path(&p->writable_outside, v);
 	} else if (!strcmp(key, "rootwritable")) {
 		int b;
 
@@ -283,9 +288,15 @@ static int load_entry(const char *name, const char *value, void *payload)
 	} else if (!strcmp(key, "allowhost")) {
 		const char *why;
 
-		if (sc_host_entry_check(v, &why) < 0)
+		if (sc_host_entry_check(v, &why) < 0) {
+			unsigned line = sc_gitconfig_line(c->file, c->at, name);
+
+			if (line)
+				return sc_error("BAD-PROFILE", "%s:%u: %s '%s': %s",
+						c->file, line, name, v, why);
 			return sc_error("BAD-PROFILE", "%s: %s '%s': %s", c->file,
 					name, v, why);
+		}
 		sc_strlist_add(&p->allow_hosts, v);
 	} else if (!strcmp(key, "envkeep") && *v) {
 		sc_strlist_add(&p->env_keep, v);
@@ -300,9 +311,19 @@ static int load_entry(const char *name, const char *value, void *payload)
 	return 0;
 }
 
+/* One entry, counted so that a bad one can be named by its line. */
+static int load_entry(const char *name, const char *value, void *payload)
+{
+	struct load_ctx *c = payload;
+	int ret = load_one(name, value, payload);
+
+	c->at++;
+	return ret;
+}
+
 static int load_file(struct sc_sandbox_policy *p, const char *file)
 {
-	struct load_ctx c = { p, file };
+	struct load_ctx c = { p, file, 0 };
 
 	/* Only this file: no global, system or repository configuration. */
 	if (sc_gitconfig_foreach(file, "BAD-PROFILE", load_entry, &c))

@@ -10,8 +10,11 @@
  *	[sandbox]
  *		network = none | loopback | full | hosts
  *		allowHost = HOST[:PORT]  (repeated; hostlist.h)
- *		writable = PATH          (repeated; ~/ is $HOME; skipped
- *		                          when it does not exist)
+ *		writable = PATH          (repeated; inside the root; ~/ is
+ *		                          $HOME; skipped when it does not
+ *		                          exist)
+ *		writableOutside = PATH   (repeated; as writable, outside the
+ *		                          root, said on stderr every run)
  *		rootWritable = BOOL      (false: the root is read-only too)
  *		readOnly = PATH          (repeated)
  *		hide = PATH              (repeated)
@@ -52,6 +55,9 @@ enum sc_tier {
 struct sc_sandbox_policy {
 	char *root;                    /* NULL: the current directory */
 	struct sc_strlist writable, read_only, hide, env_keep;
+	/* Writable places outside the root, asked for by name
+	 * (--writable-outside): --writable refuses them. */
+	struct sc_strlist writable_outside;
 	/* Other homes whose credential paths are hidden too (--hide-home):
 	 * the person's HOME when the command runs with another one. */
 	struct sc_strlist hide_homes;

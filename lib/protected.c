@@ -71,6 +71,8 @@ static const struct entry table[] = {
 	/* speccoder's own */
 	E(VERIFICATION, LAST, "speccoder.conf"),
 	E(VERIFICATION, LAST, "skills.lock"),
+	/* which of the person's files an attempt copies in (worktree.include) */
+	E(VERIFICATION, LAST, ".worktreeinclude"),
 	/* build and test runners, and what they load */
 	E(VERIFICATION, LAST, "makefile"), E(VERIFICATION, LAST, "gnumakefile"),
 	E(VERIFICATION, LAST, "justfile"), E(VERIFICATION, LAST, ".justfile"),

@@ -45,6 +45,23 @@ static int is_beneath(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
 }
 
+int sc_rootguard_check_writable(const char *root, const char *real,
+				const char *given)
+{
+	if (is_beneath(real, root))
+		return 0;
+	return sc_error("WRITABLE-OUTSIDE-ROOT", "'%s' lies outside the root "
+			"'%s': --writable makes a path inside the root writable; "
+			"--writable-outside names one outside it", given, root);
+}
+
+void sc_rootguard_note_outside(const char *root, const char *real)
+{
+	if (!is_beneath(real, root))
+		sc_warning("WRITABLE-OUTSIDE", "'%s' is writable although it "
+			   "lies outside the root (--writable-outside)", real);
+}
+
 static void add_real(struct sc_strlist *out, const char *path)
 {
 	char *real = realpath(path, NULL);

@@ -41,6 +41,22 @@ int sc_rootguard_paths(const char *root, struct sc_strlist *out);
 int sc_rootguard_resolve(const char *root, const struct sc_strlist *writable,
 			 struct sc_strlist *keep, struct sc_strlist *lifted);
 
+/*
+ * 0 when REAL (the resolved form of a --writable argument GIVEN) lies
+ * beneath ROOT (resolved).  -1 with error[WRITABLE-OUTSIDE-ROOT]
+ * otherwise: a writable place outside the root is asked for by name
+ * (--writable-outside), never by a path that merely resolves there.
+ */
+int sc_rootguard_check_writable(const char *root, const char *real,
+				const char *given);
+
+/*
+ * Say on stderr that REAL (a --writable-outside path) is writable although
+ * it lies outside ROOT: warning[WRITABLE-OUTSIDE], on every run.  Nothing
+ * is said for one inside the root.
+ */
+void sc_rootguard_note_outside(const char *root, const char *real);
+
 /* The shell startup file names kept read-only (folded), NULL-terminated. */
 const char *const *sc_rootguard_startup_files(void);
 

@@ -169,29 +169,49 @@ static int resolve_dir(const char *path, const char *code, char **out)
 	return 0;
 }
 
-static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol)
+/*
+ * One writable path, resolved.  OUTSIDE: asked for by --writable-outside,
+ * named on stderr when it lies outside ROOT; else it must lie inside.
+ */
+static int resolve_one_writable(struct plan *pl, const char *root,
+				const char *given, int outside)
+{
+	char *path = sc_expand_home(given), *real = NULL;
+	int ret = -1;
+
+	if (resolve_dir(path, "BAD-WRITABLE", &real) < 0)
+		goto out;
+	if (!strcmp(real, "/") || !strncmp(real, "/proc", 5) ||
+	    !strncmp(real, "/sys", 4) || !strncmp(real, "/dev", 4)) {
+		sc_error("BAD-WRITABLE", "refusing to make '%s' writable", real);
+		goto out;
+	}
+	if (outside)
+		sc_rootguard_note_outside(root, real);
+	else if (sc_rootguard_check_writable(root, real, given) < 0)
+		goto out;
+	sc_strlist_add(&pl->writable, real);
+	sc_strlist_add(&pl->shown, real);
+	add_bind(pl, real, 1);
+	ret = 0;
+out:
+	free(real);
+	free(path);
+	return ret;
+}
+
+static int resolve_writable(struct plan *pl, const struct sc_sandbox_policy *pol,
+			    const char *root)
 {
 	size_t i;
 
-	for (i = 0; i < pol->writable.nr; i++) {
-		char *real = NULL;
-
-		if (resolve_dir(pol->writable.v[i], "BAD-WRITABLE", &real) < 0) {
-			free(real);
+	for (i = 0; i < pol->writable.nr; i++)
+		if (resolve_one_writable(pl, root, pol->writable.v[i], 0) < 0)
 			return -1;
-		}
-		if (!strcmp(real, "/") || !strncmp(real, "/proc", 5) ||
-		    !strncmp(real, "/sys", 4) || !strncmp(real, "/dev", 4)) {
-			sc_error("BAD-WRITABLE", "refusing to make '%s' writable",
-				 real);
-			free(real);
+	for (i = 0; i < pol->writable_outside.nr; i++)
+		if (resolve_one_writable(pl, root, pol->writable_outside.v[i],
+					 1) < 0)
 			return -1;
-		}
-		sc_strlist_add(&pl->writable, real);
-		sc_strlist_add(&pl->shown, real);
-		add_bind(pl, real, 1);
-		free(real);
-	}
 	return 0;
 }
 
@@ -509,7 +529,7 @@ static int plan_resolve(struct plan *pl, const struct sc_sandbox_policy *pol,
 		sc_strlist_add(&pl->writable, root);
 		add_bind(pl, root, 1);
 	}
-	if (resolve_writable(pl, pol) < 0 || resolve_read_only(pl, pol) < 0 ||
+	if (resolve_writable(pl, pol, root) < 0 || resolve_read_only(pl, pol) < 0 ||
 	    (!pol->root_read_only && guard_root(pl, root) < 0)) {
 		free(root);
 		return -1;
@@ -805,6 +825,31 @@ static void protections(const struct sc_sandbox_policy *pol, int abi, int userns
 }
 
 /*
+ * Why the landlock tier cannot give network mode NET, or NULL.  It has no
+ * network namespace, so the network is the host's: seccomp can refuse
+ * every inet socket (none), but nothing narrower holds.  A host list
+ * through the proxy would need the command to reach the proxy's TCP port
+ * and nothing else, and Landlock (ABI 4 and later) limits TCP connect
+ * by port only, never by address: that port would be open on every host
+ * of the internet, an attacker's included, and UDP (so DNS) is outside
+ * Landlock.  So the tier refuses instead of pretending.
+ */
+static const char *landlock_net_gap(int net)
+{
+	switch (net) {
+	case SC_NET_LOOPBACK:
+		return "no network namespace: the host's loopback services "
+		       "would be the command's";
+	case SC_NET_HOSTS:
+		return "no network namespace: Landlock limits TCP connect by "
+		       "port and never by address (the proxy's port would be "
+		       "open on every host) and UDP is outside Landlock";
+	default:
+		return NULL;
+	}
+}
+
+/*
  * Append the unenforced protections of TIER to OUT, or to ACCEPTED when
  * POL accepts going without them (--accept-gaps); how many went to OUT.
  */
@@ -825,6 +870,11 @@ static int unenforced(const struct sc_sandbox_policy *pol,
 		else
 			n++;
 		sc_buf_addf(to, "%s%s", to->len ? ", " : "", p[i].name);
+		/* --network hosts is asked for by name: say why it cannot be
+		 * (no comma: readers split this list on commas) */
+		if (i == P_NETWORK && tier == TIER_LANDLOCK &&
+		    pol->net == SC_NET_HOSTS)
+			sc_buf_addf(to, " (%s)", landlock_net_gap(pol->net));
 	}
 	return n;
 }
@@ -1618,10 +1668,21 @@ static pid_t start(struct plan *pl)
 	pid_t pid;
 
 	if (pl->tier != TIER_FULL) {
+		pid_t self = getpid();
+
 		pid = fork();
-		if (!pid)
-			run_command(pl);
-		return pid;
+		if (pid)
+			return pid;
+		/*
+		 * No PID namespace dies with us here: a SIGKILL to us alone
+		 * must still end the command, not leave it running with no
+		 * deadline and its TMPDIR removed by the janitor.  (Its own
+		 * children are the kill-all gap --probe names.)
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+		    getppid() != self)
+			_exit(SC_SANDBOX_FAILED);
+		run_command(pl);
 	}
 	if (pl->pol->net != SC_NET_FULL)
 		flags |= CLONE_NEWNET;
@@ -1871,6 +1932,8 @@ static void probe_network_modes(const struct sc_sandbox_policy *pol, int abi,
 				       yes_no(&p[P_UNIX_SOCKETS], tiers[t], userns));
 			sc_record_adds(rec, "abstract-sockets",
 				       yes_no(&p[P_ABSTRACT], tiers[t], userns));
+			if (tiers[t] == TIER_LANDLOCK && landlock_net_gap(modes[m]))
+				sc_record_adds(rec, "why", landlock_net_gap(modes[m]));
 			sc_record_write(out, rec);
 		}
 }

@@ -295,7 +295,8 @@ static void add_real_params(struct sc_strlist *defs, const char *name,
 
 /* The root's read-only defaults (rootguard.h) as GUARD_n and LIFTED_n. */
 static int guard_params(const struct sc_sandbox_policy *pol,
-			struct sc_strlist *defs, struct sc_seatbelt *sb)
+			const struct sc_strlist *all, struct sc_strlist *defs,
+			struct sc_seatbelt *sb)
 {
 	struct sc_strlist writable = { 0 }, keep = { 0 }, lifted = { 0 };
 	char *root = realpath(pol->root ? pol->root : ".", NULL);
@@ -304,8 +305,8 @@ static int guard_params(const struct sc_sandbox_policy *pol,
 
 	if (!root)
 		return sc_error_errno("BAD-ROOT", "cannot resolve the root");
-	for (i = 0; i < pol->writable.nr; i++) {
-		char *path = sc_expand_home(pol->writable.v[i]);
+	for (i = 0; i < all->nr; i++) {
+		char *path = sc_expand_home(all->v[i]);
 		char *real = realpath(path, NULL);
 
 		if (real)
@@ -327,12 +328,46 @@ static int guard_params(const struct sc_sandbox_policy *pol,
 	return ret;
 }
 
+/*
+ * The writable paths as given, into ALL: --writable ones must lie inside
+ * the root, --writable-outside ones are named on stderr when they do not.
+ * Both become WRITABLE_n, in that order.
+ */
+static int writable_params(const struct sc_sandbox_policy *pol,
+			   struct sc_strlist *all)
+{
+	char *root = realpath(pol->root ? pol->root : ".", NULL);
+	size_t i, n = pol->writable.nr;
+	int ret = 0;
+
+	if (!root)
+		return sc_error_errno("BAD-ROOT", "cannot resolve the root");
+	for (i = 0; !ret && i < n + pol->writable_outside.nr; i++) {
+		const char *given = i < n ? pol->writable.v[i] :
+				    pol->writable_outside.v[i - n];
+		char *path = sc_expand_home(given);
+		char *real = realpath(path, NULL);
+
+		if (real && i >= n)
+			sc_rootguard_note_outside(root, real);
+		else if (real)
+			ret = sc_rootguard_check_writable(root, real, given);
+		sc_strlist_add(all, given);
+		free(real);
+		free(path);
+	}
+	free(root);
+	return ret;
+}
+
 /* The parameters of the profile; TMPDIR is the private directory. */
 static int make_params(const struct sc_sandbox_policy *pol,
 		       const char *tmpdir, struct sc_strlist *defs,
 		       struct sc_seatbelt *sb)
 {
 	const char *home = getenv("HOME");
+	struct sc_strlist all = { NULL, 0, 0 };
+	int ret = -1;
 
 	if (sc_rootguard_check_root(pol->root ? pol->root : ".") < 0)
 		return -1;
@@ -343,13 +378,14 @@ static int make_params(const struct sc_sandbox_policy *pol,
 	    add_param(defs, "HOME", -1, home && *home ? home : "/var/empty",
 		      "SETUP-FAILED") < 0)
 		return -1;
-	if (add_params(defs, "WRITABLE", &pol->writable, "BAD-WRITABLE") < 0 ||
-	    add_params(defs, "READ_ONLY", &pol->read_only, "BAD-PATH") < 0 ||
-	    add_params(defs, "HIDE", &pol->hide, "BAD-PATH") < 0)
-		return -1;
-	if (!pol->root_read_only && guard_params(pol, defs, sb) < 0)
-		return -1;
-	return 0;
+	if (writable_params(pol, &all) == 0 &&
+	    add_params(defs, "WRITABLE", &all, "BAD-WRITABLE") == 0 &&
+	    add_params(defs, "READ_ONLY", &pol->read_only, "BAD-PATH") == 0 &&
+	    add_params(defs, "HIDE", &pol->hide, "BAD-PATH") == 0 &&
+	    (pol->root_read_only || guard_params(pol, &all, defs, sb) == 0))
+		ret = 0;
+	sc_strlist_release(&all);
+	return ret;
 }
 
 static int wait_status(pid_t pid)
@@ -395,7 +431,8 @@ static int spawn(const struct sc_sandbox_policy *pol, const char *profile,
 int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
 		    char *const envp[])
 {
-	struct sc_seatbelt sb = { pol->writable.nr, pol->read_only.nr,
+	struct sc_seatbelt sb = { pol->writable.nr + pol->writable_outside.nr,
+				  pol->read_only.nr,
 				  pol->hide.nr, pol->net, pol->root_read_only,
 				  0, 0 };
 	struct sc_strlist defs = { NULL, 0, 0 };

@@ -334,3 +334,91 @@ int sc_secrets_from_records(struct sc_secrets *s, const char *path)
 	sc_buf_wipe(&text);
 	return ret;
 }
+
+/* ---- an included file (worktree.include, --secret-file) ------------------ */
+
+struct included_ctx {
+	struct sc_secrets found;
+	size_t assignments;
+};
+
+/* Only the variables whose names look secret: the --env predicate. */
+static int add_included_var(void *ctx, const char *name, const char *value,
+			    size_t len)
+{
+	struct included_ctx *c = ctx;
+
+	c->assignments++;
+	if (sc_env_name_is_secret(name))
+		sc_secrets_add(&c->found, name, value, len);
+	return 0;
+}
+
+/* Every line of TEXT strong enough to mask, as NAME:LINE. */
+static void add_key_lines(struct sc_secrets *s, const char *name,
+			  const char *text, size_t len)
+{
+	struct sc_buf label = SC_BUF_INIT;
+	unsigned long line = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - text - i) : len - i;
+
+		line++;
+		if (n && text[i + n - 1] == '\r')
+			n--;
+		if (!sc_secrets_value_too_weak(text + i, n)) {
+			sc_buf_reset(&label);
+			sc_buf_addf(&label, "%s:%lu", name, line);
+			sc_secrets_add(s, label.data, text + i, n);
+		}
+		i += (nl ? (size_t)(nl - text - i) + 1 : len - i);
+	}
+	sc_buf_release(&label);
+}
+
+int sc_secrets_from_included(struct sc_secrets *s, const char *name,
+			     const char *text, size_t len)
+{
+	struct included_ctx c;
+	struct sc_dotenv_error err;
+	size_t i;
+	int kind;
+
+	memset(&c, 0, sizeof(c));
+	sc_secrets_init(&c.found);
+	if (sc_dotenv_parse(text, len, add_included_var, &c, &err) == 0 &&
+	    c.assignments) {
+		for (i = 0; i < c.found.nr; i++)
+			sc_secrets_add(s, c.found.v[i].name,
+				       c.found.v[i].value.data ?
+				       c.found.v[i].value.data : "",
+				       c.found.v[i].value.len);
+		kind = SC_INCLUDED_DOTENV;
+	} else {
+		/* Not dotenv (a key, a certificate, a JSON credential): every
+		 * line is a secret, the parse's partial finds dropped. */
+		add_key_lines(s, name, text, len);
+		kind = SC_INCLUDED_KEY;
+	}
+	sc_secrets_release(&c.found);
+	return kind;
+}
+
+int sc_secrets_from_file(struct sc_secrets *s, const char *path)
+{
+	struct sc_buf text = SC_BUF_INIT;
+	char shown[512];
+	int ret = 0;
+
+	shown_path(shown, sizeof(shown), path);
+	if (sc_secrets_read_file(path, SECRETS_FILE_MAX, &text) < 0)
+		ret = sc_error_errno("SECRETS-FILE", "cannot read '%s'", shown);
+	else
+		sc_secrets_from_included(s, path, text.data ? text.data : "",
+					 text.len);
+	sc_buf_wipe(&text);
+	return ret;
+}

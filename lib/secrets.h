@@ -61,6 +61,22 @@ int sc_secrets_from_key_file(struct sc_secrets *s, const char *spec);
 int sc_secrets_from_records(struct sc_secrets *s, const char *path);
 
 /*
+ * A file of the person's (an included file, worktree.include; sc-mask
+ * --secret-file): when TEXT is a dotenv file with at least one assignment,
+ * the value of every variable whose name looks secret (the --env
+ * predicate, sc_env_name_is_secret), masked as the variable's name;
+ * otherwise a key file: every line of at least 8 bytes that is not only
+ * digits and dots (sc_secrets_value_too_weak), masked as NAME:LINE (LINE
+ * 1-based, a CR before the newline not part of it).  Returns which it was.
+ */
+enum { SC_INCLUDED_DOTENV = 1, SC_INCLUDED_KEY = 2 };
+int sc_secrets_from_included(struct sc_secrets *s, const char *name,
+			     const char *text, size_t len);
+/* --secret-file PATH: the file read whole, then as above with NAME PATH;
+ * -1 and error[SECRETS-FILE] when it cannot be read. */
+int sc_secrets_from_file(struct sc_secrets *s, const char *path);
+
+/*
  * Read the whole regular file PATH (not following a final symlink is not
  * required: secrets files are often links into a secrets store) into OUT,
  * at most MAX bytes.  -1 with errno set (EFBIG past MAX).

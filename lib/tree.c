@@ -593,7 +593,7 @@ static int deleted(struct diff *d)
 }
 
 /* Open the repository and the root the same way for every command. */
-static int open_both(const char *dir, git_repository **repo, int *rootfd)
+int sc_tree_open(const char *dir, git_repository **repo, int *rootfd)
 {
 	int st = sc_gitopen(repo, dir);
 
@@ -627,7 +627,7 @@ static int diff_run(const char *dir, const char *ignored_list, struct diff *d,
 	*rootfd = -1;
 	ret = ignored_list ? load_start_ignored(d, ignored_list) : 0;
 	if (!ret)
-		ret = open_both(dir, &d->repo, rootfd);
+		ret = sc_tree_open(dir, &d->repo, rootfd);
 	if (!ret)
 		ret = head_tree(d->repo, tree);
 	if (!ret && git_repository_odb(&d->odb, d->repo) < 0)
@@ -1032,7 +1032,7 @@ int sc_tree_write(const char *dir, const char *audit,
 	if (!ret)
 		ret = sc_tree_audit_judge(&j, out);
 	if (!ret)
-		ret = open_both(dir, &repo, &rootfd);
+		ret = sc_tree_open(dir, &repo, &rootfd);
 	if (!ret) {
 		ret = write_tree(repo, rootfd, &j, also, nalso, out);
 		git_repository_free(repo);
@@ -1416,7 +1416,7 @@ int sc_tree_restore(const char *dir, const struct sc_patterns *keep)
 	memset(&r, 0, sizeof(r));
 	r.keep = keep;
 	sc_buf_init(&r.data);
-	ret = open_both(dir, &r.repo, &rootfd);
+	ret = sc_tree_open(dir, &r.repo, &rootfd);
 	if (ret)
 		return ret;
 	ret = head_tree(r.repo, &tree);

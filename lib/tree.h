@@ -31,6 +31,8 @@
  * printed.
  */
 
+#include <git2.h>
+
 #include "io.h"
 #include "pattern.h"
 #include "record.h"
@@ -80,6 +82,12 @@ int sc_tree_write(const char *dir, const char *audit,
 		  const char *const *also, size_t nalso,
 		  struct sc_output *out);
 int sc_tree_restore(const char *dir, const struct sc_patterns *keep);
+/*
+ * Open the repository at DIR (lib/gitopen.h) and its worktree's root
+ * directory, the way every command here does; an exit status, with the
+ * diagnostic printed.  lib/include.c opens the attempt's worktree so.
+ */
+int sc_tree_open(const char *dir, git_repository **repo, int *rootfd);
 /* Copy the regular file REL beneath DIR to OUTFD. */
 int sc_tree_cat(const char *dir, const char *rel, int outfd);
 

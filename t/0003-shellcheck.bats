@@ -11,6 +11,10 @@ load lib/scripts
 	assert_line --partial "/.ci/run"
 	assert_line --partial "/t/lib/run-test"
 	assert_line --partial "/t/0003-shellcheck.bats"
+	# contrib/ too: the GitHub actions' scripts run on runners.
+	assert_line --partial "/contrib/github-action/verify.sh"
+	assert_line --partial "/contrib/github-action/run/attempt.sh"
+	assert_line --partial "/contrib/github-action/run/userns.sh"
 }
 
 @test "shellcheck reports nothing on any script" {

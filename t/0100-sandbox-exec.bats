@@ -163,6 +163,46 @@ teardown() { sb_teardown; }
 	[ ! -e "$ROOT/ran" ]
 }
 
+@test "--writable outside the root: error[WRITABLE-OUTSIDE-ROOT], 125, nothing run, in every mode" {
+	ln -s "$SC_TMP/outside" "$ROOT/link"
+	for w in "$SC_TMP/outside" "$ROOT/../outside" "$ROOT/link" "$HOME"; do
+		for mode in required auto off; do
+			run --separate-stderr sc-sandbox-exec --mode "$mode" --root "$ROOT" \
+				--writable "$w" -- sh -c 'touch "$1/ran" "$2/ran"' _ "$ROOT" "$SC_TMP/outside"
+			assert_failure 125
+			[[ "$stderr" == *"error[WRITABLE-OUTSIDE-ROOT]"* ]]
+			[[ "$stderr" == *"--writable-outside"* ]]
+			[ ! -e "$ROOT/ran" ] && [ ! -e "$SC_TMP/outside/ran" ]
+		done
+	done
+	# A path inside the root is no such thing, and says nothing.
+	mkdir "$ROOT/sub"
+	run --separate-stderr sc-sandbox-exec --mode auto --root "$ROOT" --writable "$ROOT/sub" -- true
+	assert_success
+	[[ "$stderr" != *WRITABLE-OUTSIDE* ]]
+}
+
+@test "--writable-outside: the place is writable, and stderr says so on every run" {
+	sb_require_full
+	# (bats' run sets i: the loop has a name of its own)
+	for nth in 1 2; do
+		run --separate-stderr sc-sandbox-exec --root "$ROOT" \
+			--writable-outside "$SC_TMP/outside" -- touch "$SC_TMP/outside/ok$nth"
+		assert_success
+		[[ "$stderr" == *"warning[WRITABLE-OUTSIDE]"*"$SC_TMP/outside"* ]]
+		[ -e "$SC_TMP/outside/ok$nth" ]
+	done
+	# Without it, the same write is refused: the option is what allows it.
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" -- touch "$SC_TMP/outside/no"
+	assert_failure 1
+	[ ! -e "$SC_TMP/outside/no" ]
+	# Inside the root it is an ordinary writable path, said nothing of.
+	mkdir "$ROOT/sub"
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" --writable-outside "$ROOT/sub" -- true
+	assert_success
+	[[ "$stderr" != *WRITABLE-OUTSIDE* ]]
+}
+
 @test "the macOS path compiles with __APPLE__ defined (syntax only: CI has no macOS)" {
 	for f in lib/seatbelt.c bin/sc-sandbox-exec.c; do
 		run "${CC:-cc}" -std=c11 -D_XOPEN_SOURCE=700 -D__APPLE__ -Wall -Wextra \

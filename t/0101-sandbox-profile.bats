@@ -35,9 +35,19 @@ teardown() { sb_teardown; }
 @test "the command line overrides the profile" {
 	run --separate-stderr sb --profile readonly --network loopback -- true
 	assert_success
-	printf '[sandbox]\n\twritable = %s\n\tnetwork = none\n' "$SC_TMP/outside" >"$SC_TMP/p.profile"
+	printf '[sandbox]\n\twritableOutside = %s\n\tnetwork = none\n' "$SC_TMP/outside" >"$SC_TMP/p.profile"
 	run --separate-stderr sb --profile "$SC_TMP/p.profile" -- touch "$SC_TMP/outside/ok"
 	assert_success
+	[ -e "$SC_TMP/outside/ok" ]
+	[[ "$stderr" == *"warning[WRITABLE-OUTSIDE]"* ]]
+}
+
+@test "a profile's writable path outside the root: error[WRITABLE-OUTSIDE-ROOT], nothing run" {
+	printf '[sandbox]\n\twritable = %s\n' "$SC_TMP/outside" >"$SC_TMP/p.profile"
+	run --separate-stderr sb --profile "$SC_TMP/p.profile" -- touch "$ROOT/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[WRITABLE-OUTSIDE-ROOT]"* ]]
+	[ ! -e "$ROOT/ran" ]
 }
 
 @test "unknown profile, unreadable profile, bad keys and values: 125" {

@@ -128,7 +128,7 @@ fine"
 @test "--mode auto without user namespaces: a credential under a writable path is named" {
 	sb_require_landlock
 	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --root "$ROOT" \
-		--writable "$HOME" -- true
+		--writable-outside "$HOME" -- true
 	assert_success
 	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]"*hidden-credentials* ]]
 }
@@ -291,4 +291,31 @@ fine"
 		chmod 644 "$SC_TMP/outside/f"
 	assert_success
 	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]"*file-metadata* ]]
+}
+
+@test "--network hosts cannot hold on this tier: refused with the reason, and the reason is real" {
+	sb_require_landlock
+	# required: refused before anything runs, saying why
+	run --separate-stderr sb_no_userns sc-sandbox-exec --network hosts \
+		--allow-host example.com --root "$ROOT" -- touch "$SC_TMP/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[SANDBOX-UNAVAILABLE]"*"network (no network namespace: Landlock limits TCP connect by port and never by address"* ]]
+	[ ! -e "$SC_TMP/ran" ]
+	# --probe says the same, per mode
+	probe_no_userns
+	awk -v RS= '/type=network/ && /tier=landlock/ && /mode=hosts\n/' "$SC_TMP/probe" |
+		grep -q '^why=no network namespace: Landlock limits TCP connect by port'
+	awk -v RS= '/type=network/ && /tier=landlock/ && /mode=loopback\n/' "$SC_TMP/probe" |
+		grep -q "^why=no network namespace: the host's loopback"
+	[ -z "$(awk -v RS= '/type=network/ && /mode=none\n/ && /why=/' "$SC_TMP/probe")" ]
+	# auto runs without the proxy and names the gap: a service of the
+	# host that no list names is reached directly, which is why required
+	# refuses
+	port=$(sb_free_port)
+	sb_serve serve-tcp 127.0.0.1 "$port" 5
+	run --separate-stderr sb_no_userns sc-sandbox-exec --mode auto --network hosts \
+		--allow-host example.com --root "$ROOT" -- "$ATTACK" connect-tcp 127.0.0.1 "$port"
+	assert_success
+	[[ "$stderr" == *"warning[SANDBOX-DEGRADED]"*"network (no network namespace"* ]]
+	sb_stop_server
 }

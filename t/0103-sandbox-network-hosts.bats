@@ -223,10 +223,14 @@ JSON
 		sh -c 'echo "$HTTPS_PROXY"'
 	assert_success
 	assert_output "http://127.0.0.1:3128"
-	printf '[sandbox]\n\tallowHost = https://example.com\n' >"$SC_TMP/bad.profile"
-	run --separate-stderr sc-sandbox-exec --root "$ROOT" --profile "$SC_TMP/bad.profile" -- true
+	printf '[sandbox]\n\tallowHost = example.com\n\tallowHost = https://example.com\n' \
+		>"$SC_TMP/bad.profile"
+	run --separate-stderr sc-sandbox-exec --root "$ROOT" --profile "$SC_TMP/bad.profile" -- \
+		touch "$SC_TMP/ran"
 	assert_failure 125
-	[[ "$stderr" == *"error[BAD-PROFILE]"*"a scheme"* ]]
+	# the file and the line of the bad entry
+	[[ "$stderr" == *"error[BAD-PROFILE]: $SC_TMP/bad.profile:3: "*"a scheme"* ]]
+	[ ! -e "$SC_TMP/ran" ]
 }
 
 @test "the landlock tier cannot give hosts: required refuses, auto names it and sets no proxy" {

@@ -22,18 +22,33 @@ classify() { # CONFIG ARGV...
 		--config "$conf" --no-prompt
 }
 
-@test "a bad host entry is BAD-CONFIG naming the key and the entry" {
+@test "a bad host entry is BAD-CONFIG naming the file, the line, the key and the entry" {
+	# each form the issue names: a scheme, a path, an address range, a
+	# bare '*' (and an inner one), a port over 65535, non-ASCII
 	for bad in 'https://registry.npmjs.org' 'registry.npmjs.org/path' \
 		'10.0.0.0/8' '*' 'a.*.b.com' 'example.com:70000' \
 		"$(printf 'b\303\274cher.de')"; do
-		printf '[network "npm"]\n\targv = npm ci\n\thosts = %s\n' "$bad" >bad.conf
+		# a good entry first: the line is the bad one's, not the list's
+		printf '# hosts\n[network "npm"]\n\targv = npm ci\n\thosts = registry.npmjs.org\n\thosts = %s\n' \
+			"$bad" >bad.conf
 		classify bad.conf npm ci
 		assert_equal "$status" 3
-		[[ "$stderr" == *"error[BAD-CONFIG]"*"network.npm.hosts"* ]]
-		printf '[sandbox]\n\tnetworkHosts = %s\n' "$bad" >bad.conf
+		[[ "$stderr" == *"error[BAD-CONFIG]: bad.conf:5: network.npm.hosts: '"* ]]
+		printf '[sandbox]\n\tmode = auto\n\tnetworkHosts = example.com\n[sandbox] networkHosts = %s\n' \
+			"$bad" >bad.conf
 		classify bad.conf true
 		assert_equal "$status" 3
-		[[ "$stderr" == *"error[BAD-CONFIG]"*"sandbox.networkhosts"* ]]
+		[[ "$stderr" == *"error[BAD-CONFIG]: bad.conf:4: sandbox.networkhosts: '"* ]]
+		# the drivers read the list through sc-config, which names it alike
+		run --separate-stderr sc-config --file bad.conf --get-all sandbox.networkHosts
+		assert_equal "$status" 3
+		assert_output ""
+		[[ "$stderr" == *"error[BAD-CONFIG]: bad.conf:4: sandbox.networkhosts: '"* ]]
+		cp bad.conf speccoder.conf
+		run --separate-stderr git speccoder exec -- touch ran
+		assert_equal "$status" 2
+		[[ "$stderr" == *"error[BAD-CONFIG]: "*"speccoder.conf:4: sandbox.networkhosts"* ]]
+		[ ! -e ran ]
 	done
 	printf '[network "npm"]\n\targv = npm ci\n\tport = 443\n' >bad.conf
 	classify bad.conf npm ci

@@ -267,3 +267,159 @@ check_sig() {
 	assert_equal "$status" 4
 	[[ "$stderr" == *"error[NO-CREDENTIALS]: no AWS credentials"* ]]
 }
+
+# ---- IAM Identity Center (SSO) profiles -----------------------------------
+
+SSO_TOKEN='aoaAAAAAGTESTSSOACCESSTOKENVALUE4'
+
+# sso_config [EXPIRES]: profile 'work' signs in through sso-session 'corp'
+# (the portal in eu-central-1, Bedrock in us-west-2), and `aws sso login`
+# left its token in the cache file the CLI names by the session's SHA-1.
+sso_config() {
+	mkdir -p "$SC_TMP/home/.aws/sso/cache"
+	printf '[profile work]\nsso_session = corp\nsso_account_id = 111122223333\nsso_role_name = Dev+Role\nregion = us-west-2\n\n[sso-session corp]\nsso_region = eu-central-1\nsso_start_url = https://corp.awsapps.com/start\nsso_registration_scopes = sso:account:access\n' \
+		>"$SC_TMP/home/.aws/config"
+	sso_cache corp "${1:-2999-01-01T00:00:00Z}"
+}
+
+sso_cache() { # KEY EXPIRES
+	printf '{"startUrl": "https://corp.awsapps.com/start", "region": "eu-central-1", "accessToken": "%s", "expiresAt": "%s", "refreshToken": "refresh-%s", "clientId": "c", "clientSecret": "s"}\n' \
+		"$SSO_TOKEN" "$2" "$SSO_TOKEN" \
+		>"$SC_TMP/home/.aws/sso/cache/$(printf '%s' "$1" | sha1sum | cut -c1-40).json"
+}
+
+# No SSO token (nor the role's credentials) in anything sc-model printed.
+no_sso_secret() {
+	[[ "$stderr" != *"$SSO_TOKEN"* ]] || { echo "token on stderr" >&2; return 1; }
+	run ! grep -qF -- "$SSO_TOKEN" "$SC_TMP/out"
+	no_secret
+}
+
+sso_bedrock() {
+	bedrock AWS_PROFILE=work "AWS_ENDPOINT_URL_SSO=$MS_URL" "$@" --
+}
+
+@test "bedrock SSO: the cached token of an sso-session buys the role's credentials from the portal; they sign" {
+	model_server_start sso-role.http bedrock-text.http
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	sso_config
+	before=$(cd "$SC_TMP/home" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=full-iso)
+	sso_bedrock
+	assert_equal "$status" 0
+	# GetRoleCredentials: a GET with the role and account, the token in
+	# its header and nowhere else.
+	run model_req_head 1
+	assert_line --index 0 'GET /federation/credentials?role_name=Dev%2BRole&account_id=111122223333 HTTP/1.1'
+	assert_line "x-amz-sso_bearer_token: $SSO_TOKEN"
+	[ "$(grep -c -F "$SSO_TOKEN" "$SC_TMP/req.1")" -eq 1 ]
+	# The role's keys and session token signed the Bedrock call, in the
+	# profile's region; the SSO token did not travel there.
+	run check_sig 2
+	assert_output "ok $AKID us-west-2 bedrock content-type;host;x-amz-date;x-amz-security-token"
+	run ! grep -qF -- "$SSO_TOKEN" "$SC_TMP/req.2"
+	grep -qiF "x-amz-security-token: $TOKEN" "$SC_TMP/req.2"
+	no_sso_secret
+	# Nothing was written in HOME: no cache of the role's credentials.
+	assert_equal "$(cd "$SC_TMP/home" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=full-iso)" "$before"
+}
+
+@test "bedrock SSO: the older form (sso_start_url in the profile) finds the token by the start URL's SHA-1" {
+	model_server_start sso-role.http bedrock-text.http
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	mkdir -p "$SC_TMP/home/.aws/sso/cache"
+	printf '[default]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\nsso_account_id = 111122223333\nsso_role_name = Dev\nregion = eu-west-1\n' \
+		>"$SC_TMP/home/.aws/config"
+	sso_cache https://corp.awsapps.com/start 2999-01-01T00:00:00UTC
+	bedrock "AWS_ENDPOINT_URL_SSO=$MS_URL" --
+	assert_equal "$status" 0
+	run check_sig 2
+	assert_output "ok $AKID eu-west-1 bedrock content-type;host;x-amz-date;x-amz-security-token"
+	no_sso_secret
+}
+
+@test "bedrock SSO: no sign-in or an expired one says to run aws sso login; nothing is sent" {
+	model_server_start sso-role.http bedrock-text.http
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	sso_config 2001-01-01T00:00:00Z
+	sso_bedrock
+	assert_equal "$status" 4
+	assert_equal "$stderr" "sc-model: error[AWS-CREDENTIALS]: the IAM Identity Center sign-in of profile 'work' has expired: run 'aws sso login --profile work'"
+	rm -f "$SC_TMP"/home/.aws/sso/cache/*.json
+	sso_bedrock
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[AWS-CREDENTIALS]: profile 'work' has no IAM Identity Center sign-in (no ~/.aws/sso/cache/"*".json): run 'aws sso login --profile work'" ]]
+	[ ! -e "$SC_TMP/req.1" ]
+	[ ! -s "$SC_TMP/out" ]
+	no_sso_secret
+}
+
+@test "bedrock SSO: a cache file that is not a token, a profile missing its role: AWS-CREDENTIALS, nothing sent" {
+	model_server_start sso-role.http
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	sso_config
+	f=$(echo "$SC_TMP"/home/.aws/sso/cache/*.json)
+	printf '{"accessToken": "%s"}' "$SSO_TOKEN" >"$f"
+	sso_bedrock
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[AWS-CREDENTIALS]: ~/.aws/sso/cache/"*".json, the IAM Identity Center sign-in of profile 'work', holds no expiresAt date" ]]
+	printf '{"accessToken": "%s\\r\\nX-Evil: 1", "expiresAt": "2999-01-01T00:00:00Z"}' "$SSO_TOKEN" >"$f"
+	sso_bedrock
+	assert_equal "$status" 4
+	[[ "$stderr" == *"holds an accessToken a header cannot carry" ]]
+	sso_config
+	sed -i 's/^sso_role_name = .*/sso_role_name = a\/..\/..\/x?y/' "$SC_TMP/home/.aws/config"
+	sso_bedrock
+	assert_equal "$status" 4
+	[[ "$stderr" == *"error[AWS-CREDENTIALS]: profile 'work' signs in with IAM Identity Center but its sso_role_name is not a role name" ]]
+	sso_config
+	sed -i '/^sso_region/d' "$SC_TMP/home/.aws/config"
+	sso_bedrock
+	assert_equal "$status" 4
+	[[ "$stderr" == *"but its sso-session section names no sso_region" ]]
+	[ ! -e "$SC_TMP/req.1" ]
+	no_sso_secret
+}
+
+@test "bedrock SSO: the portal's refusals: 401 says to sign in again, 403 names the role; Bedrock is never called" {
+	model_server_start sso-unauthorized.http sso-forbidden.http sso-expired-role.http bedrock-text.http
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	sso_config
+	sso_bedrock
+	assert_equal "$status" 4
+	assert_equal "$stderr" "sc-model: error[AWS-CREDENTIALS]: IAM Identity Center no longer accepts the sign-in of profile 'work' (HTTP 401, UnauthorizedException): run 'aws sso login --profile work'"
+	sso_bedrock
+	assert_equal "$status" 4
+	assert_equal "$stderr" "sc-model: error[AWS-CREDENTIALS]: IAM Identity Center refused role 'Dev+Role' of account 111122223333 to profile 'work' (HTTP 403, ForbiddenException)"
+	sso_bedrock
+	assert_equal "$status" 4
+	assert_equal "$stderr" "sc-model: error[AWS-CREDENTIALS]: IAM Identity Center's answer for profile 'work' holds credentials that have expired"
+	[ ! -e "$SC_TMP/req.4" ]
+	[ ! -s "$SC_TMP/out" ]
+	no_sso_secret
+}
+
+@test "bedrock SSO: the token never goes in clear to another host (AWS_ENDPOINT_URL_SSO)" {
+	model_conv <"$MODEL_DATA/conv-first.jsonl"
+	sso_config
+	MS_URL=http://127.0.0.1:9
+	bedrock AWS_PROFILE=work AWS_ENDPOINT_URL_SSO=http://portal.example.com --
+	assert_equal "$status" 4
+	assert_equal "$stderr" "sc-model: error[AWS-CREDENTIALS]: AWS_ENDPOINT_URL_SSO must be https, or http to a loopback address"
+}
+
+@test "bedrock SSO: --credential-source names the sso-session, checks the sign-in, and asks the portal nothing" {
+	model_server_start sso-role.http
+	sso_config
+	env -i "PATH=$PATH" "HOME=$SC_TMP/home" AWS_PROFILE=work \
+		"AWS_ENDPOINT_URL_SSO=$MS_URL" sc-model -z --provider bedrock \
+		--credential-source >"$SC_TMP/source"
+	run sc-rec --to-json <"$SC_TMP/source"
+	assert_output '{"type":"credentials","provider":"bedrock","source":"profile '"'"'work'"'"' (IAM Identity Center, sso-session '"'"'corp'"'"')"}'
+	[ ! -e "$SC_TMP/req.1" ]
+	sso_config 2001-01-01T00:00:00Z
+	run --separate-stderr env -i "PATH=$PATH" "HOME=$SC_TMP/home" AWS_PROFILE=work \
+		sc-model -z --provider bedrock --credential-source
+	assert_failure 4
+	[[ "$stderr" == *"has expired: run 'aws sso login --profile work'" ]]
+	[[ "$stderr$output" != *"$SSO_TOKEN"* ]]
+}

@@ -62,3 +62,25 @@ setup() {
 	assert_output --partial "not set  AWS credentials (bedrock)"
 	assert_output --partial "bedrock needs AWS credentials"
 }
+
+@test "doctor: an IAM Identity Center profile is named by its sso-session; an expired sign-in says to run aws sso login, never the token" {
+	printf '[model]\n\tprovider = bedrock\n\tname = anthropic.claude-test-v1:0\n' >speccoder.conf
+	mkdir -p "$SC_TMP/home/.aws/sso/cache"
+	printf '[profile work]\nsso_session = corp\nsso_account_id = 111122223333\nsso_role_name = Dev\nregion = us-west-2\n[sso-session corp]\nsso_region = eu-central-1\nsso_start_url = https://corp.awsapps.com/start\n' \
+		>"$SC_TMP/home/.aws/config"
+	cache=$SC_TMP/home/.aws/sso/cache/$(printf corp | sha1sum | cut -c1-40).json
+	printf '{"accessToken": "doctor-sso-token-value-0123", "expiresAt": "2999-01-01T00:00:00Z"}' >"$cache"
+	aws_env=(env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_BEARER_TOKEN_BEDROCK
+		-u AWS_CONFIG_FILE -u AWS_SHARED_CREDENTIALS_FILE HOME="$SC_TMP/home"
+		AWS_PROFILE=work AWS_ENDPOINT_URL_SSO=http://127.0.0.1:9)
+	run "${aws_env[@]}" git speccoder doctor
+	assert_output --partial "set      AWS credentials (bedrock): profile 'work' (IAM Identity Center, sso-session 'corp')"
+	refute_output --partial "bedrock needs AWS credentials"
+	refute_output --partial doctor-sso-token
+	printf '{"accessToken": "doctor-sso-token-value-0123", "expiresAt": "2001-01-01T00:00:00Z"}' >"$cache"
+	run "${aws_env[@]}" git speccoder doctor
+	assert_equal "$status" 1
+	assert_output --partial "broken   AWS credentials (bedrock): the IAM Identity Center sign-in of profile 'work' has expired: run 'aws sso login --profile work'"
+	assert_output --partial "bedrock needs AWS credentials"
+	refute_output --partial doctor-sso-token
+}

@@ -15,7 +15,7 @@ setup() {
 	# The agent's log must be writable inside its sandbox.
 	mkdir -p "$SC_TMP/alog"
 	git config -f speccoder.conf executor.command "$FAKE_AGENT $SC_TMP/script $SC_TMP/alog/log"
-	git config -f speccoder.conf --add sandbox.writable "$SC_TMP/alog"
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/alog"
 	git commit -q -am "an external agent"
 	# Where the worktree will be: the agent names files by absolute path.
 	digest=$(printf '%s' "$(cd .git && pwd -P)" | sha256sum | cut -c1-12)

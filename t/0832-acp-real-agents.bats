@@ -36,7 +36,7 @@ sdk_executor() { # PLAN-JSON
 	printf '%s\n' "$1" >"$SC_TMP/alog/plan.json"
 	git config -f speccoder.conf executor.command \
 		"node $SC_TOP/t/lib/sdk-agent.mjs $SC_TMP/alog/plan.json $SC_TMP/alog/log"
-	git config -f speccoder.conf --add sandbox.writable "$SC_TMP/alog"
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/alog"
 	git commit -q -am "an external agent"
 }
 
@@ -56,7 +56,8 @@ step() { # N
 	[ "$(step 1 | jq -c .result)" = '{"permission":{"outcome":"selected","optionId":"allow"},"written":true}' ]
 	# The terminal: the check ran sandboxed, its output as it came, masked.
 	[ "$(step 2 | jq -c .result.exit)" = '{"exitCode":0,"signal":null}' ]
-	[[ "$(step 2 | jq -r .result.output.output)" == "ok - greets the world"* ]]
+	# sandbox.writableOutside is named on stderr by every command first.
+	[[ "$(step 2 | jq -r .result.output.output)" == "sc-sandbox-exec: warning[WRITABLE-OUTSIDE]: '$SC_TMP/alog' "*$'\n'"ok - greets the world"* ]]
 	[[ "$(step 2 | jq -r .result.output.output)" != *"exit status"* ]]
 	[[ "$(step 2 | jq -r .result.output.output)" == *'[redacted:DEMO_API_KEY]'* ]]
 	run ! grep -q "$DEMO_API_KEY" "$SC_TMP/alog/log"

@@ -7,7 +7,7 @@ sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 $sudo apt-get update -q
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
-	gcc make pkg-config scdoc libjansson-dev libssl-dev libgit2-dev \
+	git jq gcc make pkg-config scdoc libjansson-dev libssl-dev libgit2-dev \
 	libseccomp-dev libcurl4-openssl-dev libvectorscan-dev
 make -C "$top" -j2
 $sudo make -C "$top" install PREFIX=/usr/local

@@ -162,14 +162,19 @@ sc_journal() { # JOURNAL NAME=VALUE...
 }
 
 # Run sc-mask (path MASK) with the secrets of the environment and, when
-# SC_SECRETS_FILE names one, the project's secrets file.
+# SC_SECRETS_FILE names one, the project's secrets file; and, when
+# SC_MASK_INCLUDED names one, the secrets of the included files an
+# attempt copied into its worktree (type=secret records sc-tree include
+# wrote in the run directory: never read back from the worktree).
 sc_mask_filter() { # MASK ARG...
 	_m=$1
 	shift
+	local -a _inc=()
+	[ -z "${SC_MASK_INCLUDED:-}" ] || _inc=(--records "$SC_MASK_INCLUDED")
 	if [ -n "${SC_SECRETS_FILE:-}" ]; then
-		"$_m" --env --secrets-file "$SC_SECRETS_FILE" "$@"
+		"$_m" --env --secrets-file "$SC_SECRETS_FILE" "${_inc[@]}" "$@"
 	else
-		"$_m" --env "$@"
+		"$_m" --env "${_inc[@]}" "$@"
 	fi
 }
 
@@ -271,6 +276,11 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 		for w in "${list[@]}"; do
 			_args+=(--writable "$w")
 		done
+		# Places outside the root (a build cache), asked for by name.
+		sc_conf_all list "$file" sandbox.writableOutside
+		for w in "${list[@]}"; do
+			_args+=(--writable-outside "$w")
+		done
 		# Variables a check needs although their names look secret: kept
 		# in the command's environment, still masked in its output.
 		sc_conf_all list "$file" sandbox.envKeep
@@ -307,7 +317,7 @@ sc_ignored_secrets() { # ARRAY
 		jq -Rsc 'split("\u0000")[] | select(length > 0) |
 			{type: "call", id: "x", tool: "read", path: .}' |
 		"$(sc_tool sc-rec)" --from-json |
-		"$(sc_tool sc-classify)" --root "$main" |
+		"$(sc_tool sc-classify)" --root "$main" --no-stop |
 		"$(sc_tool sc-rec)" --to-json |
 		jq -j --arg m "$main/" \
 			'select(.rule == "deny.secret-file") | $m + .object + "\u0000"' \

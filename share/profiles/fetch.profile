@@ -1,17 +1,18 @@
 # For commands a person or sandbox.networkAllow allowed to fetch
 # dependencies: the host's network, and the package caches writable.
+# They lie outside the root: each is named on stderr every run.
 # ~/.cargo/bin stays read-only even though ~/.cargo/registry is writable.
 [sandbox]
 	network = full
 	env = scrub
-	writable = ~/.cache
-	writable = ~/.npm
-	writable = ~/.yarn
-	writable = ~/.pnpm-store
-	writable = ~/.cargo/registry
-	writable = ~/.cargo/git
-	writable = ~/go/pkg/mod
-	writable = ~/.m2/repository
-	writable = ~/.gradle/caches
-	writable = ~/.nuget/packages
-	writable = ~/.local/share/virtualenvs
+	writableOutside = ~/.cache
+	writableOutside = ~/.npm
+	writableOutside = ~/.yarn
+	writableOutside = ~/.pnpm-store
+	writableOutside = ~/.cargo/registry
+	writableOutside = ~/.cargo/git
+	writableOutside = ~/go/pkg/mod
+	writableOutside = ~/.m2/repository
+	writableOutside = ~/.gradle/caches
+	writableOutside = ~/.nuget/packages
+	writableOutside = ~/.local/share/virtualenvs

@@ -55,11 +55,11 @@ teardown() { sb_teardown; }
 	# git directories inside it are still kept.
 	for target in "$gitdir/HEAD" "$SC_TMP/main/.git/config" "$SC_TMP/main/.git/hooks/post-checkout"; do
 		run --separate-stderr sc-sandbox-exec --root "$SC_TMP/wt" \
-			--writable "$SC_TMP/main" -- sh -c 'echo x >> "$1"' _ "$target"
+			--writable-outside "$SC_TMP/main" -- sh -c 'echo x >> "$1"' _ "$target"
 		assert_failure
 	done
 	run --separate-stderr sc-sandbox-exec --root "$SC_TMP/wt" \
-		--writable "$SC_TMP/main" -- sh -c 'echo x > "$1/other"' _ "$SC_TMP/main"
+		--writable-outside "$SC_TMP/main" -- sh -c 'echo x > "$1/other"' _ "$SC_TMP/main"
 	assert_success
 	# Nor can the .git file be pointed at a git directory made in the root,
 	# whose config would run code on the person's next git command.

@@ -3,7 +3,7 @@
 # double fork, surviving the end of the command or a signal to the
 # supervisor, and flooding the output.
 
-# shellcheck disable=SC2154,SC2016,SC2317 # bats run sets status, output, stderr; '$' is for the inner shell; functions called by bats or traps
+# shellcheck disable=SC2154,SC2016,SC2317,SC2030,SC2031 # bats run sets status, output, stderr; '$' is for the inner shell; functions called by bats or traps; each test is a subshell that sets PID and TMPDIR for itself
 load ../lib/common
 load ../lib/sandbox
 
@@ -159,6 +159,45 @@ nothing_left() {
 	kill -KILL -- "-$PID"
 	wait "$PID" || true
 	[ -n "$(ls -A "$SC_TMP/tmpbase")" ]
+}
+
+# The three ways a command is ended from outside, each in every tier
+# (--mode off too: it makes a TMPDIR on disk like the landlock tier), and
+# each signal a launcher may get: nothing of the private TMPDIR is left.
+@test "no private TMPDIR is left in any tier: deadline, any signal to the launcher alone, the group killed or ended" {
+	ended_each_way() {
+		local sig
+		# By its deadline.
+		start_sleeper --timeout 1
+		wait "$PID" || true
+		nothing_left
+		# By a signal to the launcher only, SIGKILL included: nothing
+		# of the launcher runs after that one.
+		for sig in TERM INT HUP KILL; do
+			start_sleeper
+			kill "-$sig" "$PID"
+			wait "$PID" || true
+			nothing_left
+		done
+		# By the end of its process group: killed whole, or ended by the
+		# command while a daemon it started still holds the directory.
+		start_sleeper
+		kill -KILL -- "-$PID"
+		wait "$PID" || true
+		nothing_left
+		export TMPDIR="$SC_TMP/tmpbase"
+		sb_cmd
+		"${SB_CMD[@]}" -- sh -c \
+			'echo "$TMPDIR" >"$0/tmpdir"; cd "$TMPDIR" && setsid sleep "$1" & exit 0' \
+			"$ROOT" "$MARK" 2>/dev/null
+		TD=$(cat "$ROOT/tmpdir")
+		rm -f "$ROOT/tmpdir"
+		[ -n "$TD" ]
+		nothing_left
+		[ -z "$(survivors)" ]
+	}
+	each_tier ended_each_way
+	SB_TIER=off ended_each_way
 }
 
 @test "the private TMPDIR lasts as long as the command, whatever descriptors the caller closed" {

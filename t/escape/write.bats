@@ -134,12 +134,12 @@ b"
 	sb_require_full
 	export XDG_STATE_HOME="$SC_TMP/state"
 	mkdir -p "$XDG_STATE_HOME/speccoder" "$XDG_STATE_HOME/other"
-	run --separate-stderr sb --writable "$HOME/.cargo" --writable "$XDG_STATE_HOME" -- \
+	run --separate-stderr sb --writable-outside "$HOME/.cargo" --writable-outside "$XDG_STATE_HOME" -- \
 		sh -c 'touch "$HOME/.cargo/registry/ok" "$XDG_STATE_HOME/other/ok"'
 	assert_success
-	run --separate-stderr sb --writable "$HOME/.cargo" -- touch "$HOME/.cargo/bin/cargo-evil"
+	run --separate-stderr sb --writable-outside "$HOME/.cargo" -- touch "$HOME/.cargo/bin/cargo-evil"
 	assert_failure 1
-	run --separate-stderr sb --writable "$XDG_STATE_HOME" -- touch "$XDG_STATE_HOME/speccoder/journal"
+	run --separate-stderr sb --writable-outside "$XDG_STATE_HOME" -- touch "$XDG_STATE_HOME/speccoder/journal"
 	assert_failure 1
 }
 

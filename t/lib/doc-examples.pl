@@ -1,6 +1,6 @@
 #!/usr/bin/perl
 # Print every documented example command: the sh blocks of README.md and
-# the EXAMPLES sections of Documentation/*.scd (fenced blocks and
+# of Documentation/*.md, and the EXAMPLES sections of Documentation/*.scd (fenced blocks and
 # tab-indented lines), one a record "SOURCE:LINE\tBLOCK\tCOMMAND\0", a
 # command's continuation lines (ending in \, | or &&) joined.  BLOCK
 # numbers the blocks: the commands of one block go together.
@@ -69,6 +69,11 @@ sub scan_file {
 }
 
 scan_file("$top/README.md", 'README.md', 1);
+# The guides' sh blocks too (Documentation/*.md).
+for my $f (sort glob("$top/Documentation/*.md")) {
+	(my $src = $f) =~ s{.*/}{};
+	scan_file($f, $src, 1);
+}
 for my $f (sort glob("$top/Documentation/*.scd")) {
 	(my $src = $f) =~ s{.*/}{};
 	scan_file($f, $src, 0);

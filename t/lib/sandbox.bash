@@ -67,7 +67,7 @@ sb_require_landlock() {
 	[ "$(sb_landlock_abi)" -ge 3 ] || skip "Landlock ABI >= 3 unavailable"
 }
 
-# The sandbox in the tier under test: SB_TIER=full|landlock.  The landlock
+# The sandbox in the tier under test: SB_TIER=full|landlock|off.  The landlock
 # tier runs with --mode auto (it cannot hide credentials, so required
 # refuses it by design).
 sb() {
@@ -80,6 +80,8 @@ sb() {
 sb_cmd() {
 	if [ "${SB_TIER:-full}" = landlock ]; then
 		SB_CMD=(sc-sandbox-exec --tier landlock --mode auto --root "$ROOT")
+	elif [ "${SB_TIER:-full}" = off ]; then
+		SB_CMD=(sc-sandbox-exec --mode off --root "$ROOT")
 	else
 		SB_CMD=(sc-sandbox-exec --root "$ROOT")
 	fi

@@ -24,6 +24,13 @@
 //                                           process (what the sandbox lets it)
 //   {"mode": ID}                            report current_mode_update
 //   {"say": TEXT}                           agent_message_chunk
+//   {"mcp": SERVER, "list": true}           tools/list of the MCP server
+//                                           session/new named SERVER (an
+//                                           SDK client over stdio, started
+//                                           as the client gave it)
+//   {"mcp": SERVER, "call": TOOL, "arguments": {...}}  tools/call
+//   {"sleep": MS}                           wait
+// Each session/new is logged too: {"new": {"mcpServers": [...]}}.
 // Session modes: "default" (asks first) and "bypassPermissions".
 import { createRequire } from "node:module";
 import { appendFileSync, readFileSync } from "node:fs";
@@ -41,6 +48,25 @@ const require = createRequire(new URL("../npm/package.json", import.meta.url));
 const acp = await import(pathToFileURL(require.resolve("@agentclientprotocol/sdk")).href);
 
 const plan = JSON.parse(readFileSync(planFile, "utf8"));
+const mcpClients = new Map();
+
+// The MCP client of server NAME, started once from the session's list.
+async function mcpClient(s, name) {
+	if (mcpClients.has(name))
+		return mcpClients.get(name);
+	const conf = (s.mcpServers ?? []).find((m) => m.name === name);
+	if (!conf)
+		throw new Error(`no MCP server ${name} in session/new`);
+	const load = (p) => import(pathToFileURL(require.resolve(p)).href);
+	const { Client } = await load("@modelcontextprotocol/sdk/client/index.js");
+	const { StdioClientTransport } = await load("@modelcontextprotocol/sdk/client/stdio.js");
+	const env = Object.fromEntries((conf.env ?? []).map((e) => [e.name, e.value]));
+	const client = new Client({ name: "speccoder-sdk-agent", version: "1.0.0" });
+	await client.connect(new StdioClientTransport({ command: conf.command,
+		args: conf.args ?? [], env: { PATH: process.env.PATH ?? "", ...env } }));
+	mcpClients.set(name, client);
+	return client;
+}
 const sessions = new Map();
 let nextCall = 1;
 
@@ -112,6 +138,14 @@ async function runStep(client, sessionId, cwd, step) {
 		await t.release();
 		return { id: t.id, running, exit, output };
 	}
+	if (step.sleep !== undefined)
+		return new Promise((r) => setTimeout(() => r({ slept: step.sleep }), step.sleep));
+	if (step.mcp !== undefined) {
+		const c = await mcpClient(sessions.get(sessionId), step.mcp);
+		if (step.list)
+			return { tools: (await c.listTools()).tools.map((t) => t.name) };
+		return c.callTool({ name: step.call, arguments: step.arguments ?? {} });
+	}
 	if (step["own-read"] !== undefined)
 		return { text: readFileSync(step["own-read"], "utf8") };
 	throw new Error(`unknown step ${JSON.stringify(step)}`);
@@ -126,7 +160,9 @@ const app = acp.agent({ name: "speccoder-sdk-agent" })
 	}))
 	.onRequest(acp.methods.agent.session.new, async ({ params }) => {
 		const sessionId = `sdk-${sessions.size + 1}`;
-		sessions.set(sessionId, { cwd: params.cwd, mode: "default" });
+		sessions.set(sessionId, { cwd: params.cwd, mode: "default",
+			mcpServers: params.mcpServers });
+		appendFileSync(log, JSON.stringify({ new: { mcpServers: params.mcpServers } }) + "\n");
 		return { sessionId, modes: { currentModeId: "default", availableModes: [
 			{ id: "default", name: "Default" },
 			{ id: "bypassPermissions", name: "Bypass Permissions" },

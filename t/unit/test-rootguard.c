@@ -211,6 +211,28 @@ static void test_check_root(void **state)
 	free(d);
 }
 
+/*
+ * --writable must lie inside the root: the root itself and paths beneath it
+ * pass; a sibling whose name starts with the root's ("/r/rootx" for
+ * "/r/root"), the parent and "/" do not.  The caller resolves first.
+ */
+static void test_check_writable(void **state)
+{
+	(void)state;
+	assert_int_equal(sc_rootguard_check_writable("/r/root", "/r/root", "."), 0);
+	assert_int_equal(sc_rootguard_check_writable("/r/root", "/r/root/a/b",
+						     "a/b"), 0);
+	assert_int_equal(sc_rootguard_check_writable("/r/root", "/r/rootx",
+						     "../rootx"), -1);
+	assert_int_equal(sc_rootguard_check_writable("/r/root", "/r", ".."), -1);
+	assert_int_equal(sc_rootguard_check_writable("/r/root", "/", "/"), -1);
+	assert_int_equal(sc_rootguard_check_writable("/r/root", "/home/u/.cache",
+						     "~/.cache"), -1);
+	/* The notice for --writable-outside says nothing, and fails nothing. */
+	sc_rootguard_note_outside("/r/root", "/r/root/a");
+	sc_rootguard_note_outside("/r/root", "/home/u/.cache");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_bad_gitfile),
 		cmocka_unit_test(test_lift),
 		cmocka_unit_test(test_check_root),
+		cmocka_unit_test(test_check_writable),
 	};
 
 	sc_diag_init("test-rootguard");

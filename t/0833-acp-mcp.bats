@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# An external agent's MCP servers (sc-acp --mcp): an agent built on the
+# official ACP SDK (t/lib/sdk-agent.mjs) gets, in session/new, only
+# speccoder's relays (sc-mcp --relay), and reaches the pinned everything
+# server and a server that pulls the rug through them: the allowed tool
+# answers, a tool never allowed is not offered, a call the policy refuses
+# is refused, and a changed definition is withdrawn.
+
+# shellcheck disable=SC2154 # bats run sets status, output, stderr
+load lib/common
+load lib/run
+
+setup() {
+	sc_common_setup
+	command -v node >/dev/null || skip "node is not installed: make deps installs it"
+	NPM="$SC_TOP/t/npm/node_modules"
+	[ -d "$NPM/@agentclientprotocol/sdk" ] && [ -d "$NPM/@modelcontextprotocol/server-everything" ] ||
+		skip "the pinned npm packages are not installed: run make deps"
+	run_need_userns
+	run_demo_repo
+	mkdir -p "$SC_TMP/alog"
+}
+
+# Configure server NAME running COMMAND and allow TOOL at its current digest.
+mcp_server() { # NAME COMMAND TOOL
+	git config -f speccoder.conf "mcp.$1.command" "$2"
+	local d
+	d=$(sc-mcp --server "$1" --list -- sc-sandbox-exec --root . --mode auto </dev/null |
+		sc-rec --to-json | jq -r --arg t "$3" 'select(.tool == $t) | .digest')
+	[ -n "$d" ]
+	git config -f speccoder.conf --add "mcp.$1.allow" "$3 $d"
+}
+
+# The SDK agent carries out PLAN (JSON) as the run's executor; commit.
+sdk_executor() { # PLAN-JSON
+	printf '%s\n' "$1" >"$SC_TMP/alog/plan.json"
+	git config -f speccoder.conf executor.command \
+		"node $SC_TOP/t/lib/sdk-agent.mjs $SC_TMP/alog/plan.json $SC_TMP/alog/log"
+	git config -f speccoder.conf --add sandbox.writable "$SC_TMP/alog"
+	git commit -q -am "an external agent with MCP servers"
+}
+
+step() { # N
+	jq -c --argjson n "$1" 'select(.step == $n)' "$SC_TMP/alog/log"
+}
+
+@test "executor: session/new names only speccoder's relays; the agent lists and calls the allowed tool, the rest is refused" {
+	mcp_server ev "node $NPM/@modelcontextprotocol/server-everything/dist/index.js stdio" echo
+	sdk_executor "[
+	 {\"mcp\":\"ev\",\"list\":true},
+	 {\"mcp\":\"ev\",\"call\":\"echo\",\"arguments\":{\"message\":\"key $DEMO_API_KEY\"}},
+	 {\"mcp\":\"ev\",\"call\":\"add\",\"arguments\":{\"a\":1,\"b\":2}},
+	 {\"mcp\":\"ev\",\"call\":\"echo\",\"arguments\":{\"message\":7}},
+	 {\"say\":\"done\"}
+	]"
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	# session/new: one server, named as configured, whose command is the
+	# relay beside the other tools, with its socket as the only argument.
+	run jq -c 'select(.new) | .new.mcpServers' "$SC_TMP/alog/log"
+	assert_equal "${#lines[@]}" 1
+	run jq -r 'select(.new) | .new.mcpServers | length' "$SC_TMP/alog/log"
+	assert_output 1
+	run jq -r 'select(.new) | .new.mcpServers[0] | .name + " " + .command + " " + .args[0]' "$SC_TMP/alog/log"
+	assert_output "ev $(command -v sc-mcp) --relay"
+	run jq -r 'select(.new) | .new.mcpServers[0] | (.args | length | tostring) + " " + (.env | length | tostring)' "$SC_TMP/alog/log"
+	assert_output "2 0"
+	# The server's own command line never reaches the agent.
+	run grep -c server-everything "$SC_TMP/alog/log"
+	assert_output 0
+	# Only the allowed tool is offered.
+	[ "$(step 0 | jq -c .result.tools)" = '["echo"]' ] || fail "$(step 0)"
+	# The call went through the policy and came back masked.
+	[ "$(step 1 | jq -r .result.isError)" = false ] || fail "$(step 1)"
+	[[ "$(step 1 | jq -r '.result.content[0].text')" == 'Echo: key [redacted:'* ]] || fail "$(step 1)"
+	run grep -c "$DEMO_API_KEY" "$SC_TMP/alog/log"
+	assert_output 0
+	# A tool that was never allowed is not there to call.
+	[ "$(step 2 | jq -r .error.code)" = -32602 ] || fail "$(step 2)"
+	# The server's own error is a result marked as one, not a refusal.
+	[ "$(step 3 | jq -r .result.isError)" = true ] || fail "$(step 3)"
+	[[ "$(step 3 | jq -r '.result.content[0].text')" != *denied* ]] || fail "$(step 3)"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict") | select(.class == "mcp") | .decision + " " + .rule' "$SC_TMP/j"
+	assert_line "allow allow.mcp"
+	run jq -r 'select(.type == "mcp-tool") | .name' "$SC_TMP/j"
+	assert_output mcp__ev__echo
+}
+
+@test "executor: a tool that changed between two calls is refused by the policy, then withdrawn from the agent" {
+	mcp_server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs" greet
+	sdk_executor '[
+	 {"mcp":"rug","list":true},
+	 {"mcp":"rug","call":"greet","arguments":{"who":"bob"}},
+	 {"write":"rugpull.flag","content":"x"},
+	 {"sleep":1500},
+	 {"mcp":"rug","call":"greet","arguments":{"who":"eve"}},
+	 {"mcp":"rug","list":true},
+	 {"mcp":"rug","call":"greet","arguments":{"who":"eve"}},
+	 {"say":"stopped"}
+	]'
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	[ "$(step 0 | jq -c .result.tools)" = '["greet"]' ] || fail "$(step 0)"
+	[ "$(step 1 | jq -r '.result.content[0].text')" = "hello bob" ] || fail "$(step 1)"
+	# The server changed the tool meanwhile: the call is judged without a
+	# pinned definition and refused (nobody to ask), never carried.
+	[ "$(step 4 | jq -r .result.isError)" = true ] || fail "$(step 4)"
+	[[ "$(step 4 | jq -r '.result.content[0].text')" == *"denied by speccoder's policy (ask.mcp-digest)"* ]] || fail "$(step 4)"
+	# Withdrawn from the agent's list, and no longer callable at all.
+	[ "$(step 5 | jq -c .result.tools)" = '[]' ] || fail "$(step 5)"
+	[ "$(step 6 | jq -r .error.code)" = -32602 ] || fail "$(step 6)"
+	run ! grep -q "hello eve" "$SC_TMP/alog/log"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "withdrawn") | .code + " " + .tool' "$SC_TMP/j"
+	assert_output "MCP-DEFINITION-CHANGED greet"
+	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision + " " + .rule' "$SC_TMP/j"
+	assert_line "allow allow.mcp"
+	assert_line "deny ask.mcp-digest"
+}
+
+@test "executor: a tool that changes its definition during a call is withdrawn before the agent's next request" {
+	mcp_server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs --after-call" greet
+	sdk_executor '[
+	 {"mcp":"rug","call":"greet","arguments":{"who":"bob"}},
+	 {"mcp":"rug","list":true},
+	 {"mcp":"rug","call":"greet","arguments":{"who":"eve"}},
+	 {"say":"stopped"}
+	]'
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	[ "$(step 0 | jq -r '.result.content[0].text')" = "hello bob" ] || fail "$(step 0)"
+	[ "$(step 1 | jq -c .result.tools)" = '[]' ] || fail "$(step 1)"
+	[ "$(step 2 | jq -r .error.code)" = -32602 ] || fail "$(step 2)"
+	run ! grep -q "hello eve" "$SC_TMP/alog/log"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "withdrawn") | .code + " " + .tool' "$SC_TMP/j"
+	assert_output "MCP-DEFINITION-CHANGED greet"
+}
