@@ -1,6 +1,6 @@
 #!/bin/sh
 # A formatter, an acceptance test and a mutation tool for the attempt's
-# tests (t/0762): each mode does what a real one does to the worktree or
+# tests (t/0764): each mode does what a real one does to the worktree or
 # its copy, in a few lines.
 set -u
 strip() { # trailing blanks of greet.sh, as a formatter rewrites a file
