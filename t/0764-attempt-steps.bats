@@ -57,6 +57,7 @@ tip_predicate() {
 	assert_success
 	# The model's trailing blanks are gone from the commit.
 	run git show speccoder/greeting:greet.sh
+	# shellcheck disable=SC2016 # the text of the script, not an expansion
 	assert_output --partial 'echo "Hello, ${1:-world}!"'
 	run grep -c '[[:space:]]$' < <(git show speccoder/greeting:greet.sh)
 	assert_output 0
