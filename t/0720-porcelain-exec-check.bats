@@ -54,6 +54,21 @@ journal_json() {
 	assert_equal "$(cat inside.txt)" inside
 }
 
+@test "exec: sandbox.writable outside the root stops the command; sandbox.writableOutside allows it and says so" {
+	mkdir -p "$SC_TMP/cache"
+	git config -f speccoder.conf --add sandbox.writable "$SC_TMP/cache"
+	run --separate-stderr git speccoder exec -- sh -c "echo x >'$SC_TMP/cache/ran'"
+	assert_equal "$status" 125
+	[[ "$stderr" == *"error[WRITABLE-OUTSIDE-ROOT]"* ]]
+	[ ! -e "$SC_TMP/cache/ran" ]
+	git config -f speccoder.conf --unset-all sandbox.writable
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/cache"
+	run --separate-stderr git speccoder exec -- sh -c "echo x >'$SC_TMP/cache/ran'"
+	assert_success
+	[[ "$stderr" == *"warning[WRITABLE-OUTSIDE]"* ]]
+	[ -e "$SC_TMP/cache/ran" ]
+}
+
 @test "exec: usage errors" {
 	run --separate-stderr git speccoder exec
 	assert_equal "$status" 2

@@ -114,6 +114,18 @@ grep PLAIN_SETTING .env.test'
 	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
 }
 
+@test "include: a check that un-ignores an included file does not get it committed (DIFF-DENIED, deny.included-file)" {
+	planted 'printf "!.env.test\n" >>.gitignore'
+	attempt
+	assert_failure 1
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "denied") | "\(.path) \(.rule)"' "$SC_TMP/j"
+	assert_line ".env.test deny.included-file"
+	run jq -r 'select(.type == "end" and .command == "run") | .code' "$SC_TMP/j"
+	assert_output DIFF-DENIED
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
+}
+
 @test "include: control: without the include the same value is not in the worktree" {
 	git rm -q .worktreeinclude
 	git config -f speccoder.conf --unset-all worktree.include
@@ -196,4 +208,20 @@ grep PLAIN_SETTING .env.test'
 	run jq -r 'select(.type == "included") | .path' "$SC_TMP/j"
 	refute_line other.env
 	assert_line .env.test
+}
+
+@test "include: the held-out tests read the included files too, in their copy" {
+	mkdir -p "$SC_TMP/held/tests"
+	# shellcheck disable=SC2016 # the held-out test's own text
+	printf '%s\n' 'grep -q "^INCLUDED_TOKEN=inc-" .env.test && test -s fixture.key && echo "ok - held-out sees the included files" || { echo "not ok - no included files"; exit 1; }' \
+		>"$SC_TMP/held/tests/zz-held-out.sh"
+	git speccoder seal greeting "$SC_TMP/held" >/dev/null
+	planted ': harmless'
+	attempt
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "held-out") | .result' "$SC_TMP/j"
+	assert_output PASSED
+	run find "$XDG_STATE_HOME" -name held-out.copy
+	assert_output ""
 }
