@@ -286,3 +286,22 @@ tip_predicate() {
 	run jq -r 'select(.type == "verdict")' < <(run_journal_json)
 	assert_output ""
 }
+
+@test "mutation: the copy holds the person's included files; their secrets are masked in its output" {
+	token="inc-$RANDOM$RANDOM-qrstuvwxyz"
+	printf 'INCLUDED_TOKEN=%s\n' "$token" >.env.test
+	printf '.env.test\n' >>.gitignore
+	printf '.env.test\n' >.worktreeinclude
+	git add .gitignore .worktreeinclude
+	conf "[mutation]
+	argv = $STEP mutation-included
+	minimum = 100"
+	attempt --retries 0
+	assert_success
+	run jq -c '.["mutation-score"] | [.killed, .total]' < <(tip_predicate)
+	assert_output '[5,5]'
+	log=$(find "$XDG_STATE_HOME" -name mutation.log | sort | tail -n 1)
+	grep -q 'token: \[redacted:INCLUDED_TOKEN\]' "$log"
+	run grep -rlF -- "$token" "$XDG_STATE_HOME"/speccoder/*/runs
+	assert_output ""
+}

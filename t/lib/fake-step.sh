@@ -22,6 +22,15 @@ mutation-summary)
 	echo "mutation score: $2/$3"
 	# Real tools exit non-zero when mutants survive.
 	[ "$2" = "$3" ] || exit 2 ;;
+mutation-included)
+	# The tests a mutation tool runs may need the person's included
+	# files, as the checks do: the score says whether they were there.
+	if [ -f .env.test ]; then
+		echo "token: $(sed -n 's/^INCLUDED_TOKEN=//p' .env.test)"
+		echo "mutation score: 5/5"
+	else
+		echo "mutation score: 0/5"
+	fi ;;
 mutation-report) printf '{"killed":%s,"total":%s}\n' "$2" "$3" >mutation.json ;;
 mutation-symlink) ln -s /etc/passwd mutation.json ;;
 mutation-garbage) echo 'mutants: many' >mutation.json ;;
