@@ -238,7 +238,8 @@ static int read_status(int ret)
 static int run(int mode, const char *file, const char *key, int nul)
 {
 	struct sc_output out;
-	struct query q = { NULL, file, 0, mode == 'A', nul, 0, NULL, SC_BUF_INIT };
+	struct query q = { NULL, file, 0, mode == 'A', nul, 0, NULL,
+			   SC_BUF_INIT };
 	int ret;
 
 	/* Records are a table for a person, unless -z asks for records. */
