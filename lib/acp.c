@@ -856,6 +856,26 @@ static int ask(struct acp *a, struct sc_record *r, struct answer *ans)
 	return send_call(a, r, id) < 0 ? ENDED : await_result(a, id, ans);
 }
 
+/*
+ * A permission for an MCP tool that is not one speccoder gives the agent
+ * (sc-acp(1) --mcp) is for a server of the agent's own, acting in its
+ * process: outside, so a person decides whatever the policy says.
+ */
+static void mcp_outside(struct acp *a, struct sc_record *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *tool = sc_record_str(&r[i], "tool");
+		int ours = 0;
+
+		if (!tool || strncmp(tool, "mcp__", 5))
+			continue;
+		for (size_t k = 0; k < a->mcp.tools.nr && !ours; k++)
+			ours = !strcmp(a->mcp.tools.v[k].name, tool);
+		if (!ours)
+			sc_record_adds(&r[i], "outside", "1");
+	}
+}
+
 /* The refusal the agent gets, with the caller's reason when it gave one. */
 static int deny(struct acp *a, json_t *id, const struct answer *ans)
 {
@@ -1311,6 +1331,7 @@ static int permission(struct acp *a, struct sc_rpc_msg *m)
 	merged = sc_acptrack_merged(known, call);
 	n = sc_acp_permission_calls(r, &a->next_call, a->o->cwd, merged);
 	json_decref(merged);
+	mcp_outside(a, r, n);
 	st = ask_all(a, r, n, &object);
 	if (st == 1) {
 		/* The grant covers this object; a later change is a new call. */

@@ -180,6 +180,41 @@ static const struct named_tool *find_named(json_t *call)
 	return NULL;
 }
 
+/*
+ * An MCP tool Claude Code would call (mcp__SERVER__TOOL, not one of
+ * claude-code-acp's own mcp__acp__ tools): the name, or NULL.
+ */
+static const char *mcp_named(json_t *call)
+{
+	json_t *meta = json_object_get(json_object_get(call, "_meta"),
+				       "claudeCode");
+	const char *name = sc_json_str(meta, "toolName");
+	const char *sep;
+
+	if (!name || strncmp(name, "mcp__", 5) || !strncmp(name, "mcp__acp__", 10))
+		return NULL;
+	sep = strstr(name + 5, "__");
+	/* Both names as speccoder takes them: anything else is "other". */
+	if (!sep || sep == name + 5 || !sep[2] ||
+	    strspn(name + 5, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789-") != (size_t)(sep - name - 5) ||
+	    strspn(sep + 2, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789_-") != strlen(sep + 2) || strlen(sep + 2) > 64 ||
+	    sep - name - 5 > 32)
+		return NULL;
+	return name;
+}
+
+/* The arguments of an MCP tool's call: the raw input, an object. */
+static void mcp_args(struct sc_record *r, json_t *raw)
+{
+	char *args = json_is_object(raw) ?
+		     json_dumps(raw, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+	sc_record_adds(r, "arguments", args ? args : "{}");
+	free(args);
+}
+
 /* Speccoder's tool for the agent's KIND, when the call holds what it needs. */
 static const char *tool_of_kind(const char *kind, json_t *call, json_t *raw,
 				const char *path)
@@ -245,6 +280,14 @@ size_t sc_acp_permission_calls(struct sc_record r[2], unsigned long *next_id,
 
 	if (!kind)
 		kind = "other";
+	if (!named && mcp_named(call)) {
+		/* Judged as the MCP call it announces; whether the agent
+		 * makes it through speccoder is the caller's to say. */
+		sc_acp_call_start(&r[0], ++*next_id, mcp_named(call));
+		mcp_args(&r[0], raw);
+		finish(&r[0], call, kind, 0);
+		return 1;
+	}
 	if (named) {
 		tool = named->tool;
 		/* The named tool's own input names its object. */

@@ -14,8 +14,10 @@ setup() {
 	sc_common_setup
 	command -v node >/dev/null || skip "node is not installed: make deps installs it"
 	NPM="$SC_TOP/t/npm/node_modules"
-	[ -d "$NPM/@agentclientprotocol/sdk" ] && [ -d "$NPM/@modelcontextprotocol/server-everything" ] ||
+	if [ ! -d "$NPM/@agentclientprotocol/sdk" ] ||
+		[ ! -d "$NPM/@modelcontextprotocol/server-everything" ]; then
 		skip "the pinned npm packages are not installed: run make deps"
+	fi
 	run_need_userns
 	run_demo_repo
 	mkdir -p "$SC_TMP/alog"
@@ -133,4 +135,57 @@ step() { # N
 	run_journal_json >"$SC_TMP/j"
 	run jq -r 'select(.type == "withdrawn") | .code + " " + .tool' "$SC_TMP/j"
 	assert_output "MCP-DEFINITION-CHANGED greet"
+}
+
+@test "executor: a permission for a speccoder MCP tool is judged as that call; one for a server of the agent's own is a person's" {
+	mcp_server ev "node $NPM/@modelcontextprotocol/server-everything/dist/index.js stdio" echo
+	local opts='[{"optionId":"a","name":"A","kind":"allow_once"},{"optionId":"r","name":"R","kind":"reject_once"}]'
+	sdk_executor "[
+	 {\"permission\":{\"toolCallId\":\"m1\",\"title\":\"echo\",\"rawInput\":{\"message\":\"hi\"},\"_meta\":{\"claudeCode\":{\"toolName\":\"mcp__ev__echo\"}}},\"options\":$opts},
+	 {\"mcp\":\"ev\",\"call\":\"echo\",\"arguments\":{\"message\":\"hi\"}},
+	 {\"permission\":{\"toolCallId\":\"m2\",\"title\":\"own\",\"rawInput\":{},\"_meta\":{\"claudeCode\":{\"toolName\":\"mcp__mine__steal\"}}},\"options\":$opts},
+	 {\"permission\":{\"toolCallId\":\"m3\",\"title\":\"add\",\"rawInput\":{\"a\":1},\"_meta\":{\"claudeCode\":{\"toolName\":\"mcp__ev__add\"}}},\"options\":$opts},
+	 {\"say\":\"done\"}
+	]"
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	# Speccoder's own allowed tool: the permission is the policy's allow.
+	[ "$(step 0 | jq -c .result.outcome)" = '{"outcome":"selected","optionId":"a"}' ] || fail "$(step 0)"
+	[ "$(step 1 | jq -r '.result.content[0].text')" = "Echo: hi" ] || fail "$(step 1)"
+	# A server of the agent's own, and a tool never allowed: refused
+	# (a person would decide; --no-prompt asks nobody).
+	[ "$(step 2 | jq -c .result.outcome)" = '{"outcome":"selected","optionId":"r"}' ] || fail "$(step 2)"
+	[ "$(step 3 | jq -c .result.outcome)" = '{"outcome":"selected","optionId":"r"}' ] || fail "$(step 3)"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision + " " + .rule + " " + .object' "$SC_TMP/j"
+	assert_line --partial "allow allow.mcp server=ev tool=echo digest=sha256:"
+	assert_line --partial "deny ask.mcp server=mine tool=steal"
+	assert_line --partial "deny ask.mcp server=ev tool=add"
+}
+
+@test "executor: the agent's own process on speccoder's MCP socket meets the same gate; garbage ends only that connection" {
+	mcp_server ev "node $NPM/@modelcontextprotocol/server-everything/dist/index.js stdio" echo
+	sdk_executor '[
+	 {"raw-mcp":"ev","lines":[
+	   "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+	   "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"a\":1,\"b\":2}}}",
+	   "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":\"raw\"}}}",
+	   "not json at all",
+	   "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"]},
+	 {"mcp":"ev","call":"echo","arguments":{"message":"after"}},
+	 {"say":"done"}
+	]'
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	# Only the offered tool, refused for another, judged and carried for it.
+	[ "$(step 0 | jq -c '.result.responses[0].result.tools | map(.name)')" = '["echo"]' ] || fail "$(step 0)"
+	[ "$(step 0 | jq -r '.result.responses[1].error.code')" = -32602 ] || fail "$(step 0)"
+	[ "$(step 0 | jq -r '.result.responses[2].result.content[0].text')" = "Echo: raw" ] || fail "$(step 0)"
+	# The malformed line closed the connection: the ping is never answered.
+	[ "$(step 0 | jq -r '.result.responses | length')" = 3 ] || fail "$(step 0)"
+	[ "$(step 0 | jq -r .result.closed)" = true ] || fail "$(step 0)"
+	# The session goes on: the relay still works.
+	[ "$(step 1 | jq -r '.result.content[0].text')" = "Echo: after" ] || fail "$(step 1)"
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision' "$SC_TMP/j"
+	assert_output "allow
+allow"
 }

@@ -30,10 +30,16 @@
 //                                           as the client gave it)
 //   {"mcp": SERVER, "call": TOOL, "arguments": {...}}  tools/call
 //   {"sleep": MS}                           wait
+//   {"raw-mcp": SERVER, "lines": [...]}     connect to the socket the
+//                                           server's relay names, in the
+//                                           agent's own process, send the
+//                                           lines; what came back (parsed
+//                                           lines) and whether it closed
 // Each session/new is logged too: {"new": {"mcpServers": [...]}}.
 // Session modes: "default" (asks first) and "bypassPermissions".
 import { createRequire } from "node:module";
 import { appendFileSync, readFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { isAbsolute, join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -140,6 +146,25 @@ async function runStep(client, sessionId, cwd, step) {
 	}
 	if (step.sleep !== undefined)
 		return new Promise((r) => setTimeout(() => r({ slept: step.sleep }), step.sleep));
+	if (step["raw-mcp"] !== undefined) {
+		const conf = (sessions.get(sessionId).mcpServers ?? []).find((m) => m.name === step["raw-mcp"]);
+		return new Promise((resolve) => {
+			const sock = createConnection(conf.args[1]);
+			let data = "", done = false;
+			const finish = (closed) => {
+				if (done) return;
+				done = true;
+				sock.destroy();
+				resolve({ closed, responses: data.split("\n").filter((l) => l)
+					.map((l) => { try { return JSON.parse(l); } catch { return l; } }) });
+			};
+			sock.on("data", (d) => { data += d; });
+			sock.on("close", () => finish(true));
+			sock.on("error", () => finish(true));
+			sock.on("connect", () => sock.write(step.lines.join("\n") + "\n"));
+			setTimeout(() => finish(false), 3000);
+		});
+	}
 	if (step.mcp !== undefined) {
 		const c = await mcpClient(sessions.get(sessionId), step.mcp);
 		if (step.list)
