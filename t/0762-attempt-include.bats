@@ -225,3 +225,34 @@ grep PLAIN_SETTING .env.test'
 	run find "$XDG_STATE_HOME" -name held-out.copy
 	assert_output ""
 }
+
+@test "include: an external agent reads an included file as empty with its own tools, and its requests for it are denied" {
+	FAKE_AGENT="$SC_TOP/build/t/fake-acp-agent"
+	[ -x "$FAKE_AGENT" ] || fail "build/t/fake-acp-agent is missing: run 'make unit'"
+	mkdir -p "$SC_TMP/alog"
+	git config -f speccoder.conf executor.command "$FAKE_AGENT $SC_TMP/script $SC_TMP/alog/log"
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/alog"
+	git commit -q -am "an external agent"
+	digest=$(printf '%s' "$(cd .git && pwd -P)" | sha256sum | cut -c1-12)
+	wt=$XDG_STATE_HOME/speccoder/repo-$digest/worktrees/greeting
+	printf '%s\n' 'expect initialize' \
+		'reply {"protocolVersion":1,"agentInfo":{"name":"fake","version":"1.0"}}' \
+		'expect session/new' \
+		'reply {"sessionId":"s1","modes":{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}}' \
+		'expect session/prompt' \
+		"copy $wt/.env.test $SC_TMP/alog/copy" \
+		"request fs/read_text_file {\"sessionId\":\"s1\",\"path\":\"$wt/.env.test\"}" \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$wt/greet.sh\",\"content\":\"#!/bin/sh\\necho \\\"Hello, \${1:-world}!\\\"\\n\"}" \
+		'say done' \
+		'reply {"stopReason":"end_turn"}' >"$SC_TMP/script"
+	run --separate-stderr git speccoder run greeting --no-prompt
+	assert_success
+	# Its own read found the file empty; the checks still read it whole.
+	assert_equal "$(cat "$SC_TMP/alog/copy")" ""
+	grep -q "^INCLUDED_TOKEN=$INC_TOKEN" "$wt/.env.test"
+	run grep -c -F "$INC_TOKEN" "$SC_TMP/alog/log"
+	assert_output 0
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .decision == "deny") | .rule' "$SC_TMP/j"
+	assert_output deny.included-file
+}
