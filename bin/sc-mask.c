@@ -20,7 +20,7 @@ extern char **environ;
 static const char *const synopsis[] = {
 	"[SOURCE...] [FILE...]",
 	"[SOURCE...] --records-stream [--all-fields]",
-	"[SOURCE...] --check-diff",
+	"[SOURCE...] --check-diff [--config FILE] [--allow-fingerprint FP]...",
 	"--scan [--config FILE] [--allow-fingerprint FP]... PATH...",
 	NULL,
 };
@@ -43,8 +43,9 @@ static const struct sc_tool tool = {
 	"    --all-fields              with --records-stream: every field of every record\n"
 	"    --check-diff              find secrets on added lines of a diff\n"
 	"    --scan PATH...            find credential-shaped content in files\n"
-	"    --allow-fingerprint FP    with --scan: this finding is allowed\n"
-	"    --config FILE             with --scan: allow its mask.allowFingerprint\n"
+	"    --allow-fingerprint FP    --scan, --check-diff: this finding is allowed\n"
+	"    --config FILE             --scan, --check-diff: allow its\n"
+	"                              mask.allowFingerprint\n"
 	"    -z                        records even when stdout is a terminal\n"
 	"                              (--records-stream, --check-diff, --scan)\n"
 	"    -h, --help                show this help\n"
@@ -77,7 +78,7 @@ static int add_source(struct sc_secrets *s, int c, const char *arg)
 }
 
 static int run(int mode, int all_fields, int force_records,
-	       struct sc_masker *m, int argc, char **argv)
+	       struct sc_masker *m, struct sc_scanner *sc, int argc, char **argv)
 {
 	struct sc_output out;
 	struct sc_input in;
@@ -89,11 +90,39 @@ static int run(int mode, int all_fields, int force_records,
 	if (mode == OPT_STREAM)
 		ret = sc_mask_records(m, &in, &out, all_fields);
 	else if (mode == OPT_DIFF)
-		ret = sc_mask_check_diff(m, &in, &out);
+		ret = sc_mask_check_diff(m, sc, &in, &out);
 	else
 		ret = sc_mask_files(m, argv, argc, &out);
 	sc_output_release(&out);
 	return ret;
+}
+
+/*
+ * The credential rules of --scan and --check-diff, with the fingerprints
+ * ALLOW and CONFIG's mask.allowFingerprint allowed; NULL with *ST set to
+ * the exit code after an error.
+ */
+static struct sc_scanner *scanner(const char *config, char **allow,
+				  size_t nr_allow, int *st)
+{
+	struct sc_scanner *sc = sc_scanner_new();
+	size_t i;
+
+	*st = SC_EXIT_INTERNAL;
+	if (!sc)
+		return NULL;
+	for (i = 0; i < nr_allow; i++) {
+		if (sc_scanner_allow(sc, allow[i]) < 0) {
+			sc_scanner_free(sc);
+			sc_usage_error(&tool, "--allow-fingerprint takes 16 "
+				       "lower-case hex digits");
+		}
+	}
+	if (config && (*st = sc_scanner_allow_config(sc, config))) {
+		sc_scanner_free(sc);
+		return NULL;
+	}
+	return sc;
 }
 
 /* --scan needs no secret: it looks for the shape of credentials. */
@@ -102,27 +131,14 @@ static int scan(int sources, int force_records, const char *config,
 {
 	struct sc_scanner *sc;
 	struct sc_output out;
-	size_t i;
 	int ret;
 
 	if (sources)
 		sc_usage_error(&tool, "--scan takes no secret source");
 	if (!npaths)
 		sc_usage_error(&tool, "--scan needs a PATH");
-	sc = sc_scanner_new();
-	if (!sc)
-		return SC_EXIT_INTERNAL;
-	for (i = 0; i < nr_allow; i++) {
-		if (sc_scanner_allow(sc, allow[i]) < 0) {
-			sc_scanner_free(sc);
-			sc_usage_error(&tool, "--allow-fingerprint takes 16 "
-				       "lower-case hex digits");
-		}
-	}
-	if (config && (ret = sc_scanner_allow_config(sc, config))) {
-		sc_scanner_free(sc);
+	if (!(sc = scanner(config, allow, nr_allow, &ret)))
 		return ret;
-	}
 	sc_output_init_records(&out, STDOUT_FILENO, force_records);
 	ret = sc_scan_paths(sc, paths, npaths, &out);
 	sc_output_release(&out);
@@ -152,6 +168,7 @@ int main(int argc, char *argv[])
 	struct sc_secrets secrets;
 	struct sc_mask_set *set = NULL;
 	struct sc_masker *m = NULL;
+	struct sc_scanner *sc = NULL;
 	const char *stdin_name = NULL, *config = NULL;
 	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
 	char **allow = NULL;
@@ -199,10 +216,12 @@ int main(int argc, char *argv[])
 	}
 	if (all_fields && mode != OPT_STREAM)
 		sc_usage_error(&tool, "--all-fields goes with --records-stream");
-	if (nr_allow && mode != OPT_SCAN)
-		sc_usage_error(&tool, "--allow-fingerprint goes with --scan");
-	if (config && mode != OPT_SCAN)
-		sc_usage_error(&tool, "--config goes with --scan");
+	if (nr_allow && mode != OPT_SCAN && mode != OPT_DIFF)
+		sc_usage_error(&tool, "--allow-fingerprint goes with --scan "
+			       "or --check-diff");
+	if (config && mode != OPT_SCAN && mode != OPT_DIFF)
+		sc_usage_error(&tool, "--config goes with --scan or "
+			       "--check-diff");
 	if (mode == OPT_SCAN) {
 		ret = scan(sources, force_records, config, allow, nr_allow,
 			   argc - optind, argv + optind);
@@ -225,14 +244,22 @@ int main(int argc, char *argv[])
 		sc_secrets_release(&secrets);
 		return SC_EXIT_USAGE;
 	}
+	/* --check-diff also looks for credentials no source names. */
+	if (mode == OPT_DIFF && !(sc = scanner(config, allow, nr_allow, &ret))) {
+		sc_secrets_release(&secrets);
+		free(allow);
+		return ret;
+	}
+	free(allow);
 	set = sc_mask_set_build(&secrets, 1);
 	sc_secrets_release(&secrets);
 	if (set)
 		m = sc_masker_new(set);
-	ret = m ? run(mode, all_fields, force_records, m, argc - optind,
+	ret = m ? run(mode, all_fields, force_records, m, sc, argc - optind,
 		      argv + optind) :
 		  SC_EXIT_INTERNAL;
 	sc_masker_free(m);
 	sc_mask_set_free(set);
+	sc_scanner_free(sc);
 	return ret;
 }

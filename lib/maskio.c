@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "maskio.h"
 #include "record.h"
+#include "scan.h"
 
 struct idle_ctx {
 	struct sc_masker *m;
@@ -177,7 +178,66 @@ struct diff_state {
 	size_t nr_secrets;
 	int found;
 	int incomplete;           /* a binary file's content is not in it */
+	/* The credential scan: one file's added lines, masked, and the new
+	 * line number of each. */
+	struct sc_scanner *sc;    /* NULL: no scan */
+	struct sc_buf added;
+	unsigned long *lines;
+	size_t nr_lines, alloc_lines;
+	struct sc_output *out;
 };
+
+/*
+ * Added text held for the credential scan before it is scanned: a file's
+ * added lines are scanned together (a key block spans lines), up to this.
+ */
+#define DIFF_SCAN_MAX ((size_t)16 << 20)
+
+static void diff_credential(void *ctx, const struct sc_scan_finding *f)
+{
+	struct diff_state *ds = ctx;
+	struct sc_scan_finding g = *f;
+	struct sc_record rec;
+
+	/* The finding's line in the held text, as the new file numbers it. */
+	g.line = f->line && f->line <= ds->nr_lines ? ds->lines[f->line - 1] : 0;
+	sc_record_init(&rec);
+	sc_scan_finding_record(&rec, &g, ds->file.data ? ds->file.data : "");
+	sc_record_write(ds->out, &rec);
+	sc_record_release(&rec);
+	ds->found |= !f->allowed;
+}
+
+/* Scan the added lines held, and let them go. -1 on a matcher error. */
+static int scan_added(struct diff_state *ds)
+{
+	long n = 0;
+
+	if (ds->sc && ds->added.len)
+		n = sc_scan_buffer_ex(ds->sc, ds->added.data, ds->added.len,
+				      diff_credential, ds);
+	sc_buf_wipe(&ds->added);
+	ds->nr_lines = 0;
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * An added line, masked (a known secret is its own finding, never a
+ * second one), held for the credential scan of its file.
+ */
+static int hold_added(struct diff_state *ds, const struct sc_buf *masked)
+{
+	if (!ds->sc)
+		return 0;
+	if (ds->added.len + masked->len + 1 > DIFF_SCAN_MAX &&
+	    scan_added(ds) < 0)
+		return -1;
+	sc_buf_add(&ds->added, masked->data ? masked->data : "", masked->len);
+	sc_buf_addch(&ds->added, '\n');
+	SC_ALLOC_GROW(ds->lines, ds->nr_lines + 1, ds->alloc_lines);
+	ds->lines[ds->nr_lines++] = ds->new_line;
+	return 0;
+}
 
 static void note_hit(void *ctx, size_t secret)
 {
@@ -208,6 +268,9 @@ static int set_file(struct sc_masker *m, struct diff_state *ds,
 		p += 2;
 		len -= 2;
 	}
+	/* The previous file's added lines are scanned under its name. */
+	if (scan_added(ds) < 0)
+		return -1;
 	sc_buf_reset(&ds->file);
 	sc_masker_set_hit(m, NULL, NULL);  /* a path is no added line */
 	ret = sc_masker_mask(m, p, len, &ds->file);
@@ -316,7 +379,7 @@ static int diff_line(struct sc_masker *m, struct diff_state *ds,
 			sc_buf_reset(sink);
 			if (sc_masker_mask(m, p + 1, len - 1, sink) < 0)
 				return -1;
-			if (report_line(ds, out) < 0)
+			if (report_line(ds, out) < 0 || hold_added(ds, sink) < 0)
 				return -1;
 			ds->new_left -= !!ds->new_left;
 			ds->new_line++;
@@ -341,11 +404,12 @@ static int diff_line(struct sc_masker *m, struct diff_state *ds,
 	return 0;
 }
 
-int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
-		       struct sc_output *out)
+int sc_mask_check_diff(struct sc_masker *m, struct sc_scanner *sc,
+		       struct sc_input *in, struct sc_output *out)
 {
 	const struct sc_mask_set *set = sc_masker_get_set(m);
-	struct diff_state ds = { SC_BUF_INIT, 0, 0, 0, set, NULL, 0, 0, 0 };
+	struct diff_state ds = { SC_BUF_INIT, 0, 0, 0, set, NULL, 0, 0, 0,
+				 sc, SC_BUF_INIT, NULL, 0, 0, out };
 	struct sc_buf line = SC_BUF_INIT, sink = SC_BUF_INIT;
 	int got, ret = SC_EXIT_OK;
 
@@ -368,6 +432,9 @@ int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
 		ret = SC_EXIT_MALFORMED;
 	}
 	sc_masker_set_hit(m, NULL, NULL);
+	/* The last file's added lines. */
+	if (ret == SC_EXIT_OK && scan_added(&ds) < 0)
+		ret = SC_EXIT_INTERNAL;
 	if (sc_output_flush(out) < 0)
 		ret = output_failed();
 	if ((ret == SC_EXIT_OK || ret == SC_EXIT_NO) && ds.incomplete)
@@ -377,6 +444,8 @@ int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
 	sc_buf_wipe(&line);
 	sc_buf_wipe(&sink);
 	sc_buf_release(&ds.file);
+	sc_buf_wipe(&ds.added);
+	free(ds.lines);
 	free(ds.hits);
 	return ret;
 }

@@ -30,10 +30,15 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
 /*
  * --check-diff: read a unified diff from IN; one type=finding
  * code=SECRET-IN-DIFF name= file= line= per secret on each added line.
- * SC_EXIT_NO when any, SC_EXIT_OK when none; SC_EXIT_UNAVAILABLE with
- * error[SCAN-INCOMPLETE] when a binary file's content is not in the diff.
+ * With SC (not NULL), each file's added lines, masked, are also scanned
+ * for credential-shaped content (lib/scan.h): type=finding
+ * code=CREDENTIAL (or CREDENTIAL-ALLOWED) rule= file= line= fingerprint=.
+ * SC_EXIT_NO when any finding is not allowed, SC_EXIT_OK when none;
+ * SC_EXIT_UNAVAILABLE with error[SCAN-INCOMPLETE] when a binary file's
+ * content is not in the diff.
  */
-int sc_mask_check_diff(struct sc_masker *m, struct sc_input *in,
-		       struct sc_output *out);
+struct sc_scanner;
+int sc_mask_check_diff(struct sc_masker *m, struct sc_scanner *sc,
+		       struct sc_input *in, struct sc_output *out);
 
 #endif

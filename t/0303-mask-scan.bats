@@ -265,10 +265,62 @@ age-secret-key 4"
 	assert_output provider-assignment
 }
 
+# A diff adding LINES (printf arguments) to a new file fixture.txt.
+diff_adding() {
+	{
+		printf -- '--- /dev/null\n+++ b/fixture.txt\n@@ -0,0 +1,%d @@\n' "$#"
+		printf '+%s\n' "$@"
+	} >"$SC_TMP/diff"
+}
+
+@test "check-diff: an added credential no source names is a finding with its fingerprint; mask.allowFingerprint allows it, not another value" {
+	diff_adding 'plain line' 'fixture: AKIAQWERTYUIOPASDFGH'
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --env --check-diff
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	assert_equal "$(cat "$SC_TMP/json")" \
+		"{\"type\":\"finding\",\"code\":\"CREDENTIAL\",\"rule\":\"aws-access-key-id\",\"file\":\"fixture.txt\",\"line\":\"2\",\"fingerprint\":\"$(fp AKIAQWERTYUIOPASDFGH)\"}"
+	printf '[mask]\n\tallowFingerprint = %s\n' "$(fp AKIAQWERTYUIOPASDFGH)" >"$SC_TMP/speccoder.conf"
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --env --check-diff --config "$SC_TMP/speccoder.conf"
+	assert_equal "$status" 0
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r '"\(.code) \(.rule) \(.line) \(.allowed)"' "$SC_TMP/json"
+	assert_output "CREDENTIAL-ALLOWED aws-access-key-id 2 fingerprint"
+	diff_adding 'fixture: AKIAQWERTYUIOPASDFGH' 'other: AKIAZXCVBNMLKJHGFDSA'
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --env --check-diff --config "$SC_TMP/speccoder.conf"
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r 'select(.code == "CREDENTIAL") | "\(.rule) \(.line)"' "$SC_TMP/json"
+	assert_output "aws-access-key-id 2"
+	run grep -a -c -e AKIAQWERTYUIOPASDFGH -e AKIAZXCVBNMLKJHGFDSA "$SC_TMP/out"
+	assert_output 0
+}
+
+@test "check-diff: a known secret is one SECRET-IN-DIFF finding, not a credential finding too; a key block spanning added lines is found" {
+	export CD_TOKEN="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"
+	diff_adding "token = $CD_TOKEN" '-----BEGIN OPENSSH PRIVATE KEY-----' 'b3BlbnNzaC1rZXktdjEAAAAA' '-----END OPENSSH PRIVATE KEY-----'
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret CD_TOKEN --check-diff
+	assert_equal "$status" 1
+	sc_run_io "$SC_TMP/out" "$SC_TMP/json" sc-rec --to-json
+	run jq -r '"\(.code) \(.rule // .name) \(.line)"' "$SC_TMP/json"
+	assert_output "SECRET-IN-DIFF CD_TOKEN 1
+CREDENTIAL private-key 2"
+	run grep -a -c -F "$CD_TOKEN" "$SC_TMP/out"
+	assert_output 0
+	# A malformed fingerprint in the configuration: nothing is checked.
+	printf '[mask]\n\tallowFingerprint = nope\n' >"$SC_TMP/speccoder.conf"
+	sc_run_io "$SC_TMP/diff" "$SC_TMP/out" sc-mask --secret CD_TOKEN --check-diff --config "$SC_TMP/speccoder.conf"
+	assert_equal "$status" 3
+	[[ "$stderr" == *"error[BAD-CONFIG]: $SC_TMP/speccoder.conf:2: mask.allowFingerprint"* ]]
+	[ ! -s "$SC_TMP/out" ]
+}
+
 @test "scan: usage errors" {
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --scan
 	assert_equal "$status" 2
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --env --config /dev/null
+	assert_equal "$status" 2
+	sc_run_io /dev/null "$SC_TMP/out" sc-mask --env --records-stream --allow-fingerprint 0123456789abcdef
 	assert_equal "$status" 2
 	sc_run_io /dev/null "$SC_TMP/out" sc-mask --env --scan .
 	assert_equal "$status" 2

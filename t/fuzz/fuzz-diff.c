@@ -1,6 +1,7 @@
 /*
- * --check-diff's unified diff parser on any bytes: no crash, no read past
- * the input, and the findings it writes never hold the secret.
+ * --check-diff's unified diff parser on any bytes, its credential scan of
+ * added lines included: no crash, no read past the input, and the
+ * findings it writes never hold the secret.
  */
 #include <fcntl.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "io.h"
 #include "mask.h"
 #include "maskio.h"
+#include "scan.h"
 #include "secrets.h"
 
 #define SECRET "fuzz-secret-value-0001"
@@ -20,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct sc_mask_set *set;
 	static struct sc_masker *m;
+	static struct sc_scanner *sc;   /* the credential scan of added lines */
 	struct sc_input in;
 	struct sc_output out;
 	char *copy = malloc(size ? size : 1);
@@ -35,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		set = sc_mask_set_build(&s, 0);
 		m = set ? sc_masker_new(set) : NULL;
 		sc_secrets_release(&s);
-		if (!m)
+		sc = sc_scanner_new();
+		if (!m || !sc)
 			abort();
 	}
 	memcpy(copy, data, size);
@@ -45,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		abort();
 	sc_output_init(&out, fd);
-	(void)sc_mask_check_diff(m, &in, &out);
+	(void)sc_mask_check_diff(m, sc, &in, &out);
 	if (out.buf.len && memmem(out.buf.data, out.buf.len, SECRET,
 				  strlen(SECRET)))
 		abort();
