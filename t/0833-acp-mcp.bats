@@ -38,7 +38,7 @@ sdk_executor() { # PLAN-JSON
 	printf '%s\n' "$1" >"$SC_TMP/alog/plan.json"
 	git config -f speccoder.conf executor.command \
 		"node $SC_TOP/t/lib/sdk-agent.mjs $SC_TMP/alog/plan.json $SC_TMP/alog/log"
-	git config -f speccoder.conf --add sandbox.writable "$SC_TMP/alog"
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/alog"
 	git commit -q -am "an external agent with MCP servers"
 }
 
@@ -188,4 +188,17 @@ step() { # N
 	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision' "$SC_TMP/j"
 	assert_output "allow
 allow"
+}
+
+@test "sc-acp --mcp: needs --config-home and a server name; sc-mcp --relay takes nothing else and fails closed" {
+	run --separate-stderr sc-acp --mcp ev -- true
+	assert_failure 2
+	assert_regex "$stderr" "needs --config-home"
+	run --separate-stderr sc-acp --config-home "$SC_TMP/h" --mcp ../x -- true
+	assert_failure 2
+	run --separate-stderr sc-mcp --relay "$SC_TMP/nosuch.sock" --server ev
+	assert_failure 2
+	run --separate-stderr sc-mcp --relay "$SC_TMP/nosuch.sock" </dev/null
+	assert_failure 4
+	assert_regex "$stderr" "error\[MCP-RELAY\]"
 }
