@@ -25,6 +25,9 @@ static const char *const synopsis[] = {
 	"[--file FILE] --get-all KEY [-z]",
 	"[--file FILE] --list",
 	"[--file FILE] --checks",
+	"[--file FILE] --acceptance",
+	"[--file FILE] --format",
+	"[--file FILE] --mutation",
 	"[--file FILE] --executor",
 	"--libgit2-version",
 	NULL,
@@ -40,6 +43,12 @@ static const struct sc_tool tool = {
 	"                   stdout is a terminal\n"
 	"    --list         every entry as a type=config key= value= record\n"
 	"    --checks       every check as a type=check name= argv=... record\n"
+	"    --acceptance   every acceptance test as a type=acceptance name=\n"
+	"                   argv=... record\n"
+	"    --format       the formatter as a type=format argv=... record;\n"
+	"                   exit 1 when none is configured\n"
+	"    --mutation     the mutation tool as a type=mutation argv=...\n"
+	"                   record; exit 1 when none is configured\n"
 	"    --executor     the external agent as a type=executor argv=... env=...\n"
 	"                   record; exit 1 when none is configured\n"
 	"    --libgit2-version  the version of the libgit2 the tools load\n"
@@ -120,33 +129,72 @@ static int on_list(const char *name, const char *value, void *ctx)
 	return 0;
 }
 
-static int write_checks(const char *file, struct sc_output *out)
+static void add_number(struct sc_record *rec, const char *name,
+		       unsigned long long v)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%llu", v);
+	sc_record_adds(rec, name, text);
+}
+
+/* [check "NAME"] or [acceptance "NAME"]: records of TYPE. */
+static int write_checks(const char *file, const char *section,
+			struct sc_output *out)
 {
 	struct sc_checks c;
 	size_t i, k;
 	int ret;
 
 	sc_checks_init(&c);
-	if ((ret = sc_checks_load(&c, file)))
+	if ((ret = sc_checks_load_section(&c, file, section)))
 		return ret;
 	for (i = 0; i < c.nr && !ret; i++) {
 		struct sc_record rec;
-		char timeout[32];
 
 		sc_record_init(&rec);
-		sc_record_adds(&rec, "type", "check");
+		sc_record_adds(&rec, "type", section);
 		sc_record_adds(&rec, "name", c.v[i].name);
 		for (k = 0; k < c.v[i].argc; k++)
 			sc_record_adds(&rec, "argv", c.v[i].argv[k]);
-		if (c.v[i].timeout) {
-			snprintf(timeout, sizeof(timeout), "%llu", c.v[i].timeout);
-			sc_record_adds(&rec, "timeout", timeout);
-		}
+		if (c.v[i].timeout)
+			add_number(&rec, "timeout", c.v[i].timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
 	sc_checks_release(&c);
 	return ret;
+}
+
+/* [format] or [mutation]: one record, *FOUND when configured. */
+static int write_step(const char *file, const char *section,
+		      struct sc_output *out, int *found)
+{
+	struct sc_step s;
+	struct sc_record rec;
+	size_t i;
+	int ret;
+
+	sc_step_init(&s);
+	if ((ret = sc_step_load(&s, file, section)) || !s.argv)
+		return ret;
+	*found = 1;
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", section);
+	for (i = 0; i < s.argc; i++)
+		sc_record_adds(&rec, "argv", s.argv[i]);
+	if (s.timeout)
+		add_number(&rec, "timeout", s.timeout);
+	if (!strcmp(section, "format"))
+		sc_record_adds(&rec, "required", s.required ? "true" : "false");
+	if (s.has_minimum)
+		add_number(&rec, "minimum", s.minimum);
+	if (s.report)
+		sc_record_adds(&rec, "report", s.report);
+	sc_record_queue(out, &rec);
+	sc_record_release(&rec);
+	sc_step_release(&s);
+	return 0;
 }
 
 static int write_executor(const char *file, struct sc_output *out, int *found)
@@ -190,7 +238,8 @@ static int read_status(int ret)
 static int run(int mode, const char *file, const char *key, int nul)
 {
 	struct sc_output out;
-	struct query q = { NULL, file, 0, mode == 'A', nul, 0, NULL, SC_BUF_INIT };
+	struct query q = { NULL, file, 0, mode == 'A', nul, 0, NULL,
+			   SC_BUF_INIT };
 	int ret;
 
 	/* Records are a table for a person, unless -z asks for records. */
@@ -199,7 +248,13 @@ static int run(int mode, const char *file, const char *key, int nul)
 	if (mode == 'l')
 		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_list, &out);
 	else if (mode == 'c')
-		ret = write_checks(file, &out);
+		ret = write_checks(file, "check", &out);
+	else if (mode == 'a')
+		ret = write_checks(file, "acceptance", &out);
+	else if (mode == 'F')
+		ret = write_step(file, "format", &out, &q.found);
+	else if (mode == 'M')
+		ret = write_step(file, "mutation", &out, &q.found);
 	else if (mode == 'x')
 		ret = write_executor(file, &out, &q.found);
 	else {
@@ -211,7 +266,8 @@ static int run(int mode, const char *file, const char *key, int nul)
 		sc_output_add(&out, q.last.data, q.last.len);
 		sc_output_add(&out, "\n", 1);
 	}
-	if (!ret && (mode == 'g' || mode == 'A' || mode == 'x') && !q.found)
+	if (!ret && (mode == 'g' || mode == 'A' || mode == 'x' ||
+		     mode == 'F' || mode == 'M') && !q.found)
 		ret = SC_EXIT_NO;
 	/* Nothing half-read goes out: a failed read writes nothing. */
 	if (ret == SC_EXIT_OK || ret == SC_EXIT_NO) {
@@ -248,6 +304,9 @@ int main(int argc, char *argv[])
 		{ "list", no_argument, NULL, 'l' },
 		{ "checks", no_argument, NULL, 'c' },
 		{ "executor", no_argument, NULL, 'x' },
+		{ "acceptance", no_argument, NULL, 'a' },
+		{ "format", no_argument, NULL, 'F' },
+		{ "mutation", no_argument, NULL, 'M' },
 		{ "libgit2-version", no_argument, NULL, 'V' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
@@ -265,7 +324,8 @@ int main(int argc, char *argv[])
 			if (mode)
 				sc_usage_error(&tool, "choose one of --get, "
 					       "--get-all, --list, --checks, "
-					       "--executor");
+					       "--acceptance, --format, "
+					       "--mutation, --executor");
 			mode = c;
 			key = optarg;
 		}
@@ -278,6 +338,7 @@ int main(int argc, char *argv[])
 		sc_usage_error(&tool, "unexpected argument");
 	if (nul && mode == 'g')
 		sc_usage_error(&tool, "-z goes with --get-all, --list, "
-			       "--checks or --executor");
+			       "--checks, --acceptance, --format, "
+			       "--mutation or --executor");
 	return run(mode, file, key, nul);
 }

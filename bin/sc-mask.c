@@ -21,7 +21,7 @@ static const char *const synopsis[] = {
 	"[SOURCE...] [FILE...]",
 	"[SOURCE...] --records-stream [--all-fields]",
 	"[SOURCE...] --check-diff",
-	"--scan [--allow-fingerprint FP]... PATH...",
+	"--scan [--config FILE] [--allow-fingerprint FP]... PATH...",
 	NULL,
 };
 
@@ -43,7 +43,8 @@ static const struct sc_tool tool = {
 	"    --all-fields              with --records-stream: every field of every record\n"
 	"    --check-diff              find secrets on added lines of a diff\n"
 	"    --scan PATH...            find credential-shaped content in files\n"
-	"    --allow-fingerprint FP    with --scan: do not report this finding\n"
+	"    --allow-fingerprint FP    with --scan: this finding is allowed\n"
+	"    --config FILE             with --scan: allow its mask.allowFingerprint\n"
 	"    -z                        records even when stdout is a terminal\n"
 	"                              (--records-stream, --check-diff, --scan)\n"
 	"    -h, --help                show this help\n"
@@ -53,7 +54,7 @@ static const struct sc_tool tool = {
 
 enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
        OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_ALLOW_FP, OPT_STDIN,
-       OPT_SECFILE };
+       OPT_SECFILE, OPT_CONFIG };
 
 /* Add one source; -1 when it cannot be read (already reported). */
 static int add_source(struct sc_secrets *s, int c, const char *arg)
@@ -96,8 +97,8 @@ static int run(int mode, int all_fields, int force_records,
 }
 
 /* --scan needs no secret: it looks for the shape of credentials. */
-static int scan(int sources, int force_records, char **allow,
-		size_t nr_allow, int npaths, char **paths)
+static int scan(int sources, int force_records, const char *config,
+		char **allow, size_t nr_allow, int npaths, char **paths)
 {
 	struct sc_scanner *sc;
 	struct sc_output out;
@@ -117,6 +118,10 @@ static int scan(int sources, int force_records, char **allow,
 			sc_usage_error(&tool, "--allow-fingerprint takes 16 "
 				       "lower-case hex digits");
 		}
+	}
+	if (config && (ret = sc_scanner_allow_config(sc, config))) {
+		sc_scanner_free(sc);
+		return ret;
 	}
 	sc_output_init_records(&out, STDOUT_FILENO, force_records);
 	ret = sc_scan_paths(sc, paths, npaths, &out);
@@ -140,13 +145,14 @@ int main(int argc, char *argv[])
 		{ "check-diff", no_argument, NULL, OPT_DIFF },
 		{ "scan", no_argument, NULL, OPT_SCAN },
 		{ "allow-fingerprint", required_argument, NULL, OPT_ALLOW_FP },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sc_secrets secrets;
 	struct sc_mask_set *set = NULL;
 	struct sc_masker *m = NULL;
-	const char *stdin_name = NULL;
+	const char *stdin_name = NULL, *config = NULL;
 	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
 	char **allow = NULL;
 	size_t nr_allow = 0;
@@ -161,6 +167,10 @@ int main(int argc, char *argv[])
 		}
 		if (c == OPT_ALL) {
 			all_fields = 1;
+			continue;
+		}
+		if (c == OPT_CONFIG) {
+			config = optarg;
 			continue;
 		}
 		if (c == OPT_ALLOW_FP) {
@@ -191,8 +201,10 @@ int main(int argc, char *argv[])
 		sc_usage_error(&tool, "--all-fields goes with --records-stream");
 	if (nr_allow && mode != OPT_SCAN)
 		sc_usage_error(&tool, "--allow-fingerprint goes with --scan");
+	if (config && mode != OPT_SCAN)
+		sc_usage_error(&tool, "--config goes with --scan");
 	if (mode == OPT_SCAN) {
-		ret = scan(sources, force_records, allow, nr_allow,
+		ret = scan(sources, force_records, config, allow, nr_allow,
 			   argc - optind, argv + optind);
 		free(allow);
 		return ret;

@@ -21,9 +21,9 @@
 
 static const char *const synopsis[] = {
 	"digest PATH",
-	"pin --lock FILE ID@VERSION PATH",
+	"pin --lock FILE [--config FILE] ID@VERSION PATH",
 	"pin --lock FILE --root DIR [--config FILE] [ID@VERSION] PATH",
-	"verify --lock FILE [--records] [ID@VERSION=PATH...]",
+	"verify --lock FILE [--config FILE] [--records] [ID@VERSION=PATH...]",
 	"skills --root DIR [--config FILE]",
 	NULL,
 };
@@ -38,7 +38,8 @@ static const struct sc_tool tool = {
 	"    --records               verify: also read type=package records "
 	"from stdin\n"
 	"    --root DIR              skills, pin: the repository's top\n"
-	"    --config FILE           skills, pin: its speccoder.conf\n"
+	"    --config FILE           skills, pin, verify: its speccoder.conf\n"
+	"                            (pin, verify: its mask.allowFingerprint)\n"
 	"    -z                      records even when stdout is a terminal\n"
 	"    -h, --help              show this help\n"
 	"    --version               show the version\n",
@@ -82,13 +83,12 @@ static void parse(int argc, char *argv[], struct args *a)
 		else
 			a->records = 1;
 	}
-	if ((a->root || a->config) && (optind >= argc ||
-				       (strcmp(argv[optind], "skills") &&
-					strcmp(argv[optind], "pin"))))
-		sc_usage_error(&tool, "--root and --config go with skills "
-			       "and pin");
-	if (a->config && !a->root)
-		sc_usage_error(&tool, "--config goes with --root");
+	if (a->root && (optind >= argc || (strcmp(argv[optind], "skills") &&
+					   strcmp(argv[optind], "pin"))))
+		sc_usage_error(&tool, "--root goes with skills and pin");
+	if (a->config && (optind >= argc || !strcmp(argv[optind], "digest")))
+		sc_usage_error(&tool, "--config goes with skills, pin and "
+			       "verify");
 	if (optind >= argc)
 		sc_usage_error(&tool, "no command");
 	a->cmd = argv[optind];
@@ -116,12 +116,18 @@ static void parse(int argc, char *argv[], struct args *a)
 	}
 }
 
-static struct sc_scanner *scanner(void)
+/* The rules, with the fingerprints CONFIG allows (when given). */
+static struct sc_scanner *scanner(const char *config)
 {
 	struct sc_scanner *sc = sc_scanner_new();
+	int st;
 
 	if (!sc)
 		exit(SC_EXIT_INTERNAL);
+	if (config && (st = sc_scanner_allow_config(sc, config))) {
+		sc_scanner_free(sc);
+		exit(st);
+	}
 	return sc;
 }
 
@@ -158,15 +164,15 @@ static void write_findings(const struct sc_pin_findings *f,
 
 	sc_record_init(&rec);
 	for (i = 0; i < f->nr; i++) {
-		char num[32];
+		const struct sc_pin_finding *x = &f->items[i];
+		struct sc_scan_finding sf;
 
-		snprintf(num, sizeof(num), "%lu", f->items[i].line);
+		sf.rule = x->rule;
+		sf.line = x->line;
+		memcpy(sf.fingerprint, x->fingerprint, sizeof(sf.fingerprint));
+		sf.allowed = x->allowed;
 		sc_record_reset(&rec);
-		sc_record_adds(&rec, "type", "finding");
-		sc_record_adds(&rec, "code", "CREDENTIAL");
-		sc_record_adds(&rec, "rule", f->items[i].rule);
-		sc_record_adds(&rec, "file", f->items[i].file);
-		sc_record_adds(&rec, "line", num);
+		sc_scan_finding_record(&rec, &sf, x->file);
 		sc_record_write(out, &rec);
 	}
 	sc_record_release(&rec);
@@ -232,7 +238,7 @@ static int pin_tree(const struct args *a, const char *id, const char *version,
 		    const char *path, struct sc_scanner *sc,
 		    struct sc_output *out)
 {
-	struct sc_pin_findings f = { NULL, 0, 0 };
+	struct sc_pin_findings f = { NULL, 0, 0, 0 };
 	char digest[SC_PIN_DIGEST_LEN + 1];
 	struct sc_pin_tree t;
 	int ret = SC_EXIT_MALFORMED;
@@ -242,17 +248,19 @@ static int pin_tree(const struct args *a, const char *id, const char *version,
 		goto out;
 	if (sc_pin_tree_scan(&t, sc, &f) < 0) {
 		ret = SC_EXIT_INTERNAL;
-	} else if (f.nr) {
+	} else if (f.failing) {
 		/* Scan before pin: a package holding a credential is never
 		 * trusted, so it is never pinned. */
 		write_findings(&f, out);
 		flush(out);
 		sc_error("SCAN-HIT", "the package holds %zu credential "
-			 "finding(s): nothing pinned", f.nr);
+			 "finding(s): nothing pinned", f.failing);
 		ret = SC_EXIT_NO;
 	} else if (sc_pin_tree_digest(&t, digest) < 0) {
 		ret = SC_EXIT_INTERNAL;
 	} else {
+		/* The findings allowed by fingerprint, said before the pin. */
+		write_findings(&f, out);
 		ret = write_pin(a->lock, id, version, digest);
 		if (ret == SC_EXIT_OK)
 			ret = pinned(out, id, version, digest);
@@ -324,7 +332,7 @@ static int cmd_pin(const struct args *a)
 
 	if (a->nrest == 2 && sc_pin_split(a->rest[0], &id, &version) < 0)
 		sc_usage_error(&tool, "not ID@VERSION (see speccoder-lock(5))");
-	sc = scanner();
+	sc = scanner(a->config);
 	if (a->root)
 		ret = skill_id(a, path, &id, &version, sc);
 	sc_output_init_records(&out, STDOUT_FILENO, a->force_records);
@@ -446,7 +454,7 @@ static int cmd_verify(const struct args *a)
 	int i;
 
 	memset(&v, 0, sizeof(v));
-	v.sc = scanner();
+	v.sc = scanner(a->config);
 	sc_lock_init(&v.lock);
 	sc_output_init_records(&v.out, STDOUT_FILENO, a->force_records);
 	sc_pin_result_init(&v.res);

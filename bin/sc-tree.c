@@ -24,7 +24,7 @@ static const char *const synopsis[] = {
 	"restore [-C DIR] [--keep PATTERN]...",
 	"cat [-C DIR] PATH",
 	"include [-C DIR] --from CHECKOUT --candidates FILE [--pattern PATTERN]... "
-	"[--secrets FILE] [--dry-run]",
+	"[--secrets FILE] [--to DIR] [--dry-run]",
 	NULL,
 };
 
@@ -44,6 +44,7 @@ static const struct sc_tool tool = {
 	"    --pattern PATTERN  include: select files (gitignore syntax), besides\n"
 	"                    HEAD's .worktreeinclude; repeatable\n"
 	"    --secrets FILE  include: write their secrets as type=secret records\n"
+	"    --to DIR        include: copy into DIR instead (the held-out copy)\n"
 	"    --dry-run       include: select, check and read, copy nothing\n"
 	"    -h, --help      show this help\n"
 	"    --version       show the version\n",
@@ -51,7 +52,7 @@ static const struct sc_tool tool = {
 };
 
 enum { OPT_AUDIT = 0x100, OPT_ALSO, OPT_KEEP, OPT_IGNORED, OPT_FROM,
-       OPT_CANDIDATES, OPT_PATTERN, OPT_SECRETS, OPT_DRY_RUN };
+       OPT_CANDIDATES, OPT_PATTERN, OPT_SECRETS, OPT_DRY_RUN, OPT_TO };
 
 struct args {
 	const char *dir, *audit, *ignored;
@@ -62,7 +63,7 @@ struct args {
 	struct sc_buf keep;
 	int nkeep;
 	/* include */
-	const char *from, *candidates, *secrets;
+	const char *from, *candidates, *secrets, *to;
 	struct sc_buf pattern;
 	int npattern, dry_run;
 };
@@ -79,6 +80,7 @@ static void parse(int argc, char *argv[], struct args *a)
 		{ "pattern", required_argument, NULL, OPT_PATTERN },
 		{ "secrets", required_argument, NULL, OPT_SECRETS },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "to", required_argument, NULL, OPT_TO },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,6 +108,8 @@ static void parse(int argc, char *argv[], struct args *a)
 			a->candidates = optarg;
 		} else if (c == OPT_SECRETS) {
 			a->secrets = optarg;
+		} else if (c == OPT_TO) {
+			a->to = optarg;
 		} else if (c == OPT_DRY_RUN) {
 			a->dry_run = 1;
 		} else if (c == OPT_PATTERN) {
@@ -156,6 +160,7 @@ static int include(const struct args *a, struct sc_output *out)
 	o.patterns_len = a->pattern.len;
 	o.secrets = a->secrets;
 	o.dry_run = a->dry_run;
+	o.to = a->to;
 	return sc_include_run(&o, out);
 }
 
@@ -164,19 +169,19 @@ static int run(struct args *a, struct sc_output *out)
 	const char *cmd = a->pos[0];
 	int only_dir = !a->audit && !a->nalso && !a->nkeep && !a->ignored;
 	int inc = a->from || a->candidates || a->secrets || a->npattern ||
-		  a->dry_run;
+		  a->dry_run || a->to;
 
 	if (!a->dir)
 		a->dir = ".";
 	if (!strcmp(cmd, "include")) {
 		if (a->nr != 1 || !only_dir || !a->from || !a->candidates)
 			sc_usage_error(&tool, "include takes --from, --candidates, "
-				       "--pattern, --secrets and --dry-run");
+				       "--pattern, --secrets, --to and --dry-run");
 		return include(a, out);
 	}
 	if (inc)
 		sc_usage_error(&tool, "--from, --candidates, --pattern, "
-			       "--secrets and --dry-run go with include");
+			       "--secrets, --to and --dry-run go with include");
 	if (!strcmp(cmd, "diff")) {
 		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
 			sc_usage_error(&tool, "diff takes -C and --ignored only");

@@ -147,52 +147,43 @@ enum sc_answer sc_answer_parse(const char *line, struct sc_strlist *hosts,
 	return answers[k].ans;
 }
 
+/* The next byte of the terminal FD (as an int), or EOF. */
+static int tty_getc(void *fd)
+{
+	unsigned char c;
+	ssize_t n;
+
+	while ((n = read(*(int *)fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1 ? c : EOF;
+}
+
+static int file_getc(void *f)
+{
+	return getc((FILE *)f);
+}
+
 /*
- * One line from FD, without its newline: 0, 1 when it was longer than
- * SIZE - 1 (the rest read and dropped: LINE holds no answer then), -1 at
- * the end or on an error.
+ * One line from GET(SRC), without its newline (nor a carriage return
+ * before it): 0, 1 when it was longer than SIZE - 1 (the rest read and
+ * dropped: LINE holds no answer then), -1 at the end or on an error.
  */
-static int read_tty_line(int fd, char *line, size_t size)
+static int read_line(int (*get)(void *), void *src, char *line, size_t size)
 {
 	size_t len = 0;
-	int over = 0;
-	char c;
+	int c, over = 0;
 
-	for (;;) {
-		ssize_t n = read(fd, &c, 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!len && !over)
-				return -1;
-			break;
-		}
-		if (c == '\n')
-			break;
+	while ((c = get(src)) != EOF && c != '\n') {
 		if (len + 1 < size)
-			line[len++] = c;
+			line[len++] = (char)c;
 		else
 			over = 1;
 	}
-	line[over ? 0 : len] = '\0';
-	return over;
-}
-
-/* The same from a scripted answers file. */
-static int read_script_line(FILE *f, char *line, size_t size)
-{
-	int c, over = 0;
-
-	if (!fgets(line, (int)size, f))
+	if (c == EOF && !len && !over)
 		return -1;
-	if (!strchr(line, '\n') && !feof(f)) {
-		over = 1;
-		while ((c = getc(f)) != EOF && c != '\n')
-			;
-	}
-	line[strcspn(line, "\r\n")] = '\0';
-	if (over)
-		line[0] = '\0';
+	if (len && line[len - 1] == '\r')
+		len--;
+	line[over ? 0 : len] = '\0';
 	return over;
 }
 
@@ -268,7 +259,7 @@ enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 	if (a->script) {
 		char clean[SC_ASK_LINE_MAX + 1];
 
-		got = read_script_line(a->script, line, sizeof(line));
+		got = read_line(file_getc, a->script, line, sizeof(line));
 		*how = got < 0 ? "script-exhausted" : "script";
 		if (got < 0)
 			line[0] = '\0';
@@ -278,7 +269,7 @@ enum sc_answer sc_ask(struct sc_asker *a, const char *what,
 		if (write(a->out, clean, strlen(clean)) < 0)
 			*how = "no-terminal";
 	} else {
-		got = read_tty_line(a->tty, line, sizeof(line));
+		got = read_line(tty_getc, &a->tty, line, sizeof(line));
 		*how = got < 0 ? "no-terminal" : "person";
 		if (got < 0)
 			line[0] = '\0';

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -595,6 +596,24 @@ static void check_sigs(struct verify_ctx *c, const struct sc_dsse *env,
 	verdict_add(v, best, best == OUT_OK ? NULL : best_why);
 }
 
+/*
+ * What a task's statement says of its mutation score, shown beside the
+ * outcome: only while every envelope so far is signed by a trusted key
+ * (or unsigned where that is allowed), so a forged note adds nothing.
+ */
+static void add_mutation_score(const struct sc_dsse *env, struct verdict *v)
+{
+	long long killed, total;
+	char text[64];
+
+	if (v->outcome > OUT_UNSIGNED ||
+	    sc_intoto_mutation_score(env->payload.data ? env->payload.data : "",
+				     env->payload.len, &killed, &total))
+		return;
+	snprintf(text, sizeof(text), "%lld/%lld", killed, total);
+	sc_record_adds(v->rec, "mutation-score", text);
+}
+
 static void check_envelope(struct verify_ctx *c, const char *line, size_t len,
 			   const char *chex, const char *thex, struct verdict *v)
 {
@@ -621,6 +640,7 @@ static void check_envelope(struct verify_ctx *c, const char *line, size_t len,
 			verdict_add(v, OUT_MISMATCH, why);
 		sc_record_adds(v->rec, "predicate-type", ptype);
 		check_sigs(c, &env, v);
+		add_mutation_score(&env, v);
 	}
 	free(ptype);
 	sc_dsse_release(&env);

@@ -11,7 +11,8 @@
  *  3. the profile AWS_PROFILE (or "default"): static keys in the shared
  *     credentials file (AWS_SHARED_CREDENTIALS_FILE, ~/.aws/credentials)
  *     or the config file (AWS_CONFIG_FILE, ~/.aws/config), else the
- *     profile's credential_process, run without a shell.
+ *     profile's credential_process, run without a shell, else its IAM
+ *     Identity Center sign-in (awssso.h).
  *
  * Values are copied once and wiped on release; the environment's copies
  * are zeroed.  The source is described by names only (a variable, a
@@ -91,6 +92,13 @@ int sc_aws_time_parse(const char *s, long long *out);
 /* Zero a string jansson holds (a secret) before it is freed. */
 struct json_t;
 void sc_aws_json_wipe(struct json_t *v);
+
+/*
+ * Copy the key id, the secret key and the session token (TOKEN may be
+ * NULL or not a string: none), checked strings, into CR as SigV4 keys.
+ */
+void sc_aws_creds_take(struct sc_aws_creds *cr, struct json_t *id,
+		       struct json_t *secret, struct json_t *token);
 
 /* The file named by variable VAR (when VAR is not NULL and set), else
  * ~/.aws/NAME, into OUT. */

@@ -99,15 +99,8 @@ int sc_aws_sso_role_parse(const char *data, size_t len, long long now,
 		*why = "holds credentials that have expired";
 	else
 		ret = 0;
-	if (!ret) {
-		sc_buf_wipe(&cr->key_id);
-		sc_buf_adds(&cr->key_id, json_string_value(id));
-		sc_buf_wipe(&cr->secret);
-		sc_buf_adds(&cr->secret, json_string_value(secret));
-		sc_buf_wipe(&cr->token);
-		sc_buf_adds(&cr->token, json_string_value(token));
-		cr->kind = SC_AWS_KEYS;
-	}
+	if (!ret)
+		sc_aws_creds_take(cr, id, secret, token);
 	sc_aws_json_wipe(secret);
 	sc_aws_json_wipe(token);
 	json_decref(root);

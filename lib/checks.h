@@ -32,7 +32,34 @@ void sc_checks_release(struct sc_checks *c);
  */
 int sc_checks_load(struct sc_checks *c, const char *path);
 
+/* The same for another section of named commands: "acceptance". */
+int sc_checks_load_section(struct sc_checks *c, const char *path,
+			   const char *section);
+
 /* 1 when NAME may name a check (and so a file of a run). */
 int sc_check_name_valid(const char *name);
+
+/*
+ * One command of its own section, without a name: [format] (argv,
+ * timeout, required) and [mutation] (argv, timeout, minimum, report).
+ * Any other key, a second argv, a section without argv, a report that
+ * is not a relative path beneath the root: error[BAD-CONFIG].
+ */
+struct sc_step {
+	char **argv;                 /* NULL when the section is absent */
+	size_t argc;
+	unsigned long long timeout;  /* seconds; 0 when not set */
+	int required;                /* format.required */
+	unsigned long long minimum;  /* mutation.minimum, percent */
+	int has_minimum;
+	char *report;                /* mutation.report, or NULL */
+};
+
+void sc_step_init(struct sc_step *s);
+void sc_step_release(struct sc_step *s);
+/* Read [SECTION] of PATH; 0 (argv NULL when absent) or as above. */
+int sc_step_load(struct sc_step *s, const char *path, const char *section);
+/* 1 when P is a relative path with no empty, "." or ".." component. */
+int sc_step_report_valid(const char *p);
 
 #endif

@@ -15,6 +15,7 @@
 #include "gitconfig.h"
 #include "hostlist.h"
 #include "io.h"
+#include "scan.h"
 #include "shellwords.h"
 
 void sc_config_init(struct sc_config *cfg)
@@ -72,6 +73,9 @@ void sc_config_release(struct sc_config *cfg)
 		free(r->hosts);
 	}
 	free(cfg->net_rules);
+	for (i = 0; i < cfg->nr_allow_fps; i++)
+		free(cfg->allow_fps[i]);
+	free(cfg->allow_fps);
 	sc_config_init(cfg);
 }
 
@@ -232,6 +236,33 @@ static int suffix(const char *name, const char *end)
 	return n > e && !strcmp(name + n - e, end);
 }
 
+/*
+ * mask.allowFingerprint: 16 lower-case hex digits, as sc-mask --scan
+ * prints them.  The value is never shown: what was pasted may be the
+ * secret itself.
+ */
+static int add_fingerprint(const struct load *ld, struct sc_config *cfg,
+			   const char *k, const char *v)
+{
+	unsigned line;
+
+	if (sc_scan_fingerprint_valid(v)) {
+		SC_ALLOC_GROW(cfg->allow_fps, cfg->nr_allow_fps + 1,
+			      cfg->alloc_allow_fps);
+		cfg->allow_fps[cfg->nr_allow_fps++] = sc_xstrdup(v);
+		return 0;
+	}
+	line = sc_gitconfig_line(ld->path, ld->at, k);
+	if (line)
+		return sc_error("BAD-CONFIG", "%s:%u: mask.allowFingerprint: "
+				"not a fingerprint (16 lower-case hex digits, "
+				"as sc-mask --scan prints it)", ld->path, line);
+	return sc_error("BAD-CONFIG", "%s%smask.allowFingerprint: not a "
+			"fingerprint (16 lower-case hex digits, as sc-mask "
+			"--scan prints it)", ld->path ? ld->path : "",
+			ld->path ? ": " : "");
+}
+
 static int add_one(const struct load *ld, struct sc_config *cfg,
 		   const char *k, const char *v)
 {
@@ -252,6 +283,8 @@ static int add_one(const struct load *ld, struct sc_config *cfg,
 	if (!strcmp(k, "sandbox.networkhosts"))
 		return add_host(&cfg->net_hosts, &cfg->nr_net_hosts,
 				&cfg->alloc_net_hosts, k, v, ld);
+	if (!strcmp(k, "mask.allowfingerprint"))
+		return add_fingerprint(ld, cfg, k, v);
 	if ((sub = subsection(k, "network")))
 		return add_net(ld, k, sub, v);
 	if ((sub = subsection(k, "check"))) {

@@ -57,6 +57,9 @@ struct sc_config {
 	size_t nr_net_hosts, alloc_net_hosts;
 	struct sc_net_rule *net_rules;       /* every network.NAME section */
 	size_t nr_net_rules, alloc_net_rules;
+	char **allow_fps;                    /* mask.allowFingerprint, checked:
+						16 lower-case hex digits */
+	size_t nr_allow_fps, alloc_allow_fps;
 };
 
 enum sc_config_status {

@@ -194,6 +194,26 @@ static int plain_path(const char *rel)
 	return 1;
 }
 
+/*
+ * A secret-named variable too short to mask (a test password "test") is
+ * said once, here, and left out of the records: every masker of the run
+ * would say it again on every output it masks.
+ */
+static void warn_weak(struct include *in, size_t from, const char *rel)
+{
+	size_t i;
+
+	for (i = from; i < in->secrets.nr; i++) {
+		const struct sc_secret *sec = &in->secrets.v[i];
+
+		if (sc_secrets_value_too_weak(sec->value.data ? sec->value.data : "",
+					      sec->value.len))
+			sc_warning("SHORT-SECRET", "'%s' of '%s' is shorter than "
+				   "8 bytes or only digits and dots: not masked",
+				   sec->name, rel);
+	}
+}
+
 static int copy_one(struct include *in, const char *rel)
 {
 	struct sc_buf data = SC_BUF_INIT, why = SC_BUF_INIT;
@@ -201,6 +221,7 @@ static int copy_one(struct include *in, const char *rel)
 	struct stat st;
 	char mode[8], size[32];
 	int fd, truncated = 0, perm, kind, ret = 0;
+	size_t before;
 
 	fd = sc_open_beneath(in->fromfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 	if (fd < 0) {
@@ -234,8 +255,10 @@ static int copy_one(struct include *in, const char *rel)
 		skip(in, "INCLUDE-UNWRITABLE", rel, why.data);
 		goto out;
 	}
+	before = in->secrets.nr;
 	kind = sc_secrets_from_included(&in->secrets, rel,
 					data.data ? data.data : "", data.len);
+	warn_weak(in, before, rel);
 	snprintf(mode, sizeof(mode), "%04o", (unsigned)perm);
 	snprintf(size, sizeof(size), "%zu", data.len);
 	sc_record_init(&rec);
@@ -314,6 +337,10 @@ static int write_secrets(struct include *in)
 	}
 	sc_record_init(&rec);
 	for (i = 0; i < in->secrets.nr; i++) {
+		if (sc_secrets_value_too_weak(in->secrets.v[i].value.data ?
+					      in->secrets.v[i].value.data : "",
+					      in->secrets.v[i].value.len))
+			continue;
 		sc_record_reset(&rec);
 		sc_record_adds(&rec, "type", "secret");
 		sc_record_adds(&rec, "name", in->secrets.v[i].name);
@@ -351,6 +378,17 @@ static int open_all(struct include *in)
 		return SC_EXIT_INTERNAL;
 	}
 	in->head = (git_tree *)obj;
+	if (in->o->to) {
+		/* Another target, the driver's own directory: the worktree's
+		 * descriptor is not needed any more. */
+		close(in->rootfd);
+		in->rootfd = open(in->o->to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				  O_CLOEXEC);
+		if (in->rootfd < 0) {
+			sc_error_errno("BAD-ROOT", "cannot open the target directory");
+			return SC_EXIT_UNAVAILABLE;
+		}
+	}
 	in->fromfd = open(in->o->from, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (in->fromfd < 0) {
 		sc_error_errno("BAD-ROOT", "cannot open the checkout");

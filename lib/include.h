@@ -46,6 +46,8 @@ struct sc_include_opts {
 	const char *patterns;    /* worktree.include, one pattern a line */
 	size_t patterns_len;
 	const char *secrets;     /* where the type=secret records go, or NULL */
+	const char *to;          /* copy there instead of DIR's worktree (the
+				  * held-out copy), or NULL */
 	int dry_run;             /* select and check, copy nothing */
 };
 

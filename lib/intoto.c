@@ -104,6 +104,32 @@ static int check_checks(const json_t *checks)
 	return 1;
 }
 
+/* A JSON integer from 0 to MAX. */
+static int count_le(const json_t *v, json_int_t max)
+{
+	return json_is_integer(v) && json_integer_value(v) >= 0 &&
+	       json_integer_value(v) <= max;
+}
+
+/*
+ * "mutation-score": {"killed":K,"total":T[,"minimum":PERCENT]}, K at
+ * most T.  NULL passes (no mutation tool ran).
+ */
+static int check_mutation(const json_t *m)
+{
+	const json_t *k, *t, *min;
+
+	if (!m)
+		return 1;
+	k = json_object_get(m, "killed");
+	t = json_object_get(m, "total");
+	min = json_object_get(m, "minimum");
+	if (!json_is_object(m) || !count_le(t, (json_int_t)1 << 53) ||
+	    !count_le(k, json_integer_value(t)))
+		return 0;
+	return !min || count_le(min, 100);
+}
+
 static int opt_strings(const json_t *obj, const char *const *keys)
 {
 	for (; *keys; keys++) {
@@ -133,6 +159,14 @@ static int check_task(const json_t *p, const char **why)
 	if (!check_checks(json_object_get(p, "checks")))
 		return *why = "task-verification: each check needs argv and "
 			      "exitStatus", -1;
+	if (json_object_get(p, "acceptance") &&
+	    !check_checks(json_object_get(p, "acceptance")))
+		return *why = "task-verification: each acceptance test needs "
+			      "argv and exitStatus", -1;
+	if (!check_mutation(json_object_get(p, SC_PREDICATE_MUTATION)))
+		return *why = "task-verification: mutation-score needs killed "
+			      "and total (killed at most total) and a minimum "
+			      "from 0 to 100", -1;
 	if (!json_is_object(sandbox) ||
 	    !json_is_string(json_object_get(sandbox, "tier")) ||
 	    !opt_string_array(sandbox, "enforced"))
@@ -222,6 +256,26 @@ int sc_intoto_check_subject(const void *payload, size_t len,
 				     tree_hex, why);
 	if (ret != SC_SUBJECT_MALFORMED)
 		*predicate_type = sc_xstrdup(ptype);
+	json_decref(st);
+	return ret;
+}
+
+int sc_intoto_mutation_score(const void *payload, size_t len,
+			     long long *killed, long long *total)
+{
+	json_t *st = json_loadb(payload, len, JSON_REJECT_DUPLICATES, NULL);
+	const json_t *p = json_object_get(st, "predicate");
+	const json_t *m = json_object_get(p, SC_PREDICATE_MUTATION);
+	const char *ptype = json_string_value(json_object_get(st,
+							      "predicateType"));
+	int ret = -1;
+
+	if (ptype && !strcmp(ptype, SC_PREDICATE_TASK) && check_mutation(m) &&
+	    m) {
+		*killed = json_integer_value(json_object_get(m, "killed"));
+		*total = json_integer_value(json_object_get(m, "total"));
+		ret = 0;
+	}
 	json_decref(st);
 	return ret;
 }

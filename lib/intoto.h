@@ -25,6 +25,9 @@
 #define SC_PREDICATE_TASK \
 	"https://speccoder.dev/attestation/task-verification/v0.1"
 
+/* The task-verification member holding the mutation tool's score. */
+#define SC_PREDICATE_MUTATION "mutation-score"
+
 /* Append the canonical JSON of J to OUT.  0, or -1 when jansson fails. */
 int sc_canonical_json(const json_t *j, struct sc_buf *out);
 
@@ -59,5 +62,13 @@ enum sc_subject_status {
 int sc_intoto_check_subject(const void *payload, size_t len,
 			    const char *commit_hex, const char *tree_hex,
 			    char **predicate_type, const char **why);
+
+/*
+ * The mutation score of a task-verification Statement in PAYLOAD, for
+ * verify to show: 0 with *KILLED and *TOTAL, or -1 when the statement is
+ * another kind, malformed, or holds no well-formed score.
+ */
+int sc_intoto_mutation_score(const void *payload, size_t len,
+			     long long *killed, long long *total);
 
 #endif

@@ -325,20 +325,31 @@ struct scan_ctx {
 	int first_only;   /* 1: a name, one finding is enough; 2: found */
 };
 
-static void add_finding(void *ctx, const char *rule, unsigned long line)
+static void add_finding(void *ctx, const struct sc_scan_finding *sf)
 {
 	struct scan_ctx *c = ctx;
 	struct sc_pin_finding *f;
 
 	if (c->first_only > 1)
 		return;
-	if (c->first_only)
+	if (c->first_only && !sf->allowed)
 		c->first_only = 2;
 	SC_ALLOC_GROW(c->out->items, c->out->nr + 1, c->out->alloc);
 	f = &c->out->items[c->out->nr++];
-	f->rule = rule;
+	f->rule = sf->rule;
 	f->file = sc_xstrdup(c->shown);
-	f->line = c->first_only ? 0 : line;  /* a name has no line */
+	f->line = c->first_only ? 0 : sf->line;  /* a name has no line */
+	memcpy(f->fingerprint, sf->fingerprint, sizeof(f->fingerprint));
+	f->allowed = sf->allowed;
+	c->out->failing += !sf->allowed;
+}
+
+/* A name sc-classify calls a secret file's: no value, no fingerprint. */
+static void add_secret_file(struct scan_ctx *c)
+{
+	struct sc_scan_finding sf = { "credential-file", 0, "", 0 };
+
+	add_finding(c, &sf);
 }
 
 /* The findings of one entry: its own name, a secret file's name, content. */
@@ -353,14 +364,14 @@ static int scan_entry(const struct sc_pin_entry *e, struct sc_scanner *sc,
 
 	sc_scan_show_path(sc, e->path, &shown);
 	c.shown = shown.data;
-	if (sc_scan_buffer(sc, name, strlen(name), add_finding, &c) < 0)
+	if (sc_scan_buffer_ex(sc, name, strlen(name), add_finding, &c) < 0)
 		ret = -1;
 	c.first_only = 0;
 	if (!e->is_dir && sc_policy_secret_name(e->path))
-		add_finding(&c, "credential-file", 0);
+		add_secret_file(&c);
 	if (!ret && !e->is_dir &&
-	    sc_scan_buffer(sc, e->data.data ? e->data.data : "", e->data.len,
-			   add_finding, &c) < 0)
+	    sc_scan_buffer_ex(sc, e->data.data ? e->data.data : "", e->data.len,
+			      add_finding, &c) < 0)
 		ret = -1;
 	sc_buf_release(&shown);
 	return ret;
@@ -374,7 +385,7 @@ long sc_pin_tree_scan(const struct sc_pin_tree *t, struct sc_scanner *sc,
 	for (i = 0; i < t->nr; i++)
 		if (scan_entry(&t->entries[i], sc, out) < 0)
 			return -1;
-	return (long)out->nr;
+	return (long)out->failing;
 }
 
 /* ---- ID@VERSION ---- */
@@ -848,9 +859,11 @@ static const char *lock_reason(const struct sc_lock *lock)
 
 static void hit_reason(const struct sc_pin_findings *f, struct sc_buf *out)
 {
-	const struct sc_pin_finding *x = &f->items[0];
+	const struct sc_pin_finding *x = f->items;
 	char msg[1024];
 
+	while (x->allowed)   /* f->failing > 0: one is not allowed */
+		x++;
 	sc_sanitize(msg, sizeof(msg), x->file, strlen(x->file));
 	if (x->line)
 		sc_buf_addf(out, "credential (rule %s) in '%s' line %lu",
@@ -858,8 +871,8 @@ static void hit_reason(const struct sc_pin_findings *f, struct sc_buf *out)
 	else
 		sc_buf_addf(out, "credential-looking name (rule %s): '%s'",
 			    x->rule, msg);
-	if (f->nr > 1)
-		sc_buf_addf(out, ", and %zu more", f->nr - 1);
+	if (f->failing > 1)
+		sc_buf_addf(out, ", and %zu more", f->failing - 1);
 }
 
 /* The pin's verdict on a tree already read and scanned clean. */
@@ -901,7 +914,7 @@ static int scan_id(struct sc_scanner *sc, const char *id,
 	while (*p && !ret) {
 		size_t n = strcspn(p, "/");
 
-		if (sc_scan_buffer(sc, p, n, add_finding, &c) < 0)
+		if (sc_scan_buffer_ex(sc, p, n, add_finding, &c) < 0)
 			ret = -1;
 		p += n + (p[n] == '/');
 	}
@@ -914,7 +927,7 @@ int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 		 struct sc_pin_result *res)
 {
 	struct sc_pin_tree t;
-	struct sc_pin_findings f = { NULL, 0, 0 };
+	struct sc_pin_findings f = { NULL, 0, 0, 0 };
 	struct sc_buf key = SC_BUF_INIT;
 	int ret = 0;
 
@@ -927,14 +940,14 @@ int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 	 * like a credential holds one, whatever the folder holds. */
 	if (scan_id(sc, id, &f) < 0) {
 		ret = -1;
-	} else if (f.nr) {
+	} else if (f.failing) {
 		res->status = SC_PIN_SCAN_HIT;
 		hit_reason(&f, &res->reason);
 	} else if (sc_pin_tree_load(&t, path, &sc) < 0) {
 		sc_buf_adds(&res->reason, t.why);
 	} else if (sc_pin_tree_scan(&t, sc, &f) < 0) {
 		ret = -1;
-	} else if (f.nr) {
+	} else if (f.failing) {
 		res->status = SC_PIN_SCAN_HIT;
 		hit_reason(&f, &res->reason);
 	} else if (sc_pin_tree_digest(&t, res->digest) < 0) {
@@ -942,6 +955,10 @@ int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
 	} else {
 		compare(lock, key.data, res);
 	}
+	/* Allowed findings are said, not dropped silently. */
+	if (!ret && f.nr > f.failing && res->status != SC_PIN_SCAN_HIT)
+		sc_buf_addf(&res->reason, " (%zu credential finding(s) "
+			    "allowed by fingerprint)", f.nr - f.failing);
 	sc_pin_findings_release(&f);
 	sc_pin_tree_release(&t);
 	sc_buf_release(&key);

@@ -72,11 +72,14 @@ struct sc_pin_finding {
 	const char *rule;    /* a scan rule id, or "credential-file" */
 	char *file;
 	unsigned long line;  /* 0 for a finding in a name */
+	char fingerprint[17];  /* "" for credential-file */
+	int allowed;         /* allowed by fingerprint (sc_scanner_allow) */
 };
 
 struct sc_pin_findings {
 	struct sc_pin_finding *items;
 	size_t nr, alloc;
+	size_t failing;      /* the items not allowed */
 };
 
 void sc_pin_findings_release(struct sc_pin_findings *f);
@@ -84,7 +87,8 @@ void sc_pin_findings_release(struct sc_pin_findings *f);
 /*
  * Scan every name and every file of T with SC (lib/scan.h) and the
  * secret-file names of sc-classify, in path order.  Returns the number of
- * findings, or -1 on a matcher error.
+ * findings not allowed (out->failing), or -1 on a matcher error; allowed
+ * ones are in OUT too.
  */
 long sc_pin_tree_scan(const struct sc_pin_tree *t, struct sc_scanner *sc,
 		      struct sc_pin_findings *out);

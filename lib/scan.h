@@ -38,6 +38,12 @@ enum {
 				    12 characters is enough */
 	SC_RULE_KEY_BLOCK = 16,  /* a BEGIN line: the value is the block up
 				    to its END line */
+	SC_RULE_CRC32 = 32,      /* a token "PFX_" + base62 whose last 6
+				    characters are the CRC32 of the ones
+				    between (GitHub's, npm's): a wrong
+				    checksum is no finding of the rule */
+	SC_RULE_BECH32 = 64,     /* an age secret key, Bech32 with its
+				    checksum: a wrong one is no finding */
 };
 
 struct sc_scan_rule {
@@ -66,6 +72,8 @@ struct sc_scan_finding {
 	const char *rule;
 	unsigned long line;
 	char fingerprint[17];  /* 16 lower-case hex digits */
+	int allowed;           /* its fingerprint is allowed: reported as
+				  such, it fails nothing */
 };
 
 struct sc_scanner;
@@ -84,24 +92,46 @@ int sc_scanner_serialize(const struct sc_scanner *sc, char **bytes,
 void sc_scanner_free(struct sc_scanner *sc);
 
 /*
- * Findings whose fingerprint is FP (16 hex digits) are not reported.
- * Returns -1 when FP is not 16 hex digits.
+ * Findings whose fingerprint is FP (16 lower-case hex digits) are
+ * allowed: still reported, with allowed set, never counted as findings.
+ * Allowing is for the scan's verdict only; a name that matches a rule is
+ * hidden all the same (sc_scan_show_path).  Returns -1 when FP is not 16
+ * lower-case hex digits.
  */
 int sc_scanner_allow(struct sc_scanner *sc, const char *fp);
+/*
+ * Allow every mask.allowFingerprint of speccoder.conf(5) at CONFIG.  0, or
+ * an exit code after error[BAD-CONFIG] (a malformed fingerprint, named
+ * with the file and line) or error[CONFIG-UNREADABLE].
+ */
+int sc_scanner_allow_config(struct sc_scanner *sc, const char *config);
+/* 1 when FP is a fingerprint's form: 16 lower-case hex digits. */
+int sc_scan_fingerprint_valid(const char *fp);
 
 /*
  * Call FN for each (rule, line, fingerprint) of the LEN bytes at DATA,
- * once each, in line order.  Returns the number of findings, or -1 on a
- * matcher error.
+ * once each, in line order, allowed ones included.  Returns the number of
+ * findings not allowed, or -1 on a matcher error.
  */
 typedef void (*sc_scan_found_fn)(void *ctx, const struct sc_scan_finding *f);
 long sc_scan_buffer_ex(struct sc_scanner *sc, const char *data, size_t len,
 		       sc_scan_found_fn fn, void *ctx);
 
-/* The same without fingerprints: FN gets the rule and the line. */
+/* The same without fingerprints: FN gets the rule and the line of every
+ * finding, allowed or not (for hiding names, where allowing changes
+ * nothing). */
 typedef void (*sc_scan_fn)(void *ctx, const char *rule, unsigned long line);
 long sc_scan_buffer(struct sc_scanner *sc, const char *data, size_t len,
 		    sc_scan_fn fn, void *ctx);
+
+/*
+ * F as a record of FILE (the path as shown): type=finding
+ * code=CREDENTIAL rule= file= line= fingerprint=, or, allowed,
+ * code=CREDENTIAL-ALLOWED with allowed=fingerprint.
+ */
+struct sc_record;
+void sc_scan_finding_record(struct sc_record *rec,
+			    const struct sc_scan_finding *f, const char *file);
 
 /*
  * PATH into SHOWN (reset first), each '/'-separated component that itself
@@ -114,13 +144,29 @@ void sc_scan_show_path(struct sc_scanner *sc, const char *path,
  * Scan the files and directories (recursively, not following symlinks,
  * skipping .git) of PATHS, writing type=finding code=CREDENTIAL records to
  * OUT.  Every regular file is scanned whole, whatever its size or content.
- * Returns an exit code: 1 when anything was found, 0 when not; 2 when a
+ * Returns an exit code: 1 when anything not allowed was found, 0 when not; 2 when a
  * named path does not exist; 4 with error[SCAN-INCOMPLETE] when something
  * could not be scanned (an unreadable file or directory, a special file),
  * after scanning the rest.
  */
 int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 		  struct sc_output *out);
+
+/*
+ * 1 when the LEN bytes at P end with a checksummed token: a prefix of
+ * three letters and '_' (ghp_, gho_, ghu_, ghs_, ghr_, npm_), base62, and
+ * 6 base62 digits (0-9A-Za-z, most significant first) that are the
+ * CRC-32 (IEEE, as zlib's) of the characters between.  -1 when no such
+ * token ends there (the rule's other forms: no checksum to check).
+ */
+int sc_scan_crc32_token(const char *p, size_t len);
+
+/*
+ * 1 when the LEN bytes at P end with an age secret key whose Bech32
+ * checksum (BIP 173, the human-readable part "age-secret-key-") is right,
+ * 0 when it is wrong, -1 when no such key ends there.
+ */
+int sc_scan_age_key_valid(const char *p, size_t len);
 
 /* Shannon entropy of the LEN bytes at P, in bits per byte. */
 double sc_scan_entropy(const char *p, size_t len);

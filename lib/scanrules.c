@@ -28,11 +28,13 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "PuTTY-User-Key-File-[0-9]+:",
 	  "PuTTY-User-Key-File-2: ssh-rsa",
 	  "PuTTY-User-Key-File: missing version" },
-	{ "age-secret-key", 0,
+	/* Bech32: the last 6 characters are a checksum, checked. */
+	{ "age-secret-key", SC_RULE_BECH32,
 	  "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
 	  "AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQHP2X4WZ25RNGG5H7UA"
-	  "WW7Q233LAM37ZN",
-	  "AGE-SECRET-KEY-1YKDW9C53SG6RV4Q5UE2S" },
+	  "WW7Q233LQNVRXY",
+	  "AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQHP2X4WZ25RNGG5H7UA"
+	  "WW7Q233LAM37ZN" },
 	{ "aws-access-key-id", 0,
 	  "\\b(AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA|"
 	  "A3T[A-Z0-9])[A-Z0-9]{16}\\b",
@@ -221,10 +223,12 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "SUMO_ACCESS_KEY=JT4S0SkdYzCF6ottzvPOqnWfp9ufd665yonaxbC0RR5C"
 	  "fQthaWf4JQ1xo0fyMG21",
 	  "SUMO_ACCESS_KEY=short" },
-	{ "github-token", 0,
+	/* The last 6 characters are the CRC32 of the 30 before: a wrong
+	 * one is no GitHub token (its negative is this positive's body). */
+	{ "github-token", SC_RULE_CRC32,
 	  "\\bgh[pousr]_[A-Za-z0-9]{36,255}\\b",
-	  "ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq8VEgzuL",
-	  "ghp_SIxtzHgFZf5HvgXHSpeL" },
+	  "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",
+	  "ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg4" },
 	{ "github-fine-grained-token", 0,
 	  "\\bgithub_pat_[A-Za-z0-9_]{82}\\b",
 	  "github_pat_111HQPOTLGQO2MNI3R0A2E_GVrhbvpYtCihetQAE2DDPpN8th"
@@ -244,11 +248,12 @@ const struct sc_scan_rule sc_scan_rules[] = {
 	  "l-op696dVOo7OU-ZaArqHjZr20NTVgC4jVFBjNQPdanqY20tXIjxW297CtGl"
 	  "8xVNMm2-laBj",
 	  "ATATT3dY4mptipa4rsZz45jEMQ" },
-	{ "npm-token", 0,
+	/* npm's tokens carry GitHub's CRC32 suffix too. */
+	{ "npm-token", SC_RULE_CRC32,
 	  "(\\bnpm_[A-Za-z0-9]{36}\\b|_auth(Token)?[ \\t]{0,3}=[ \\t]{0"
 	  ",3}[\"']?[A-Za-z0-9._~+/-]{20,})",
-	  "npm_LB8ux10MEjiKj6LosEfXgC8r37AQeeBAHDIY",
-	  "npm_JZ2xWJLDaGnLjT8mNSkd" },
+	  "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",
+	  "npm_LB8ux10MEjiKj6LosEfXgC8r37AQeeBAHDIY" },
 	{ "pypi-token", 0,
 	  "\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
 	  "pypi-AgEIcHlwaS5vcmceNRdBqgQgHoiyrtSwnhYcnBV16v71hO8QZf0tofV"

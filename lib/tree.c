@@ -599,8 +599,10 @@ int sc_tree_open(const char *dir, git_repository **repo, int *rootfd)
 
 	if (st)
 		return sc_gitopen_exit(st);
+	/* On failure *REPO is NULL again: callers release what they hold. */
 	if (git_repository_is_bare(*repo)) {
 		git_repository_free(*repo);
+		*repo = NULL;
 		sc_error("BARE-REPOSITORY", "the repository has no worktree");
 		return SC_EXIT_UNAVAILABLE;
 	}
@@ -608,6 +610,7 @@ int sc_tree_open(const char *dir, git_repository **repo, int *rootfd)
 		       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (*rootfd < 0) {
 		git_repository_free(*repo);
+		*repo = NULL;
 		sc_error_errno("BAD-ROOT", "cannot open the worktree");
 		return SC_EXIT_UNAVAILABLE;
 	}

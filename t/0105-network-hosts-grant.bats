@@ -66,22 +66,32 @@ localhost:$REG_PORT deny"
 	assert_output ""
 }
 
-@test "a bad host in an answer allows nothing" {
+@test "a bad host in an answer, or an answer too long to read whole, allows nothing" {
 	serve
-	local url="http://127.0.0.1:$REG_PORT/hello"
-	transcript c1 "$url" c2 "$url" >"$SC_TMP/t"
-	printf 'h 127.0.0.1:%s,https://example.com\nh 10.0.0.0/8\n' "$REG_PORT" >"$SC_TMP/answers"
+	local url="http://127.0.0.1:$REG_PORT/hello" long
+	transcript c1 "$url" c2 "$url" c3 "$url" >"$SC_TMP/t"
+	# a line longer than an answer can be is not cut to a shorter list:
+	# it is no, and the next line is the next answer
+	long="h 127.0.0.1:$REG_PORT$(printf ',a%04d.example.com' $(seq 1 80))"
+	printf '%s\nh 127.0.0.1:%s,https://example.com\nr 10.0.0.0/8\n' "$long" "$REG_PORT" \
+		>"$SC_TMP/answers"
 	run --separate-stderr git speccoder run greeting --transcript "$SC_TMP/t" \
 		--answers "$SC_TMP/answers"
+	[[ "$stderr" == *"refused: the answer is longer than an answer can be"* ]]
 	[[ "$stderr" == *"refused: a scheme"* ]]
+	[[ "$stderr" == *"refused: a path or an address range"* ]]
 	run_journal_json >"$SC_TMP/j"
 	run jq -r 'select(.type == "approval") | "\(.id) \(.answer) \(.host // "-")"' "$SC_TMP/j"
 	assert_output "c1 no -
-c2 no -"
+c2 no -
+c3 no -"
 	run jq -r 'select(.type == "result") | "\(.id) \(.outcome)"' "$SC_TMP/j"
 	assert_output "c1 denied
-c2 denied"
+c2 denied
+c3 denied"
 	[ ! -s "$REG_LOG" ] || ! grep -q hello "$REG_LOG"
+	run find "$XDG_STATE_HOME" -name grants -size +0
+	assert_output ""
 }
 
 @test "--no-prompt grants no network, whatever the answers file says" {

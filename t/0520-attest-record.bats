@@ -118,6 +118,32 @@ JSON
 	[[ "$stderr" == *"each check needs argv and exitStatus"* ]]
 }
 
+@test "a task-verification predicate's acceptance tests and mutation-score are checked" {
+	local t=https://speccoder.dev/attestation/task-verification/v0.1
+	cat >"$SC_TMP/task.json" <<'JSON'
+{"feature":"f","task":{"id":"T1","line":"- [ ] T1 x"},
+ "checks":[{"name":"test","argv":["make","test"],"exitStatus":0}],
+ "acceptance":[{"name":"e2e","argv":["make","e2e"],"exitStatus":0}],
+ "mutation-score":{"killed":9,"total":10,"minimum":80},
+ "sandbox":{"tier":"full","enforced":[]}}
+JSON
+	record --commit HEAD --predicate-type "$t" --predicate "$SC_TMP/task.json" --unsigned
+	assert_success
+	local bad
+	for bad in '.["mutation-score"].killed = 11' '.["mutation-score"].total = -1' \
+		'.["mutation-score"].minimum = 101' '.["mutation-score"] = "9/10"' \
+		'del(.["mutation-score"].total)' '.["mutation-score"].killed = 1.5'; do
+		jq "$bad" "$SC_TMP/task.json" >"$SC_TMP/bad.json"
+		record --commit HEAD --predicate-type "$t" --predicate "$SC_TMP/bad.json" --unsigned
+		[ "$status" -eq 3 ] || fail "$bad: status $status"
+		[[ "$stderr" == *"mutation-score needs killed and total"* ]] || fail "$bad: $stderr"
+	done
+	jq 'del(.acceptance[0].argv)' "$SC_TMP/task.json" >"$SC_TMP/bad.json"
+	record --commit HEAD --predicate-type "$t" --predicate "$SC_TMP/bad.json" --unsigned
+	assert_equal "$status" 3
+	[[ "$stderr" == *"each acceptance test needs argv and exitStatus"* ]]
+}
+
 @test "a revision that names no commit is BAD-REVISION, exit 2" {
 	record --commit nosuch --predicate-type "$TEST_RESULT_TYPE" \
 		--predicate "$SC_TMP/pred.json" --unsigned

@@ -247,3 +247,28 @@ missing"
 	assert_equal "$(printf '%s\n' "$output" | sort | uniq -c | tr -s ' ')" " 1 ok
  999 unsigned"
 }
+
+# record_task REV KEY KILLED: a task-verification statement with a
+# mutation score of KILLED/10.
+record_task() {
+	jq -n --argjson k "$3" '{feature: "f", task: {id: "T1", line: "- [ ] T1 x"},
+		checks: [{name: "test", argv: ["make", "test"], exitStatus: 0}],
+		sandbox: {tier: "full", enforced: []},
+		"mutation-score": {killed: $k, total: 10}}' >"$SC_TMP/task.json"
+	sc-attest -C "$R" record --commit "$1" \
+		--predicate-type https://speccoder.dev/attestation/task-verification/v0.1 \
+		--predicate "$SC_TMP/task.json" --key "$SC_TMP/keys/$2" >/dev/null
+}
+
+@test "a trusted task statement's mutation score is on its result; an untrusted one's is not" {
+	record_task "$C4" k 9
+	attest_key stranger ecdsa
+	record_task "$C3" stranger 10
+	attest_record "$R" "$C2" k
+	verify --branch HEAD --base "$C1"
+	assert_failure 1
+	run jq -r 'select(.type == "result") | "\(.outcome) \(."mutation-score" // "-")"' "$SC_TMP/out.json"
+	assert_output "ok -
+untrusted-signer -
+ok 9/10"
+}

@@ -43,6 +43,12 @@ case "$1 $2" in
 esac
 GH
 	chmod +x "$SC_TMP/bin/gh"
+	# git: every command line, whoever runs it (sc-git clears the
+	# environment, so the log's path is written in).
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s/git.args"\nexec %s "$@"\n' \
+		"$SC_TMP" "$(command -v git)" >"$SC_TMP/bin/git"
+	chmod +x "$SC_TMP/bin/git"
+	: >"$SC_TMP/git.args"
 	PATH="$SC_TMP/bin:$PATH"
 }
 
@@ -86,7 +92,8 @@ run_action() {
 # Every place a secret must not be.
 assert_nowhere() { # VALUE
 	local f
-	for f in "$SC_TMP/runner.log" "$SC_TMP/gh.args" "$SC_TMP/gh.body" \
+	[ -s "$SC_TMP/git.args" ] || fail "the git shim saw no command"
+	for f in "$SC_TMP/runner.log" "$SC_TMP/gh.args" "$SC_TMP/gh.body" "$SC_TMP/git.args" \
 		"$GITHUB_OUTPUT" "$GITHUB_STEP_SUMMARY" "$SC_TMP/checkout/.git/config"; do
 		if grep -qF -- "$1" "$f"; then fail "a secret in $f"; fi
 	done
@@ -209,6 +216,34 @@ assert_nowhere() { # VALUE
 	grep -qx "$GH_OPEN" "$SC_TMP/gh.args"
 }
 
+@test "run action: held-out tests are sealed, gone before the attempt, and judge it" {
+	run_need_userns
+	mkdir -p "$SC_TMP/held/tests"
+	printf 'grep -q world greet.sh\n' >"$SC_TMP/held/tests/zz-held-out.sh"
+	step attempt env TRANSCRIPT="$DEMO/demo.transcript" HELD_OUT="$SC_TMP/held" \
+		"$ACTION/run/attempt.sh"
+	assert_equal "$(output result)" success
+	[ ! -e "$SC_TMP/held" ]
+	run jq -r 'select(.type == "held-out") | .result' "$(output artifacts)/journal.jsonl"
+	assert_output PASSED
+	# A directory inside the checkout is refused, and stays.
+	mkdir -p "$SC_TMP/checkout/held"
+	run env TRANSCRIPT="$DEMO/demo.transcript" HELD_OUT="$SC_TMP/checkout/held" \
+		"$ACTION/run/attempt.sh"
+	assert_failure 2
+	assert_output --partial 'outside the checkout'
+	[ -d "$SC_TMP/checkout/held" ]
+}
+
+@test "run action: an attempt that committed nothing pushes nothing and opens no pull request" {
+	git -C "$SC_TMP/checkout" branch speccoder/greeting
+	step push "$ACTION/run/remote.sh" push
+	assert_equal "$(output pushed)" false
+	grep -q 'nothing to push' "$SC_TMP/push.raw"
+	run git -C "$SC_TMP/remote.git" rev-parse -q --verify refs/heads/speccoder/greeting
+	assert_failure
+}
+
 @test "run action: a hostile feature name is refused before anything runs" {
 	run env FEATURE='../x' "$ACTION/run/attempt.sh"
 	assert_failure 2
@@ -218,6 +253,34 @@ assert_nowhere() { # VALUE
 	run env FEATURE='a;b' "$ACTION/run/pr.sh"
 	assert_failure 2
 	[ ! -e "$SC_TMP/gh.args" ]
+}
+
+@test "userns.sh: the AppArmor profile is loaded only where user namespaces are restricted" {
+	mkdir -p "$SC_TMP/apparmor.d"
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s/parser.args"\n' "$SC_TMP" >"$SC_TMP/bin/apparmor_parser"
+	chmod +x "$SC_TMP/bin/apparmor_parser"
+	export SC_APPARMOR_DIR=$SC_TMP/apparmor.d SC_USERNS_KNOB=$SC_TMP/knob
+	echo 0 >"$SC_USERNS_KNOB"
+	run "$ACTION/run/userns.sh"
+	assert_success
+	assert_output --partial 'not restricted'
+	[ ! -e "$SC_TMP/parser.args" ]
+	echo 1 >"$SC_USERNS_KNOB"
+	if [ "$(id -u)" -ne 0 ]; then
+		printf '#!/bin/sh\nexec "$@"\n' >"$SC_TMP/bin/sudo"
+		chmod +x "$SC_TMP/bin/sudo"
+	fi
+	run "$ACTION/run/userns.sh"
+	assert_success
+	cmp "$SC_TOP/contrib/apparmor/sc-sandbox-exec" "$SC_APPARMOR_DIR/sc-sandbox-exec"
+	run cat "$SC_TMP/parser.args"
+	assert_output "-r $SC_APPARMOR_DIR/sc-sandbox-exec"
+	# Restricted and no apparmor_parser: said, and the attempt goes on to
+	# its lower tier (sandbox.mode decides).
+	rm "$SC_TMP/bin/apparmor_parser"
+	PATH="$SC_TMP/bin:/usr/bin:/bin" run --separate-stderr "$ACTION/run/userns.sh"
+	assert_success
+	[[ "$stderr" == *"apparmor_parser is missing"* ]]
 }
 
 @test "features action: the features with an open task, as JSON; only names pass" {

@@ -42,6 +42,42 @@ check_sig() {
 	perl "$SC_TOP/t/lib/sigv4-check.pl" "$SECRET" "$SC_TMP/req.$1"
 }
 
+# ---- IAM Identity Center (SSO) profiles -----------------------------------
+
+SSO_TOKEN='aoaAAAAAGTESTSSOACCESSTOKENVALUE4'
+
+# sso_config [EXPIRES]: profile 'work' signs in through sso-session 'corp'
+# (the portal in eu-central-1, Bedrock in us-west-2), and `aws sso login`
+# left its token in the cache file the CLI names by the session's SHA-1.
+sso_config() {
+	mkdir -p "$SC_TMP/home/.aws/sso/cache"
+	printf '[profile work]\nsso_session = corp\nsso_account_id = 111122223333\nsso_role_name = Dev+Role\nregion = us-west-2\n\n[sso-session corp]\nsso_region = eu-central-1\nsso_start_url = https://corp.awsapps.com/start\nsso_registration_scopes = sso:account:access\n' \
+		>"$SC_TMP/home/.aws/config"
+	sso_cache corp "${1:-2999-01-01T00:00:00Z}"
+}
+
+sso_cache() { # KEY EXPIRES
+	printf '{"startUrl": "https://corp.awsapps.com/start", "region": "eu-central-1", "accessToken": "%s", "expiresAt": "%s", "refreshToken": "refresh-%s", "clientId": "c", "clientSecret": "s"}\n' \
+		"$SSO_TOKEN" "$2" "$SSO_TOKEN" \
+		>"$SC_TMP/home/.aws/sso/cache/$(printf '%s' "$1" | sha1sum | cut -c1-40).json"
+}
+
+# No SSO token (nor the role's credentials) in anything sc-model printed.
+no_sso_secret() {
+	[[ "$stderr" != *"$SSO_TOKEN"* ]] || { echo "token on stderr" >&2; return 1; }
+	run ! grep -qF -- "$SSO_TOKEN" "$SC_TMP/out"
+	no_secret
+}
+
+# The loopback server stands in for the portal too.
+sso_portal() {
+	printf 'AWS_ENDPOINT_URL_SSO=%s\n' "$MS_URL"
+}
+
+sso_bedrock() {
+	bedrock AWS_PROFILE=work "$(sso_portal)" --
+}
+
 @test "bedrock: the signature checker holds AWS's published get-vanilla case, and refuses it altered" {
 	printf 'GET / HTTP/1.1\r\nHost:example.amazonaws.com\r\nX-Amz-Date:20150830T123600Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31\r\n\r\n' >"$SC_TMP/vanilla"
 	run perl "$SC_TOP/t/lib/sigv4-check.pl" \
@@ -268,37 +304,6 @@ check_sig() {
 	[[ "$stderr" == *"error[NO-CREDENTIALS]: no AWS credentials"* ]]
 }
 
-# ---- IAM Identity Center (SSO) profiles -----------------------------------
-
-SSO_TOKEN='aoaAAAAAGTESTSSOACCESSTOKENVALUE4'
-
-# sso_config [EXPIRES]: profile 'work' signs in through sso-session 'corp'
-# (the portal in eu-central-1, Bedrock in us-west-2), and `aws sso login`
-# left its token in the cache file the CLI names by the session's SHA-1.
-sso_config() {
-	mkdir -p "$SC_TMP/home/.aws/sso/cache"
-	printf '[profile work]\nsso_session = corp\nsso_account_id = 111122223333\nsso_role_name = Dev+Role\nregion = us-west-2\n\n[sso-session corp]\nsso_region = eu-central-1\nsso_start_url = https://corp.awsapps.com/start\nsso_registration_scopes = sso:account:access\n' \
-		>"$SC_TMP/home/.aws/config"
-	sso_cache corp "${1:-2999-01-01T00:00:00Z}"
-}
-
-sso_cache() { # KEY EXPIRES
-	printf '{"startUrl": "https://corp.awsapps.com/start", "region": "eu-central-1", "accessToken": "%s", "expiresAt": "%s", "refreshToken": "refresh-%s", "clientId": "c", "clientSecret": "s"}\n' \
-		"$SSO_TOKEN" "$2" "$SSO_TOKEN" \
-		>"$SC_TMP/home/.aws/sso/cache/$(printf '%s' "$1" | sha1sum | cut -c1-40).json"
-}
-
-# No SSO token (nor the role's credentials) in anything sc-model printed.
-no_sso_secret() {
-	[[ "$stderr" != *"$SSO_TOKEN"* ]] || { echo "token on stderr" >&2; return 1; }
-	run ! grep -qF -- "$SSO_TOKEN" "$SC_TMP/out"
-	no_secret
-}
-
-sso_bedrock() {
-	bedrock AWS_PROFILE=work "AWS_ENDPOINT_URL_SSO=$MS_URL" "$@" --
-}
-
 @test "bedrock SSO: the cached token of an sso-session buys the role's credentials from the portal; they sign" {
 	model_server_start sso-role.http bedrock-text.http
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
@@ -330,7 +335,7 @@ sso_bedrock() {
 	printf '[default]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\nsso_account_id = 111122223333\nsso_role_name = Dev\nregion = eu-west-1\n' \
 		>"$SC_TMP/home/.aws/config"
 	sso_cache https://corp.awsapps.com/start 2999-01-01T00:00:00UTC
-	bedrock "AWS_ENDPOINT_URL_SSO=$MS_URL" --
+	bedrock "$(sso_portal)" --
 	assert_equal "$status" 0
 	run check_sig 2
 	assert_output "ok $AKID eu-west-1 bedrock content-type;host;x-amz-date;x-amz-security-token"
@@ -401,7 +406,7 @@ sso_bedrock() {
 @test "bedrock SSO: the token never goes in clear to another host (AWS_ENDPOINT_URL_SSO)" {
 	model_conv <"$MODEL_DATA/conv-first.jsonl"
 	sso_config
-	MS_URL=http://127.0.0.1:9
+	# No server: nothing may be sent anywhere.
 	bedrock AWS_PROFILE=work AWS_ENDPOINT_URL_SSO=http://portal.example.com --
 	assert_equal "$status" 4
 	assert_equal "$stderr" "sc-model: error[AWS-CREDENTIALS]: AWS_ENDPOINT_URL_SSO must be https, or http to a loopback address"
@@ -411,7 +416,7 @@ sso_bedrock() {
 	model_server_start sso-role.http
 	sso_config
 	env -i "PATH=$PATH" "HOME=$SC_TMP/home" AWS_PROFILE=work \
-		"AWS_ENDPOINT_URL_SSO=$MS_URL" sc-model -z --provider bedrock \
+		"$(sso_portal)" sc-model -z --provider bedrock \
 		--credential-source >"$SC_TMP/source"
 	run sc-rec --to-json <"$SC_TMP/source"
 	assert_output '{"type":"credentials","provider":"bedrock","source":"profile '"'"'work'"'"' (IAM Identity Center, sso-session '"'"'corp'"'"')"}'

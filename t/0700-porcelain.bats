@@ -105,3 +105,45 @@ setup() {
 	run grep -c 'init-secret\|sk-ant' speccoder.conf
 	assert_output 0
 }
+
+@test "init proposes format.argv for the formatter it finds, the others and acceptance and mutation commented" {
+	printf '[package]\nname = "x"\n' >Cargo.toml
+	printf 'module x\n' >go.mod
+	printf '{"devDependencies":{"prettier":"3.0.0"}}\n' >package.json
+	printf '[tool.ruff]\nline-length = 100\n' >pyproject.toml
+	run git speccoder init
+	assert_success
+	sc-config --file speccoder.conf --format -z >"$SC_TMP/format"
+	run sc-rec --to-json <"$SC_TMP/format"
+	assert_output '{"type":"format","argv":["cargo","fmt"],"required":"false"}'
+	run grep -E '^	# argv = ' speccoder.conf
+	assert_line "	# argv = gofmt -l -w ."
+	assert_line "	# argv = prettier --write ."
+	assert_line "	# argv = ruff format"
+	# Acceptance and mutation are examples only: nothing runs until the
+	# person says so.
+	run sc-config --file speccoder.conf --acceptance
+	assert_output ""
+	run sc-config --file speccoder.conf --mutation
+	assert_failure 1
+	grep -q '^#\[acceptance "e2e"\]' speccoder.conf
+	grep -q '^#\[mutation\]' speccoder.conf
+	grep -q '^#	report = mutants.out/outcomes.json' speccoder.conf
+}
+
+@test "init proposes clang-format over the sources of a compile database, quoted so the patterns reach git" {
+	: >compile_commands.json
+	run git speccoder init
+	assert_success
+	sc-config --file speccoder.conf --format -z >"$SC_TMP/format"
+	run sc-rec --to-json <"$SC_TMP/format"
+	assert_output "{\"type\":\"format\",\"argv\":[\"sh\",\"-c\",\"git ls-files -z -- '*.[ch]' '*.cc' '*.cpp' '*.hpp' | xargs -0r clang-format -i --\"],\"required\":\"false\"}"
+}
+
+@test "init without a formatter leaves [format] commented" {
+	run git speccoder init
+	assert_success
+	run sc-config --file speccoder.conf --format
+	assert_failure 1
+	grep -q '^#\[format\]' speccoder.conf
+}

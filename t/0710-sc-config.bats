@@ -132,3 +132,76 @@ CONF
 	assert_equal "$status" 5
 	[[ "$stderr" == *"error[WRITE-FAILED]"* ]]
 }
+
+@test "--acceptance, --format, --mutation: one record each, split like a check" {
+	cat >>speccoder.conf <<'CONF'
+[acceptance "e2e"]
+	argv = make e2e 'ARGS=a b'
+	timeout = 900
+[format]
+	argv = gofmt -l -w .
+	required
+[mutation]
+	argv = cargo mutants
+	timeout = 1800
+	minimum = 60
+	report = mutants.out/outcomes.json
+CONF
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --acceptance
+	assert_success
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_output '{"type":"acceptance","name":"e2e","argv":["make","e2e","ARGS=a b"],"timeout":"900"}'
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --format
+	assert_success
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_output '{"type":"format","argv":["gofmt","-l","-w","."],"required":"true"}'
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --mutation
+	assert_success
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_output '{"type":"mutation","argv":["cargo","mutants"],"timeout":"1800","minimum":"60","report":"mutants.out/outcomes.json"}'
+}
+
+@test "without [format] or [mutation]: exit 1, nothing written; without acceptance tests: none" {
+	local o
+	for o in --format --mutation; do
+		sc_run_io /dev/null "$SC_TMP/out" sc-config "$o"
+		assert_equal "$status" 1
+		[ ! -s "$SC_TMP/out" ]
+	done
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --acceptance
+	assert_success
+	[ ! -s "$SC_TMP/out" ]
+}
+
+@test "bad steps are refused: no argv, a name, unknown key, bad required, minimum or report" {
+	local body o
+	for body in '[format]\n\ttimeout = 5' \
+		'[format]\n\targv = a\n\targv = b' \
+		'[format "x"]\n\targv = a' \
+		'[format]\n\targv = a\n\trequired = maybe' \
+		'[format]\n\targv = a\n\tminimum = 5' \
+		'[format]\n\targv = a\n\ttimeout = forever' \
+		'[mutation]\n\targv = a\n\tminimum = 101' \
+		'[mutation]\n\targv = a\n\tminimum = 50%%' \
+		'[mutation]\n\targv = a\n\trequired = true' \
+		'[mutation]\n\targv = a\n\treport = /etc/passwd' \
+		'[mutation]\n\targv = a\n\treport = ../out.json' \
+		'[mutation]\n\targv = a\n\treport = a/../../b' \
+		'[mutation]\n\targv = a\n\treport = a//b' \
+		'[mutation]\n\targv = a\n\treport = a/' \
+		'[mutation]\n\targv = a\n\treport = .' \
+		'[acceptance "../x"]\n\targv = a' \
+		'[acceptance "x"]\n\ttimeout = 5'; do
+		# shellcheck disable=SC2059
+		printf "$body\n" >bad.conf
+		case "$body" in
+		'[format'*) o=--format ;;
+		'[mutation'*) o=--mutation ;;
+		*) o=--acceptance ;;
+		esac
+		sc_run_io /dev/null "$SC_TMP/out" sc-config --file bad.conf "$o"
+		[ "$status" -eq 3 ] || fail "'$body': status $status"
+		[[ "$stderr" == *"error[BAD-CONFIG]"* ]] || fail "'$body': $stderr"
+		[ ! -s "$SC_TMP/out" ] || fail "'$body': wrote output"
+	done
+}

@@ -54,6 +54,21 @@ journal_json() {
 	assert_equal "$(cat inside.txt)" inside
 }
 
+@test "exec: sandbox.writable outside the root stops the command; sandbox.writableOutside allows it and says so" {
+	mkdir -p "$SC_TMP/cache"
+	git config -f speccoder.conf --add sandbox.writable "$SC_TMP/cache"
+	run --separate-stderr git speccoder exec -- sh -c "echo x >'$SC_TMP/cache/ran'"
+	assert_equal "$status" 125
+	[[ "$stderr" == *"error[WRITABLE-OUTSIDE-ROOT]"* ]]
+	[ ! -e "$SC_TMP/cache/ran" ]
+	git config -f speccoder.conf --unset-all sandbox.writable
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/cache"
+	run --separate-stderr git speccoder exec -- sh -c "echo x >'$SC_TMP/cache/ran'"
+	assert_success
+	[[ "$stderr" == *"warning[WRITABLE-OUTSIDE]"* ]]
+	[ -e "$SC_TMP/cache/ran" ]
+}
+
 @test "exec: usage errors" {
 	run --separate-stderr git speccoder exec
 	assert_equal "$status" 2
@@ -189,4 +204,33 @@ CONF
 	assert_output ""
 	run find "$XDG_STATE_HOME" -type d ! -perm 700
 	assert_output ""
+}
+
+@test "check --acceptance runs the acceptance tests the same way, evidence with kind=acceptance" {
+	run git speccoder check --acceptance
+	assert_success
+	assert_output "speccoder.conf names no acceptance test"
+	cat >>speccoder.conf <<'CONF'
+[acceptance "e2e"]
+	argv = "sh -c 'echo key=$MY_API_KEY; exit 4'"
+[acceptance "fine"]
+	argv = true
+CONF
+	run --separate-stderr git speccoder check --acceptance
+	assert_equal "$status" 1
+	assert_output --partial "key=[redacted:MY_API_KEY]"
+	assert_output --regexp 'fail +e2e .*status 4'
+	assert_output --regexp 'pass +fine'
+	refute_output --regexp 'ok|leak|slow'
+	run jq -sr '[.[] | select(.type == "evidence") | "\(.kind):\(.name):\(.status)"] | join(" ")' < <(journal_json)
+	assert_output "acceptance:e2e:4 acceptance:fine:0"
+	run git speccoder check --acceptance fine
+	assert_success
+	run --separate-stderr git speccoder check --acceptance ok
+	assert_equal "$status" 2
+	[[ "$stderr" == *"no such acceptance in speccoder.conf"* ]]
+	run git speccoder check ok
+	assert_success
+	run jq -r 'select(.type == "evidence") | .kind' < <(journal_json)
+	assert_output check
 }

@@ -41,8 +41,10 @@ attempt=(git speccoder run greeting --no-prompt --provider openai
 	# erase to the end of the line, then the numbers, increasing.
 	run grep -aoE $'\r\033\\[K  model: answering [0-9]+:[0-9]{2}, about [0-9]+ tokens so far\\.' "$SC_TMP/tty"
 	assert_success
-	[ "${#lines[@]}" -ge 3 ]
-	[[ "${lines[0]}" == *"answering 0:01, about "* ]]
+	# Four pauses of 1.2 s: a line about each second (at least two even on
+	# a loaded machine), the first after the first second.
+	[ "${#lines[@]}" -ge 2 ]
+	[[ "${lines[0]}" =~ answering\ 0:0[1-4],\ about ]]
 	first=$(grep -oE 'about [0-9]+' <<<"${lines[0]}" | cut -d' ' -f2)
 	last=$(grep -oE 'about [0-9]+' <<<"${lines[-1]}" | cut -d' ' -f2)
 	[ "$last" -gt "$first" ]
@@ -68,6 +70,21 @@ attempt=(git speccoder run greeting --no-prompt --provider openai
 	assert_output ""
 }
 
+# agent [OPTION...]: sc-agent on one task with $SC_TMP/model as the model
+# (the other programs are never reached: the model makes no call).
+agent() {
+	{
+		sc-rec type=model "argv=$SC_TMP/model"
+		sc-rec type=classify argv=sc-classify argv=--root argv=.
+		sc-rec type=sandbox argv=false
+		sc-rec type=mask argv=sc-mask argv=--env
+	} >"$SC_TMP/programs"
+	printf 'Say done.\n' >"$SC_TMP/task"
+	run --separate-stderr timeout 60 sc-agent -z --root . \
+		--conversation "$SC_TMP/conv" --programs "$SC_TMP/programs" \
+		--no-prompt --trusted "$SC_TMP/task" "$@"
+}
+
 @test "sc-agent --status-line: only numbers reach the screen; a forged or malformed progress record shows nothing; the model's stderr never lands on the line" {
 	# A model program that writes its own progress records on the
 	# descriptor sc-agent gives it, then a reply.
@@ -87,16 +104,7 @@ sc-rec type=text text=done source=model label=trusted
 sc-rec type=end reason=end
 M
 	chmod +x "$SC_TMP/model"
-	{
-		sc-rec type=model "argv=$SC_TMP/model"
-		sc-rec type=classify argv=sc-classify argv=--root argv=.
-		sc-rec type=sandbox argv=false
-		sc-rec type=mask argv=sc-mask argv=--env
-	} >"$SC_TMP/programs"
-	printf 'Say done.\n' >"$SC_TMP/task"
-	run --separate-stderr sc-agent -z --root . --conversation "$SC_TMP/conv" \
-		--programs "$SC_TMP/programs" --no-prompt --status-line \
-		--trusted "$SC_TMP/task"
+	agent --status-line
 	assert_success
 	# The model's diagnostic erases the line first and stands on its own.
 	assert_equal "$stderr" $'\r\033[K  model: answering 1:01, about 42 tokens so far.\r\033[Ksc-model: warning: a line of its own\n\r\033[K  model: answering 1:02, about 50 tokens so far.\r\033[K'
@@ -105,15 +113,7 @@ M
 @test "sc-agent without --status-line: the model gets no progress descriptor" {
 	printf '#!/bin/sh\ncase "$*" in *progress*) exit 9 ;; esac\nsc-rec type=end reason=end\n' >"$SC_TMP/model"
 	chmod +x "$SC_TMP/model"
-	{
-		sc-rec type=model "argv=$SC_TMP/model"
-		sc-rec type=classify argv=sc-classify argv=--root argv=.
-		sc-rec type=sandbox argv=false
-		sc-rec type=mask argv=sc-mask argv=--env
-	} >"$SC_TMP/programs"
-	printf 'Say done.\n' >"$SC_TMP/task"
-	run --separate-stderr sc-agent -z --root . --conversation "$SC_TMP/conv" \
-		--programs "$SC_TMP/programs" --no-prompt --trusted "$SC_TMP/task"
+	agent
 	assert_success
 	assert_equal "$stderr" ""
 }
@@ -128,15 +128,7 @@ head -c 300000 /dev/zero | tr '\0' 'x' >&3 || exit 7
 sc-rec type=end reason=end
 M
 	chmod +x "$SC_TMP/model"
-	{
-		sc-rec type=model "argv=$SC_TMP/model"
-		sc-rec type=classify argv=sc-classify argv=--root argv=.
-		sc-rec type=sandbox argv=false
-		sc-rec type=mask argv=sc-mask argv=--env
-	} >"$SC_TMP/programs"
-	printf 'Say done.\n' >"$SC_TMP/task"
-	run --separate-stderr timeout 60 sc-agent -z --root . --conversation "$SC_TMP/conv" \
-		--programs "$SC_TMP/programs" --no-prompt --status-line --trusted "$SC_TMP/task"
+	agent --status-line
 	assert_success
 	assert_equal "$stderr" ""
 }

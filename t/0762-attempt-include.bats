@@ -114,6 +114,18 @@ grep PLAIN_SETTING .env.test'
 	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
 }
 
+@test "include: a check that un-ignores an included file does not get it committed (DIFF-DENIED, deny.included-file)" {
+	planted 'printf "!.env.test\n" >>.gitignore'
+	attempt
+	assert_failure 1
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "denied") | "\(.path) \(.rule)"' "$SC_TMP/j"
+	assert_line ".env.test deny.included-file"
+	run jq -r 'select(.type == "end" and .command == "run") | .code' "$SC_TMP/j"
+	assert_output DIFF-DENIED
+	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
+}
+
 @test "include: control: without the include the same value is not in the worktree" {
 	git rm -q .worktreeinclude
 	git config -f speccoder.conf --unset-all worktree.include
@@ -196,4 +208,51 @@ grep PLAIN_SETTING .env.test'
 	run jq -r 'select(.type == "included") | .path' "$SC_TMP/j"
 	refute_line other.env
 	assert_line .env.test
+}
+
+@test "include: the held-out tests read the included files too, in their copy" {
+	mkdir -p "$SC_TMP/held/tests"
+	# shellcheck disable=SC2016 # the held-out test's own text
+	printf '%s\n' 'grep -q "^INCLUDED_TOKEN=inc-" .env.test && test -s fixture.key && echo "ok - held-out sees the included files" || { echo "not ok - no included files"; exit 1; }' \
+		>"$SC_TMP/held/tests/zz-held-out.sh"
+	git speccoder seal greeting "$SC_TMP/held" >/dev/null
+	planted ': harmless'
+	attempt
+	assert_success
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "held-out") | .result' "$SC_TMP/j"
+	assert_output PASSED
+	run find "$XDG_STATE_HOME" -name held-out.copy
+	assert_output ""
+}
+
+@test "include: an external agent reads an included file as empty with its own tools, and its requests for it are denied" {
+	FAKE_AGENT="$SC_TOP/build/t/fake-acp-agent"
+	[ -x "$FAKE_AGENT" ] || fail "build/t/fake-acp-agent is missing: run 'make unit'"
+	mkdir -p "$SC_TMP/alog"
+	git config -f speccoder.conf executor.command "$FAKE_AGENT $SC_TMP/script $SC_TMP/alog/log"
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/alog"
+	git commit -q -am "an external agent"
+	digest=$(printf '%s' "$(cd .git && pwd -P)" | sha256sum | cut -c1-12)
+	wt=$XDG_STATE_HOME/speccoder/repo-$digest/worktrees/greeting
+	printf '%s\n' 'expect initialize' \
+		'reply {"protocolVersion":1,"agentInfo":{"name":"fake","version":"1.0"}}' \
+		'expect session/new' \
+		'reply {"sessionId":"s1","modes":{"currentModeId":"default","availableModes":[{"id":"default","name":"Default"}]}}' \
+		'expect session/prompt' \
+		"copy $wt/.env.test $SC_TMP/alog/copy" \
+		"request fs/read_text_file {\"sessionId\":\"s1\",\"path\":\"$wt/.env.test\"}" \
+		"request fs/write_text_file {\"sessionId\":\"s1\",\"path\":\"$wt/greet.sh\",\"content\":\"#!/bin/sh\\necho \\\"Hello, \${1:-world}!\\\"\\n\"}" \
+		'say done' \
+		'reply {"stopReason":"end_turn"}' >"$SC_TMP/script"
+	run --separate-stderr git speccoder run greeting --no-prompt
+	assert_success
+	# Its own read found the file empty; the checks still read it whole.
+	assert_equal "$(cat "$SC_TMP/alog/copy")" ""
+	grep -q "^INCLUDED_TOKEN=$INC_TOKEN" "$wt/.env.test"
+	run grep -c -F "$INC_TOKEN" "$SC_TMP/alog/log"
+	assert_output 0
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .decision == "deny") | .rule' "$SC_TMP/j"
+	assert_output deny.included-file
 }

@@ -126,6 +126,18 @@ test.key:1 keyline-abcdefghij"
 	assert_equal "$(cat "$SC_TMP/victim")" "keep me"
 }
 
+@test "sc-tree include: a secret too short to mask is said once and left out of the records" {
+	printf 'DB_PASSWORD=test\nAPI_TOKEN=%s\n' "$token" >"$co/.env.test"
+	include
+	assert_success
+	assert_regex "$stderr" "warning\\[SHORT-SECRET\\]: 'DB_PASSWORD' of '.env.test'"
+	run jq -r .name < <(sc-rec --to-json <"$SC_TMP/secrets")
+	assert_output API_TOKEN
+	# So a masker of the run says nothing about it.
+	sc_run_io /dev/null "$SC_TMP/m" sc-mask --records "$SC_TMP/secrets"
+	assert_equal "$stderr" ""
+}
+
 @test "sc-tree include: --dry-run copies nothing and still names the secrets" {
 	include --dry-run
 	assert_success

@@ -6,7 +6,9 @@
 # shellcheck disable=SC2154 # bats: run sets status, output, stderr
 load lib/common
 
-GH="ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+# A made-up GitHub token whose last 6 characters are the CRC32 of the 30
+# before, as GitHub writes them: the github-token rule checks it.
+GH="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"
 
 # A skill package in $SC_TMP/pkg, pinned as pdf@1.0 in $SC_TMP/skills.lock.
 pinned_skill() {
@@ -237,6 +239,48 @@ status_of() {
 	[[ "$stderr" != *"$GH"* ]]
 }
 
+# The fingerprint of a value: the first 16 hex digits of its SHA-256.
+fp() {
+	printf '%s' "$1" | sha256sum | cut -c1-16
+}
+
+@test "mask.allowFingerprint (--config): a false positive pins and verifies, said as allowed; another value still fails" {
+	pinned_skill
+	# A made-up fixture the aws-access-key-id rule finds.
+	printf 'example: AKIAQWERTYUIOPASDFGH\n' >"$SC_TMP/pkg/example.txt"
+	sc_run_io /dev/null "$SC_TMP/pin.out" sc-pin pin --lock "$SC_TMP/skills.lock" pdf@2.0 "$SC_TMP/pkg"
+	assert_equal "$status" 1
+	printf '[mask]\n\tallowFingerprint = %s\n' "$(fp AKIAQWERTYUIOPASDFGH)" >"$SC_TMP/speccoder.conf"
+	sc_run_io /dev/null "$SC_TMP/pin.out" sc-pin pin --lock "$SC_TMP/skills.lock" \
+		--config "$SC_TMP/speccoder.conf" pdf@2.0 "$SC_TMP/pkg"
+	assert_equal "$status" 0
+	sc-rec --to-json <"$SC_TMP/pin.out" >"$SC_TMP/json"
+	run jq -r '"\(.type) \(.code) \(.rule) \(.file) \(.line) \(.allowed)"' "$SC_TMP/json"
+	assert_output "finding CREDENTIAL-ALLOWED aws-access-key-id example.txt 1 fingerprint
+pin null null null null null"
+	verify --config "$SC_TMP/speccoder.conf" "pdf@2.0=$SC_TMP/pkg"
+	assert_equal "$status" 0
+	assert_equal "$(status_of 1)" verified
+	assert_equal "$(jq -r .reason "$SC_TMP/json")" \
+		"the digest matches the pin for pdf@2.0 (1 credential finding(s) allowed by fingerprint)"
+	# Without the configuration the same package is a scan hit.
+	verify "pdf@2.0=$SC_TMP/pkg"
+	assert_equal "$status" 1
+	assert_equal "$(status_of 1)" scan-hit
+	# Another value of the same rule is not allowed.
+	printf 'other: AKIAZXCVBNMLKJHGFDSA\n' >>"$SC_TMP/pkg/example.txt"
+	sc_run_io /dev/null "$SC_TMP/pin.out" sc-pin pin --lock "$SC_TMP/skills.lock" \
+		--config "$SC_TMP/speccoder.conf" pdf@3.0 "$SC_TMP/pkg"
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[SCAN-HIT]: the package holds 1 credential finding(s)"* ]]
+	# A malformed fingerprint stops the pin: exit 3, the line named.
+	printf '[mask]\n\tallowFingerprint = nothex\n' >"$SC_TMP/speccoder.conf"
+	sc_run_io /dev/null "$SC_TMP/pin.out" sc-pin pin --lock "$SC_TMP/skills.lock" \
+		--config "$SC_TMP/speccoder.conf" pdf@3.0 "$SC_TMP/pkg"
+	assert_equal "$status" 3
+	[[ "$stderr" == *"error[BAD-CONFIG]: $SC_TMP/speccoder.conf:2: mask.allowFingerprint"* ]]
+}
+
 @test "pin: a lock that is a symlink is refused, never written through" {
 	pinned_skill
 	mv "$SC_TMP/skills.lock" "$SC_TMP/target"
@@ -297,5 +341,7 @@ status_of() {
 	sc_run_io /dev/null "$SC_TMP/d" sc-pin verify --lock "$SC_TMP/l" "a@1"
 	assert_equal "$status" 2
 	sc_run_io /dev/null "$SC_TMP/d" sc-pin frobnicate
+	assert_equal "$status" 2
+	sc_run_io /dev/null "$SC_TMP/d" sc-pin digest --config /dev/null "$SC_TMP"
 	assert_equal "$status" 2
 }

@@ -6,7 +6,9 @@
 load lib/common
 load lib/porcelain
 
-GH="ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+# A made-up GitHub token whose last 6 characters are the CRC32 of the 30
+# before, as GitHub writes them: the github-token rule checks it.
+GH="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"
 
 setup() {
 	sc_common_setup
@@ -122,6 +124,32 @@ pin_all() {
 	run --separate-stderr git speccoder skills verify
 	assert_equal "$status" 1
 	assert_line --regexp "^scan-hit +required +pdf@1\.4\.0: credential \(rule private-key\) in 'key.txt' line 1"
+}
+
+@test "mask.allowFingerprint: a skill's known false positive pins and verifies, said as allowed; another value does not" {
+	# A made-up fixture the aws-access-key-id rule finds.
+	printf 'Example key: AKIAQWERTYUIOPASDFGH\n' >>.claude/skills/review/SKILL.md
+	run --separate-stderr git speccoder skills pin .claude/skills/review
+	assert_equal "$status" 1
+	[[ "$stderr" == *"aws-access-key-id: SKILL.md line 2"* ]]
+	printf '[mask]\n\tallowFingerprint = %s\n' \
+		"$(printf AKIAQWERTYUIOPASDFGH | sha256sum | cut -c1-16)" >>speccoder.conf
+	run --separate-stderr git speccoder skills pin .claude/skills/review
+	assert_equal "$status" 0
+	assert_line --regexp '^  allowed by fingerprint [0-9a-f]{16}: aws-access-key-id: SKILL\.md line 2$'
+	assert_line --regexp '^pinned \.claude/skills/review@repo sha256:[0-9a-f]{64}$'
+	run --separate-stderr git speccoder skills pin pdf@1.4.0 "$SC_TMP/vendor/pdf"
+	assert_equal "$status" 0
+	run --separate-stderr git speccoder skills verify
+	assert_equal "$status" 0
+	assert_line --regexp '^verified +required +\.claude/skills/review@repo: the digest matches .*\(1 credential finding\(s\) allowed by fingerprint\)$'
+	[[ "$output$stderr" != *AKIAQWERTYUIOPASDFGH* ]]
+	# Another value of the rule is a finding, the allowance notwithstanding.
+	printf 'Other: AKIAZXCVBNMLKJHGFDSA\n' >>.claude/skills/review/SKILL.md
+	run --separate-stderr git speccoder skills pin .claude/skills/review
+	assert_equal "$status" 1
+	[[ "$stderr" == *"aws-access-key-id: SKILL.md line 3"* ]]
+	[[ "$stderr" == *"aws-access-key-id: SKILL.md line 2 (allowed by fingerprint)"* ]]
 }
 
 @test "pin with a path alone takes the id a run loads it as: the first pin verifies" {

@@ -123,3 +123,25 @@ sealed() {
 	run --separate-stderr git speccoder seal f1 "$SC_TMP/nowhere"
 	assert_equal "$status" 2
 }
+
+@test "mask.allowFingerprint of speccoder.conf: a false positive in the tests seals and verifies; another value does not seal" {
+	# A made-up fixture the aws-access-key-id rule finds.
+	printf 'example: AKIAQWERTYUIOPASDFGH\n' >"$SC_TMP/held/unit/data.txt"
+	run --separate-stderr git speccoder seal f1 "$SC_TMP/held"
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[SCAN-HIT]"* ]]
+	[ ! -e "$XDG_STATE_HOME/speccoder" ] || [ -z "$(find "$XDG_STATE_HOME/speccoder" -name lock)" ]
+	printf '[mask]\n\tallowFingerprint = %s\n' \
+		"$(printf AKIAQWERTYUIOPASDFGH | sha256sum | cut -c1-16)" >speccoder.conf
+	sealed
+	# Another value of the rule is still a finding.
+	printf 'other: AKIAZXCVBNMLKJHGFDSA\n' >>"$SC_TMP/held/unit/data.txt"
+	run --separate-stderr git speccoder seal f2 "$SC_TMP/held"
+	assert_equal "$status" 1
+	[[ "$stderr" == *"error[SCAN-HIT]"* ]]
+	# The seal made with the allowance verifies only with it.
+	rm speccoder.conf
+	run --separate-stderr git speccoder seal --verify f1
+	assert_equal "$status" 1
+	assert_output ''
+}

@@ -54,7 +54,7 @@ _git_speccoder() {
 	check)
 		local names
 		names=$(sc-config --checks 2>/dev/null | sc-rec --to-json 2>/dev/null | jq -r .name 2>/dev/null)
-		mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "$names --acceptance" -- "$cur") ;;
 	skills)
 		if [ "$COMP_CWORD" -eq "$((i + 1))" ]; then
 			mapfile -t COMPREPLY < <(compgen -W "pin verify" -- "$cur")

@@ -17,7 +17,7 @@ use warnings;
 my @FORMATS = (
  ['private-key', ['-----BEGIN RSA PRIVATE KEY-----','-----BEGIN OPENSSH PRIVATE KEY-----','-----BEGIN PRIVATE KEY-----','-----BEGIN EC PRIVATE KEY-----','-----BEGIN ENCRYPTED PRIVATE KEY-----','-----BEGIN PGP PRIVATE KEY BLOCK-----','-----BEGIN DSA PRIVATE KEY-----'], ['-----BEGIN PUBLIC KEY-----','-----BEGIN CERTIFICATE-----','BEGIN RSA PRIVATE KEY']],
  ['putty-private-key', ['PuTTY-User-Key-File-2: ssh-rsa','PuTTY-User-Key-File-3: ssh-ed25519'], ['PuTTY-User-Key-File: missing version']],
- ['age-secret-key', ['AGE-SECRET-KEY-1{bech:58}'], ['AGE-SECRET-KEY-1{bech:20}','age1{bech:58}']],
+ ['age-secret-key', ['AGE-SECRET-KEY-1{age:52}'], ['AGE-SECRET-KEY-1{bech:20}','age1{bech:58}','AGE-SECRET-KEY-1{badage:52}']],
  ['aws-access-key-id', ['AKIA{b32:16}','ASIA{b32:16}','ABIA{b32:16}','AROA{b32:16}','A3T{a36u:17}'], ['AKIA{b32:12}','AKIA{b32:16}{b32:3}','akia{b32:16}']],
  ['aws-secret-access-key', ['aws_secret_access_key = {b64:40}','AWS_SECRET_ACCESS_KEY="{b64:40}"','"aws_secret_key": "{b64:40}"'], ['aws_secret_access_key = ${AWS_SECRET}','aws_region = us-east-1','aws_secret_access_key: !Ref SecretParam']],
  ['gcp-service-account', ['"type": "service_account"','{"type":"service_account"'], ['"type": "authorized_user"']],
@@ -55,11 +55,11 @@ my @FORMATS = (
  ['grafana-token', ['glc_{b64:80}','glsa_{a62:32}_{hex:8}'], ['glsa_{a62:10}_{hex:8}']],
  ['dynatrace-token', ['dt0c01.{a36u:24}.{a36u:64}'], ['dt0c01.{a36u:10}.{a36u:10}']],
  ['sumologic-access-key', ['SUMO_ACCESS_KEY={a62:64}','sumologic_access_id = "su{a62:12}"'], ['SUMO_ACCESS_KEY=short']],
- ['github-token', ['ghp_{a62:36}','gho_{a62:36}','ghu_{a62:36}','ghs_{a62:36}','ghr_{a62:36}'], ['ghp_{a62:20}','ghx_{a62:36}']],
+ ['github-token', ['ghp_{crc:30}','gho_{crc:30}','ghu_{crc:30}','ghs_{crc:30}','ghr_{crc:30}'], ['ghp_{a62:20}','ghx_{a62:36}','ghp_{badcrc:30}','gho_{badcrc:30}','ghs_{badcrc:30}']],
  ['github-fine-grained-token', ['github_pat_11{a36u:20}_{a62:59}'], ['github_pat_{a62:20}']],
  ['gitlab-token', ['glpat-{u64:20}','gldt-{u64:20}','glrt-{u64:20}','glptt-{hex:40}','GR1348941{u64:20}','glcbt-{u64:20}','glimt-{u64:25}'], ['glpat-{u64:10}','glpat-xxxxxxxxxxxxxxxxxxxx']],
  ['atlassian-api-token', ['ATATT3{u64:186}','ATBB{a62:32}','ATCTT3{u64:186}'], ['ATATT3{u64:20}']],
- ['npm-token', ['npm_{a62:36}','//registry.npmjs.org/:_authToken={hex:8}-{hex:4}-{hex:4}-{hex:4}-{hex:12}'], ['npm_{a62:20}','//registry.npmjs.org/:_authToken=${NPM_TOKEN}']],
+ ['npm-token', ['npm_{crc:30}','//registry.npmjs.org/:_authToken={hex:8}-{hex:4}-{hex:4}-{hex:4}-{hex:12}'], ['npm_{a62:20}','//registry.npmjs.org/:_authToken=${NPM_TOKEN}','npm_{badcrc:30}']],
  ['pypi-token', ['pypi-AgEIcHlwaS5vcmc{u64:70}'], ['pypi-AgEIcHlwaS5vcmc{u64:10}']],
  ['rubygems-token', ['rubygems_{hex:48}'], ['rubygems_{hex:20}']],
  ['nuget-api-key', ['oy2{a36l:43}'], ['oy2{a36l:20}']],
@@ -165,15 +165,78 @@ my %CLASS = (
 	bech => [split //, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'],
 );
 my %CLASS_DOC = (a62 => 'A-Za-z0-9', a36l => 'a-z0-9', a36u => 'A-Z0-9',
+	crc => 'A-Za-z0-9><6 A-Za-z0-9: their CRC32',
+	age => 'bech32><6 bech32: Bech32 checksum',
 	hex => '0-9a-f', b64 => 'A-Za-z0-9+/', u64 => 'A-Za-z0-9\_-',
 	b32 => 'A-Z2-7', dig => '0-9', bech => 'bech32');
 
 # A small generator of our own, so the corpus never depends on Perl's rand.
 my $seed = 20261201;
 sub rnd { $seed = ($seed * 1103515245 + 12345) % 2147483648; return $seed >> 8; }
+
+# GitHub's and npm's checksum: CRC-32 (IEEE, as zlib's) of the random
+# part, in 6 base62 digits (0-9A-Za-z, most significant first).
+my @B62 = ('0' .. '9', 'A' .. 'Z', 'a' .. 'z');
+sub crc32 {
+	my $crc = 0xffffffff;
+	for my $c (unpack 'C*', $_[0]) {
+		$crc ^= $c;
+		$crc = ($crc >> 1) ^ (($crc & 1) ? 0xedb88320 : 0) for 1 .. 8;
+	}
+	return $crc ^ 0xffffffff;
+}
+sub b62_6 {
+	my ($n) = @_;
+	my $s = '';
+	for (1 .. 6) { $s = $B62[$n % 62] . $s; $n = int($n / 62); }
+	return $s;
+}
+sub rand_chars {
+	my ($class, $n) = @_;
+	return join '', map { $CLASS{$class}[rnd() % @{$CLASS{$class}}] } 1 .. $n;
+}
+# {crc:N}: N random base62 characters and their checksum; {badcrc:N}: the
+# same with one checksum character changed, a look-alike no token is.
+sub checksummed {
+	my ($kind, $n) = @_;
+	my $body = rand_chars('a62', $n);
+	my $sum = b62_6(crc32($body));
+	if ($kind eq 'badcrc') {
+		my $at = rnd() % 6;
+		my $c = substr($sum, $at, 1);
+		substr($sum, $at, 1) = $B62[(index(join('', @B62), $c) + 1 + rnd() % 61) % 62];
+	}
+	return $body . $sum;
+}
+# An age secret key's Bech32 checksum (BIP 173), the human-readable part
+# "age-secret-key-": {age:N} is N random characters and their checksum,
+# {badage:N} the same with one checksum character changed.
+my $BECH = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+sub bech32_polymod {
+	my @gen = (0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3);
+	my $chk = 1;
+	for my $v (@_) {
+		my $top = $chk >> 25;
+		$chk = (($chk & 0x1ffffff) << 5) ^ $v;
+		for my $i (0 .. 4) { $chk ^= $gen[$i] if ($top >> $i) & 1; }
+	}
+	return $chk;
+}
+sub age_key {
+	my ($kind, $n) = @_;
+	my $hrp = 'age-secret-key-';
+	my @data = map { rnd() % 32 } 1 .. $n;
+	my @h = map { ord } split //, $hrp;
+	my $mod = bech32_polymod((map { $_ >> 5 } @h), 0, (map { $_ & 31 } @h), @data, (0) x 6) ^ 1;
+	my @sum = map { ($mod >> (5 * (5 - $_))) & 31 } 0 .. 5;
+	$sum[rnd() % 6] ^= 1 + rnd() % 31 if $kind eq 'badage';
+	return uc join '', map { substr($BECH, $_, 1) } @data, @sum;
+}
 sub fill {
 	my ($shape) = @_;
-	$shape =~ s/\{(\w+):(\d+)\}/join '', map { $CLASS{$1}[rnd() % @{$CLASS{$1}}] } 1 .. $2/ge;
+	$shape =~ s/\{(age|badage):(\d+)\}/age_key($1, $2)/ge;
+	$shape =~ s/\{(crc|badcrc):(\d+)\}/checksummed($1, $2)/ge;
+	$shape =~ s/\{(\w+):(\d+)\}/rand_chars($1, $2)/ge;
 	return $shape;
 }
 

@@ -17,8 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(line, data, size);
 	line[size] = '\0';
 	ans = sc_answer_parse(line, &hosts, NULL);
-	/* hosts only ever come with a once */
-	if (hosts.nr && ans != SC_ANSWER_ONCE)
+	/* hosts only ever come with an allow: once or for the run */
+	if (hosts.nr && ans != SC_ANSWER_ONCE && ans != SC_ANSWER_RUN)
 		abort();
 	if (hosts.nr > SC_ASK_MAX_HOSTS)
 		abort();

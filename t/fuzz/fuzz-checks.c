@@ -1,7 +1,9 @@
 /*
  * The checks of speccoder.conf (what sc-config --checks and the drivers
  * read) on arbitrary text: no crash, and every check accepted has a valid
- * name and a non-empty argv.
+ * name and a non-empty argv; the same for the acceptance tests, and the
+ * formatter and the mutation tool ([format], [mutation]) read have a
+ * non-empty argv and a report path beneath the root.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +14,22 @@
 #include "io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_step(const char *path, const char *section)
+{
+	struct sc_step s;
+
+	sc_step_init(&s);
+	if (sc_step_load(&s, path, section) == 0) {
+		if (s.argv && (!s.argc || !s.argv[0]))
+			abort();
+		if (s.report && !sc_step_report_valid(s.report))
+			abort();
+		if (s.minimum > 100)
+			abort();
+	}
+	sc_step_release(&s);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,5 +54,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    !c.v[i].argv[0])
 				abort();
 	sc_checks_release(&c);
+	sc_checks_init(&c);
+	if (sc_checks_load_section(&c, path, "acceptance") == 0)
+		for (i = 0; i < c.nr; i++)
+			if (!sc_check_name_valid(c.v[i].name) || !c.v[i].argc)
+				abort();
+	sc_checks_release(&c);
+	check_step(path, "format");
+	check_step(path, "mutation");
 	return 0;
 }

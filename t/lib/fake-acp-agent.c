@@ -23,6 +23,7 @@
  *                     content (session s1) and wait for its response
  *   flood N           send N tool_call_update notifications for one call
  *   write FILE TEXT   write TEXT to FILE (a settings change)
+ *   copy SRC DST      read SRC itself (not through ACP) into DST
  *   symlink TARGET LINK   make LINK a symlink to TARGET
  *   env FILE          write its environment to FILE, one variable a line
  *   child PIDFILE     start `sleep 300` in the background, in the agent's
@@ -254,6 +255,26 @@ static void write_file(char *rest)
 		fail("cannot write", rest);
 }
 
+/* Read SRC with the agent's own rights (not through ACP) into DST, as an
+ * agent's built-in file tool would; "unreadable" when it cannot. */
+static void copy_file(char *rest)
+{
+	char *dst = split(rest), buf[4096];
+	FILE *in = fopen(rest, "r"), *out = fopen(dst, "w");
+	size_t n;
+
+	if (!out)
+		fail("cannot write", dst);
+	if (!in)
+		fputs("unreadable\n", out);
+	while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	if (in)
+		fclose(in);
+	if (fclose(out) == EOF)
+		fail("cannot write", dst);
+}
+
 extern char **environ;
 
 static void dump_env(const char *file)
@@ -317,6 +338,8 @@ static void step(struct agent *ag, char *line)
 		flood(rest);
 	else if (!strcmp(line, "write"))
 		write_file(rest);
+	else if (!strcmp(line, "copy"))
+		copy_file(rest);
 	else if (!strcmp(line, "symlink")) {
 		char *link = split(rest);
 

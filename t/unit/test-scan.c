@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "scan.h"
 
 struct seen {
@@ -83,6 +84,7 @@ struct found {
 	char rules[8][64];
 	unsigned long lines[8];
 	char fps[8][17];
+	int allowed[8];
 	size_t n;
 };
 
@@ -94,6 +96,7 @@ static void keep(void *ctx, const struct sc_scan_finding *f)
 		snprintf(x->rules[x->n], sizeof(x->rules[x->n]), "%s", f->rule);
 		x->lines[x->n] = f->line;
 		memcpy(x->fps[x->n], f->fingerprint, 17);
+		x->allowed[x->n] = f->allowed;
 	}
 	x->n++;
 }
@@ -109,7 +112,7 @@ static void test_windows(void **state)
 	char *buf = malloc(len);
 	struct found x;
 	unsigned long want[3];
-	const char *tok = " ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5 ";
+	const char *tok = " 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 ";
 
 	(void)state;
 	assert_non_null(sc);
@@ -150,6 +153,7 @@ static void test_compiled_and_allow(void **state)
 	const struct sc_scan_rule *r;
 	const char *ph = "token ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n";
 	struct found a, b;
+	long n;
 
 	(void)state;
 	assert_non_null(built);
@@ -166,18 +170,114 @@ static void test_compiled_and_allow(void **state)
 	/* A placeholder is not a finding. */
 	memset(&a, 0, sizeof(a));
 	assert_int_equal(sc_scan_buffer_ex(built, ph, strlen(ph), keep, &a), 0);
-	/* Allowing the first example's fingerprint drops exactly it. */
+	/* Allowing the first example's fingerprint allows exactly it: still
+	 * reported, marked allowed, no longer counted. */
 	r = &sc_scan_rules[0];
 	memset(&a, 0, sizeof(a));
-	sc_scan_buffer_ex(built, r->positive, strlen(r->positive), keep, &a);
+	n = sc_scan_buffer_ex(built, r->positive, strlen(r->positive), keep, &a);
+	assert_int_equal(n, (long)a.n);
 	assert_int_equal(sc_scanner_allow(built, a.fps[0]), 0);
 	memset(&b, 0, sizeof(b));
-	sc_scan_buffer_ex(built, r->positive, strlen(r->positive), keep, &b);
-	assert_int_equal(b.n, a.n - 1);
+	n = sc_scan_buffer_ex(built, r->positive, strlen(r->positive), keep, &b);
+	assert_int_equal(n, (long)a.n - 1);
+	assert_int_equal(b.n, a.n);
+	assert_true(b.allowed[0]);
+	assert_string_equal(b.fps[0], a.fps[0]);
 	assert_int_equal(sc_scanner_allow(built, "not-a-fingerprint"), -1);
 	assert_int_equal(sc_scanner_allow(built, "0123456789ABCDEF"), -1);
 	sc_scanner_free(built);
 	sc_scanner_free(now);
+}
+
+/* The CRC32 suffix of GitHub's and npm's tokens. */
+static void test_crc32_token(void **state)
+{
+	static const char *const good[] = {
+		"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",
+		"token: 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",
+		"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",
+		NULL,
+	};
+	static const char *const bad[] = {
+		"ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg4",  /* checksum */
+		"ghp_X9RfaA58z5da1rGJyOCN9rZnu3lYq92nmtg3",  /* body */
+		"ghs_abcdefghijklmnopqrstuvwxyz0123zzzzzz",  /* > 2^32 */
+		NULL,
+	};
+	static const char *const none[] = {
+		"ghx_X9RfaA58z5da1rGJyOCN9rZnu3lYq82nmtg3",  /* no such prefix */
+		"x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", /* inside a word */
+		"ghp_X9RfaA58z5da1rGJyOCN9rZnu3",            /* too short */
+		"_authToken=0a1b2c3d-1111-2222-3333-444455556666",
+		"",
+		NULL,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; good[i]; i++)
+		assert_int_equal(sc_scan_crc32_token(good[i], strlen(good[i])), 1);
+	for (i = 0; bad[i]; i++)
+		assert_int_equal(sc_scan_crc32_token(bad[i], strlen(bad[i])), 0);
+	for (i = 0; none[i]; i++)
+		assert_int_equal(sc_scan_crc32_token(none[i], strlen(none[i])), -1);
+}
+
+/* The Bech32 checksum of age secret keys (made-up keys). */
+static void test_age_key(void **state)
+{
+	static const char good[] = "key: AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXW"
+				   "YURH6DQHP2X4WZ25RNGG5H7UAWW7Q233LQNVRXY";
+	static const char lower[] = "age-secret-key-1vw5jn9zw3pdn7jdzfxwyurh6d"
+				    "qhp2x4wz25rngg5h7uaww7q233lqnvrxy";
+	static const char bad[] = "AGE-SECRET-KEY-1VW5JN9ZW3PDN7JDZFXWYURH6DQ"
+				  "HP2X4WZ25RNGG5H7UAWW7Q233LQNVRXQ";
+	static const char swapped[] = "AGE-SECRET-KEY-1WV5JN9ZW3PDN7JDZFXWYURH"
+				      "6DQHP2X4WZ25RNGG5H7UAWW7Q233LQNVRXY";
+	static const char none[] = "AGE-SECRET-KEY-2VW5JN9ZW3PDN7JDZFXWYURH6DQ"
+				   "HP2X4WZ25RNGG5H7UAWW7Q233LQNVRXY";
+
+	(void)state;
+	assert_int_equal(sc_scan_age_key_valid(good, strlen(good)), 1);
+	assert_int_equal(sc_scan_age_key_valid(lower, strlen(lower)), 1);
+	assert_int_equal(sc_scan_age_key_valid(bad, strlen(bad)), 0);
+	assert_int_equal(sc_scan_age_key_valid(swapped, strlen(swapped)), 0);
+	assert_int_equal(sc_scan_age_key_valid(none, strlen(none)), -1);
+	assert_int_equal(sc_scan_age_key_valid(good, 20), -1);
+}
+
+/* mask.allowFingerprint through the project's configuration reader. */
+static void test_config_fingerprints(void **state)
+{
+	static const char good[] = "[mask]\n\tallowFingerprint = "
+				   "0123456789abcdef\n[check \"t\"]\n\targv = true\n"
+				   "[mask]\nallowFingerprint=fedcba9876543210\n";
+	static const char *const bad[] = {
+		"[mask]\n\tallowFingerprint = 0123456789ABCDEF\n",
+		"[mask]\n\tallowFingerprint = 0123456789abcde\n",
+		"[mask]\n\tallowFingerprint = 0123456789abcdef0\n",
+		"[mask]\n\tallowFingerprint\n",
+		"[mask]\n\tallowFingerprint = AKIAQWERTYUIOPASDFGH\n",
+		NULL,
+	};
+	struct sc_config cfg;
+	size_t i;
+
+	(void)state;
+	sc_config_init(&cfg);
+	assert_int_equal(sc_config_load_mem(&cfg, good, sizeof(good) - 1),
+			 SC_CONFIG_OK);
+	assert_int_equal(cfg.nr_allow_fps, 2);
+	assert_string_equal(cfg.allow_fps[0], "0123456789abcdef");
+	assert_string_equal(cfg.allow_fps[1], "fedcba9876543210");
+	sc_config_release(&cfg);
+	for (i = 0; bad[i]; i++) {
+		sc_config_init(&cfg);
+		assert_int_equal(sc_config_load_mem(&cfg, bad[i], strlen(bad[i])),
+				 SC_CONFIG_BAD);
+		assert_int_equal(cfg.nr_allow_fps, 0);
+		sc_config_release(&cfg);
+	}
 }
 
 int main(void)
@@ -188,6 +288,9 @@ int main(void)
 		cmocka_unit_test(test_entropy),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_compiled_and_allow),
+		cmocka_unit_test(test_config_fingerprints),
+		cmocka_unit_test(test_crc32_token),
+		cmocka_unit_test(test_age_key),
 	};
 
 	return SC_RUN_TESTS(tests);

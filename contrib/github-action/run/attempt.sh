@@ -3,7 +3,8 @@
 # the HTML report and the journal into the artifacts directory.
 # Inputs (environment): FEATURE RUNNER_TEMP; PROVIDER [MODEL] [ENDPOINT]
 # SC_MODEL_KEY (the key, from a secret) or TRANSCRIPT (a recorded
-# transcript, offline); [GITHUB_OUTPUT] [GITHUB_STEP_SUMMARY] [GITHUB_ACTIONS].
+# transcript, offline); [HELD_OUT] (a directory of held-out tests outside
+# the checkout); [GITHUB_OUTPUT] [GITHUB_STEP_SUMMARY] [GITHUB_ACTIONS].
 # Outputs: status, result, code, run, artifacts.  The step succeeds when the
 # attempt ran, whatever its result: the action's last step reports it, after
 # the artifacts and the pull request.
@@ -69,6 +70,20 @@ git config user.email >/dev/null ||
 	git config user.email "${GIT_USER_EMAIL:-41898282+github-actions[bot]@users.noreply.github.com}"
 git config user.name >/dev/null ||
 	git config user.name "${GIT_USER_NAME:-github-actions[bot]}"
+
+# Held-out tests, when given: sealed into the state directory (hidden from
+# every command) and their checkout removed before the attempt starts, so
+# no command of the model can read them.  Outside the checkout only.
+if [ -n "${HELD_OUT:-}" ]; then
+	held=$(cd "$HELD_OUT" 2>/dev/null && pwd -P) ||
+		die 2 USAGE "held-out is not a directory"
+	here=$(pwd -P)
+	case "$held/" in
+	"$here"/*) die 2 USAGE "held-out must be outside the checkout" ;;
+	esac
+	git speccoder seal "$feature" "$held" </dev/null
+	rm -rf -- "$held"
+fi
 
 # What the sandbox can enforce on this runner, in the log.
 git speccoder doctor </dev/null || true

@@ -111,6 +111,13 @@ push() {
 		[ -z "${GITHUB_OUTPUT:-}" ] || echo "pushed=false" >>"$GITHUB_OUTPUT"
 		return 0
 	fi
+	# An attempt that committed nothing (it stopped before its first
+	# tick) leaves the branch where the checkout is: no pull request.
+	if [ "$(g rev-list --count "HEAD..refs/heads/$branch")" -eq 0 ]; then
+		echo "speccoder: $branch has no commit the checkout lacks: nothing to push"
+		[ -z "${GITHUB_OUTPUT:-}" ] || echo "pushed=false" >>"$GITHUB_OUTPUT"
+		return 0
+	fi
 	sign
 	for try in 1 2 3 4 5; do
 		status=0
