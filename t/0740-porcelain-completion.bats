@@ -86,3 +86,9 @@ setup() {
 	run complete_words git speccoder seal --v
 	assert_output --verify
 }
+
+@test "check completes --acceptance once an option is begun" {
+	printf '[check "unit"]\n\targv = true\n' >speccoder.conf
+	run complete_words git speccoder check --
+	assert_output -- --acceptance
+}

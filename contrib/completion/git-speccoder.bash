@@ -53,8 +53,12 @@ _git_speccoder() {
 		fi ;;
 	check)
 		local names
-		names=$(sc-config --checks 2>/dev/null | sc-rec --to-json 2>/dev/null | jq -r .name 2>/dev/null)
-		mapfile -t COMPREPLY < <(compgen -W "$names --acceptance" -- "$cur") ;;
+		# Options only when one is begun: an empty word offers the names.
+		case "$cur" in
+		-*) names=--acceptance ;;
+		*) names=$(sc-config --checks 2>/dev/null | sc-rec --to-json 2>/dev/null | jq -r .name 2>/dev/null) ;;
+		esac
+		mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur") ;;
 	skills)
 		if [ "$COMP_CWORD" -eq "$((i + 1))" ]; then
 			mapfile -t COMPREPLY < <(compgen -W "pin verify" -- "$cur")
