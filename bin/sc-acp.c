@@ -108,6 +108,9 @@ int main(int argc, char *argv[])
 			if (!sc_mcp_server_name_ok(optarg))
 				sc_usage_error(&tool, "--mcp takes a server "
 					       "name of [A-Za-z0-9-]");
+			/* Each is a socket polled with the agent's pipe. */
+			if (o.nmcp == SC_ACP_MAX_MCP)
+				sc_usage_error(&tool, "--mcp: at most 64 servers");
 			mcp[o.nmcp++] = optarg;
 			break;
 		default: sc_usage_error(&tool, NULL);

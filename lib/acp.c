@@ -1709,11 +1709,11 @@ static int mcp_conn(struct acp *a, size_t i)
 /* Accept and serve what the MCP sockets have, without waiting: 0, ENDED. */
 static int mcp_ready(struct acp *a)
 {
-	struct pollfd p[SC_ACPMCP_MAX_CONNS + 64];
+	struct pollfd p[SC_ACPMCP_MAX_CONNS + SC_ACP_MAX_MCP];
 	int fds[SC_ACPMCP_MAX_CONNS];
 	size_t n, nfds = 0, conns = a->mcp.nr_conns;
 
-	if (a->mcp.nr > 64)
+	if (a->mcp.nr > SC_ACP_MAX_MCP)
 		return 0;
 	n = sc_acpmcp_pollfds(&a->mcp, p);
 	if (poll(p, n, 0) <= 0)
@@ -1747,11 +1747,11 @@ static int mcp_ready(struct acp *a)
  */
 static int read_agent(struct acp *a, struct sc_rpc_msg *m)
 {
-	struct pollfd p[SC_ACPMCP_MAX_CONNS + 65];
+	struct pollfd p[SC_ACPMCP_MAX_CONNS + SC_ACP_MAX_MCP + 1];
 	size_t n;
 	int st;
 
-	if (!a->o->nmcp || a->mcp.nr > 64)
+	if (!a->o->nmcp || a->mcp.nr > SC_ACP_MAX_MCP)
 		return sc_rpc_read(&a->rpc, a->o->timeout_ms, m);
 	for (;;) {
 		st = sc_rpc_take(&a->rpc, m);
@@ -1864,7 +1864,7 @@ static int cancel_expired(struct acp *a)
  * 2 caller, 3 an MCP socket, 0 the turn was ended after a cancel, ENDED. */
 static int wait_either(struct acp *a)
 {
-	struct pollfd p[2 + 64 + SC_ACPMCP_MAX_CONNS] = {
+	struct pollfd p[2 + SC_ACP_MAX_MCP + SC_ACPMCP_MAX_CONNS] = {
 		{ a->rpc.in_fd, POLLIN, 0 },
 		{ a->in.fd, POLLIN, 0 },
 	};
@@ -1886,7 +1886,7 @@ static int wait_either(struct acp *a)
 		/* Unused when the caller is not read: poll skips fd -1. */
 		if (!caller)
 			p[1].fd = -1;
-		if (a->o->nmcp && a->mcp.nr <= 64)
+		if (a->o->nmcp && a->mcp.nr <= SC_ACP_MAX_MCP)
 			nmcp = sc_acpmcp_pollfds(&a->mcp, p + 2);
 		n = poll(p, 2 + nmcp, ms);
 		if (n > 0)

@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include "agenthome.h"
 
+/* The most MCP servers an agent gets (--mcp). */
+#define SC_ACP_MAX_MCP 64
+
 struct sc_acp_opts {
 	char *const *argv;          /* the agent's command, NULL-terminated */
 	const char *cwd;            /* the session's root, absolute, resolved */

@@ -38,8 +38,26 @@ sdk_executor() { # PLAN-JSON
 	printf '%s\n' "$1" >"$SC_TMP/alog/plan.json"
 	git config -f speccoder.conf executor.command \
 		"node $SC_TOP/t/lib/sdk-agent.mjs $SC_TMP/alog/plan.json $SC_TMP/alog/log"
-	git config -f speccoder.conf --add sandbox.writable "$SC_TMP/alog"
+	git config -f speccoder.conf --add sandbox.writableOutside "$SC_TMP/alog"
 	git commit -q -am "an external agent with MCP servers"
+}
+
+teardown() {
+	if [ -n "${SERVER_PID:-}" ]; then
+		kill "$SERVER_PID" 2>/dev/null || true
+	fi
+	sc_common_teardown
+}
+
+# The stand-in Messages API (t/lib/fake-anthropic.mjs); sets $BASE_URL.
+start_fake_anthropic() { # SCRIPT-JSON
+	printf '%s\n' "$1" >"$SC_TMP/model.json"
+	node "$SC_TOP/t/lib/fake-anthropic.mjs" "$SC_TMP/model.json" \
+		"$SC_TMP/port" "$SC_TMP/model.log" &
+	SERVER_PID=$!
+	for _ in $(seq 100); do [ -s "$SC_TMP/port" ] && break; sleep 0.1; done
+	[ -s "$SC_TMP/port" ] || fail "the fake Messages API did not start"
+	BASE_URL="http://127.0.0.1:$(cat "$SC_TMP/port")"
 }
 
 step() { # N
@@ -188,4 +206,55 @@ step() { # N
 	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision' "$SC_TMP/j"
 	assert_output "allow
 allow"
+}
+
+@test "sc-acp --mcp: needs --config-home and a server name; sc-mcp --relay takes nothing else and fails closed" {
+	run --separate-stderr sc-acp --mcp ev -- true
+	assert_failure 2
+	assert_regex "$stderr" "needs --config-home"
+	run --separate-stderr sc-acp --config-home "$SC_TMP/h" --mcp ../x -- true
+	assert_failure 2
+	run --separate-stderr sc-mcp --relay "$SC_TMP/nosuch.sock" --server ev
+	assert_failure 2
+	run --separate-stderr sc-mcp --relay "$SC_TMP/nosuch.sock" </dev/null
+	assert_failure 4
+	assert_regex "$stderr" "error\[MCP-RELAY\]"
+}
+
+@test "claude-code-acp calls an allowed MCP tool through speccoder's relay: judged, carried, masked" {
+	[ -d "$NPM/@zed-industries/claude-code-acp" ] ||
+		skip "claude-code-acp is not installed: run make deps"
+	mcp_server ev "node $NPM/@modelcontextprotocol/server-everything/dist/index.js stdio" echo
+	start_fake_anthropic "[
+	 {\"text\":\"I will echo.\",\"tool\":\"mcp__ev__echo\",\"input\":{\"message\":\"from claude $DEMO_API_KEY\"}},
+	 {\"text\":\"Done.\"}
+	]"
+	export ANTHROPIC_API_KEY=sk-ant-test-not-a-real-key ANTHROPIC_BASE_URL="$BASE_URL"
+	export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1
+	export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+	git config -f speccoder.conf executor.command \
+		"node $NPM/@zed-industries/claude-code-acp/dist/index.js"
+	for v in ANTHROPIC_API_KEY ANTHROPIC_BASE_URL DISABLE_TELEMETRY \
+		DISABLE_ERROR_REPORTING DISABLE_AUTOUPDATER \
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC; do
+		git config -f speccoder.conf --add executor.env "$v"
+	done
+	git commit -q -am "claude-code-acp with an MCP server"
+	run --separate-stderr git speccoder run greeting --no-prompt --retries 0
+	# The model got the tool's answer, masked (the key is in the log only
+	# where the stand-in model itself wrote it, in its own tool input).
+	grep -q 'Echo: from claude \[redacted:' "$SC_TMP/model.log"
+	run grep -c "Echo: from claude $DEMO_API_KEY" "$SC_TMP/model.log"
+	assert_output 0
+	# Claude Code's permission for the tool was judged as the MCP call
+	# (not a person's "other"), then the call itself through the relay.
+	run_journal_json >"$SC_TMP/j"
+	run jq -r 'select(.type == "verdict" and .class == "mcp") | .decision + " " + .rule' "$SC_TMP/j"
+	assert_output "allow allow.mcp
+allow allow.mcp"
+	run jq -r 'select(.type == "verdict") | .rule' "$SC_TMP/j"
+	refute_line ask.executor-unmapped
+	# The server's command never reached the agent's model or its session.
+	run grep -c server-everything "$SC_TMP/model.log"
+	assert_output 0
 }
