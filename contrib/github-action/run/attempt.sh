@@ -10,20 +10,11 @@
 # the artifacts and the pull request.
 set -euo pipefail
 
-die() { # STATUS CODE TEXT
-	printf 'speccoder: error[%s]: %s\n' "$2" "$3" >&2
-	exit "$1"
-}
-
-valid_name() {
-	case "$1" in
-	''|.*|-*|*[!A-Za-z0-9._-]*) return 1 ;;
-	esac
-}
+# shellcheck source-path=SCRIPTDIR source=common.sh
+. "$(dirname "$0")/common.sh"
 
 : "${RUNNER_TEMP:?}"
-feature=${FEATURE:-}
-valid_name "$feature" || die 2 BAD-FEATURE "not a feature name: [A-Za-z0-9._-]+, not starting with '.' or '-'"
+feature=$(feature_from_env)
 
 # The key is masked in the job's log before anything else can print it,
 # and it reaches git speccoder run only through the provider's variable:

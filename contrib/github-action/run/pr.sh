@@ -9,20 +9,11 @@
 # shellcheck disable=SC2016 # backquotes are Markdown code spans here
 set -euo pipefail
 
-die() { # STATUS CODE TEXT
-	printf 'speccoder: error[%s]: %s\n' "$2" "$3" >&2
-	exit "$1"
-}
-
-valid_name() {
-	case "$1" in
-	''|.*|-*|*[!A-Za-z0-9._-]*) return 1 ;;
-	esac
-}
+# shellcheck source-path=SCRIPTDIR source=common.sh
+. "$(dirname "$0")/common.sh"
 
 : "${RUNNER_TEMP:?}"
-feature=${FEATURE:-}
-valid_name "$feature" || die 2 BAD-FEATURE "not a feature name"
+feature=$(feature_from_env)
 branch=speccoder/$feature
 base=${BASE:-}
 [ -z "$base" ] || valid_name "${base//\//_}" || die 2 USAGE "not a branch name"

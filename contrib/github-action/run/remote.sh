@@ -12,22 +12,13 @@
 # while the agent's commands run, and never on a command line.
 set -euo pipefail
 
-die() { # STATUS CODE TEXT
-	printf 'speccoder: error[%s]: %s\n' "$2" "$3" >&2
-	exit "$1"
-}
-
-valid_name() {
-	case "$1" in
-	''|.*|-*|*[!A-Za-z0-9._-]*) return 1 ;;
-	esac
-}
+# shellcheck source-path=SCRIPTDIR source=common.sh
+. "$(dirname "$0")/common.sh"
 
 mode=${1:-}
 : "${RUNNER_TEMP:?}"
-feature=${FEATURE:-}
+feature=$(feature_from_env)
 remote=${REMOTE:-origin}
-valid_name "$feature" || die 2 BAD-FEATURE "not a feature name"
 valid_name "$remote" || die 2 USAGE "not a remote name"
 branch=speccoder/$feature
 notes=refs/notes/speccoder
