@@ -1,6 +1,6 @@
 /*
  * sc-classify: one verdict for each tool call, by the rules of
- * sc-classify(1).  The rules live in lib/policy.c; this main reads options
+ * sc-classify(1).  The rules live in lib/policy*.c; this main reads options
  * and files, moves records, and stops after three denials in a row.
  */
 #include <fcntl.h>

@@ -7,7 +7,7 @@
  * sorted bytewise.  An option missing here, a newer git's for instance,
  * is not understood: the command is asked about, never allowed
  * (ask.not-understood).  What known options do is judged elsewhere: the
- * ones that run programs are in policy.c's exec_opts, the ones that read
+ * ones that run programs are in policy-shell.c's exec_opts, the ones that read
  * or write files are judged as paths.
  */
 #include <stdlib.h>
