@@ -13,6 +13,7 @@
 #include "agenthome.h"
 #include "alloc.h"
 #include "diag.h"
+#include "encode.h"
 
 static const struct {
 	const char *sub, *var;
@@ -158,7 +159,7 @@ struct walk {
 static int digest_file(int dfd, const char *name, char hex[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE], buf[65536];
-	unsigned int mdlen = 0, i;
+	unsigned int mdlen = 0;
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	ssize_t n = 0;
@@ -166,9 +167,9 @@ static int digest_file(int dfd, const char *name, char hex[65])
 
 	while (ok && (n = read(fd, buf, sizeof(buf))) > 0)
 		ok = EVP_DigestUpdate(ctx, buf, (size_t)n);
-	ok = ok && n == 0 && EVP_DigestFinal_ex(ctx, md, &mdlen);
-	for (i = 0; ok && i < mdlen && i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	ok = ok && n == 0 && EVP_DigestFinal_ex(ctx, md, &mdlen) && mdlen == 32;
+	if (ok)
+		sc_sha256_hex(md, hex);
 	EVP_MD_CTX_free(ctx);
 	if (fd >= 0)
 		close(fd);

@@ -95,6 +95,18 @@ void sc_hex_encode(struct sc_buf *out, const void *data, size_t len,
 	}
 }
 
+void sc_sha256_hex(const unsigned char md[32], char hex[65])
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < 32; i++) {
+		hex[2 * i] = digits[md[i] >> 4];
+		hex[2 * i + 1] = digits[md[i] & 15];
+	}
+	hex[64] = '\0';
+}
+
 void sc_base64_window(struct sc_buf *out, const void *data, size_t len,
 		      unsigned offset, int flags)
 {

@@ -176,27 +176,6 @@ int sc_file_list(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 	return 0;
 }
 
-static int write_temp(int dirfd, const char *data, size_t len, mode_t mode,
-		      struct sc_buf *why)
-{
-	int fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-
-	if (fd < 0)
-		return fail(why, "cannot create a temporary file", errno);
-	if (sc_write_all(fd, data, len) < 0) {
-		int e = errno;
-		close(fd);
-		return fail(why, "cannot write", e);
-	}
-	/* The umask of a driver is 077; a source file is read by everyone. */
-	if (fchmod(fd, mode) < 0 || fsync(fd) < 0) {
-		int e = errno;
-		close(fd);
-		return fail(why, "cannot write", e);
-	}
-	return fd;
-}
-
 int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 		  struct sc_buf *why)
 {
@@ -206,11 +185,18 @@ int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 int sc_file_write_mode(int rootfd, const char *rel, const char *data,
 		       size_t len, int force_mode, struct sc_buf *why)
 {
+	static const char *const steps[] = {
+		[SC_REPLACE_CREATE] = "cannot create a temporary file",
+		[SC_REPLACE_WRITE] = "cannot write",
+		[SC_REPLACE_NAME] = "cannot name the new file",
+		[SC_REPLACE_RENAME] = "cannot replace the file",
+		[SC_REPLACE_SYNC] = "cannot sync the directory",
+	};
 	const char *name;
-	char tmpname[64], procpath[64];
 	struct stat st;
+	enum sc_replace_step step;
 	mode_t mode = force_mode >= 0 ? (mode_t)force_mode & 0777 : 0644;
-	int realdir, fd, ret = -1;
+	int realdir, ret = 0;
 
 	realdir = open_parent(rootfd, rel, 1, &name, why);
 	if (realdir < 0)
@@ -227,33 +213,9 @@ int sc_file_write_mode(int rootfd, const char *rel, const char *data,
 		if (force_mode < 0)
 			mode = st.st_mode & 0777;
 	}
-	fd = write_temp(realdir, data, len, mode, why);
-	if (fd < 0) {
-		close(realdir);
-		return -1;
-	}
-	/* Give the anonymous file a name, then move it over the target. */
-	snprintf(procpath, sizeof(procpath), "/proc/self/fd/%d", fd);
-	for (unsigned i = 0; i < 100; i++) {
-		snprintf(tmpname, sizeof(tmpname), ".sc-write-%ld-%u",
-			 (long)getpid(), i);
-		if (linkat(AT_FDCWD, procpath, realdir, tmpname,
-			   AT_SYMLINK_FOLLOW) == 0) {
-			ret = 0;
-			break;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	if (ret < 0)
-		fail(why, "cannot name the new file", errno);
-	else if (renameat(realdir, tmpname, realdir, name) < 0) {
-		int e = errno;
-		unlinkat(realdir, tmpname, 0);
-		ret = fail(why, "cannot replace the file", e);
-	} else if (fsync(realdir) < 0)
-		ret = fail(why, "cannot sync the directory", errno);
-	close(fd);
+	/* The umask of a driver is 077; a source file is read by everyone. */
+	if (sc_replace_file_at(realdir, name, data, len, mode, &step) < 0)
+		ret = fail(why, steps[step], errno);
 	close(realdir);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "diag.h"
+#include "encode.h"
 #include "gitopen.h"
 #include "io.h"
 #include "opt.h"
@@ -165,16 +166,13 @@ static void dedup_items(struct sc_hg_manifest *m)
 
 static void hex_digest(EVP_MD_CTX *ctx, char hex[HEX_SHA256])
 {
-	static const char digits[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0, i;
+	unsigned int len = 0;
 
-	EVP_DigestFinal_ex(ctx, md, &len);
-	for (i = 0; i < len && i < 32; i++) {
-		hex[2 * i] = digits[md[i] >> 4];
-		hex[2 * i + 1] = digits[md[i] & 15];
-	}
-	hex[2 * i] = '\0';
+	if (!EVP_DigestFinal_ex(ctx, md, &len) || len != 32)
+		hex[0] = '\0';
+	else
+		sc_sha256_hex(md, hex);
 }
 
 static EVP_MD_CTX *sha256_new(void)

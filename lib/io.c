@@ -1,7 +1,9 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io.h"
@@ -181,4 +183,52 @@ int sc_read_file_max(const char *path, size_t max, struct sc_buf *out)
 	if (st < 0)
 		return -1;
 	return out->len - start > max ? -2 : 0;
+}
+
+int sc_replace_file_at(int dirfd, const char *name, const void *data,
+		       size_t len, mode_t mode, enum sc_replace_step *step)
+{
+	char tmpname[64], procpath[64];
+	int fd, e, ret = -1;
+
+	*step = SC_REPLACE_CREATE;
+	fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	*step = SC_REPLACE_WRITE;
+	/* fchmod: the umask of a driver is 077, MODE is what is meant. */
+	if (sc_write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0 ||
+	    fsync(fd) < 0)
+		goto out;
+	/* Give the anonymous file a name, then move it over the target. */
+	*step = SC_REPLACE_NAME;
+	snprintf(procpath, sizeof(procpath), "/proc/self/fd/%d", fd);
+	for (unsigned i = 0; i < 100; i++) {
+		snprintf(tmpname, sizeof(tmpname), ".sc-write-%ld-%u",
+			 (long)getpid(), i);
+		if (linkat(AT_FDCWD, procpath, dirfd, tmpname,
+			   AT_SYMLINK_FOLLOW) == 0) {
+			ret = 0;
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	if (ret < 0)
+		goto out;
+	*step = SC_REPLACE_RENAME;
+	if (renameat(dirfd, tmpname, dirfd, name) < 0) {
+		e = errno;
+		unlinkat(dirfd, tmpname, 0);
+		errno = e;
+		ret = -1;
+	} else if (fsync(dirfd) < 0) {
+		*step = SC_REPLACE_SYNC;
+		ret = -1;
+	}
+out:
+	e = errno;
+	close(fd);
+	errno = e;
+	return ret;
 }

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "buf.h"
 
@@ -72,6 +73,25 @@ void sc_output_idle(void *ctx);
 
 /* write(2) all of DATA, retrying EINTR and short writes. */
 int sc_write_all(int fd, const void *data, size_t len);
+
+/*
+ * Replace NAME in DIRFD by a new regular file holding DATA with permission
+ * bits MODE (whatever the umask): an unnamed file (O_TMPFILE) in the same
+ * directory is written, synced, linked under a temporary name and renamed
+ * over NAME, then the directory is synced, so a crash leaves the old file
+ * or the new one whole and a failure leaves no temporary behind.  rename(2)
+ * replaces the name itself: a symlink at NAME is replaced, never followed.
+ * Returns 0, or -1 with errno set and *STEP saying which step failed.
+ */
+enum sc_replace_step {
+	SC_REPLACE_CREATE,   /* the unnamed file */
+	SC_REPLACE_WRITE,    /* its content, mode or sync */
+	SC_REPLACE_NAME,     /* the temporary name */
+	SC_REPLACE_RENAME,   /* the move over NAME */
+	SC_REPLACE_SYNC,     /* the directory: NAME is replaced, maybe not durably */
+};
+int sc_replace_file_at(int dirfd, const char *name, const void *data,
+		       size_t len, mode_t mode, enum sc_replace_step *step);
 
 /*
  * Append what is left of FD to OUT, at most MAX bytes in all; *TRUNCATED

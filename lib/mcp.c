@@ -15,6 +15,7 @@
 #include <openssl/evp.h>
 
 #include "alloc.h"
+#include "encode.h"
 #include "intoto.h"
 #include "mcp.h"
 #include "model.h"
@@ -89,8 +90,7 @@ static int digest_hex(const char *text, char out[72])
 	    len != 32)
 		return -1;
 	memcpy(out, "sha256:", 7);
-	for (unsigned i = 0; i < len; i++)
-		snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+	sc_sha256_hex(md, out + 7);
 	return 0;
 }
 

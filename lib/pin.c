@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "encode.h"
 #include "gitconfig.h"
 #include "io.h"
 #include "paths.h"
@@ -273,7 +274,7 @@ int sc_pin_tree_digest(const struct sc_pin_tree *t,
 {
 	static const char tag[] = "sc-pin-tree-v1\n";
 	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned len = 0, i;
+	unsigned len = 0;
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	size_t k;
 
@@ -302,8 +303,7 @@ int sc_pin_tree_digest(const struct sc_pin_tree *t,
 	}
 	EVP_MD_CTX_free(ctx);
 	memcpy(out, "sha256:", 7);
-	for (i = 0; i < len; i++)
-		snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+	sc_sha256_hex(md, out + 7);
 	return 0;
 }
 
@@ -757,52 +757,14 @@ static void dir_of(const char *path, struct sc_buf *dir)
 		sc_buf_add(dir, path, (size_t)(slash - path));
 }
 
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = fsync(fd);
-	close(fd);
-	return ret;
-}
-
-/* A new 0600 file beside PATH holding DATA, synced; its name in TMP. */
-static int write_temp(const char *dir, const char *data, size_t len,
-		      struct sc_buf *tmp)
-{
-	int fd;
-
-	sc_buf_reset(tmp);
-	sc_buf_addf(tmp, "%s/.sc-pin.XXXXXX", dir);
-	/* mkstemp creates with O_EXCL, mode 0600: never through a link. */
-	fd = mkstemp(tmp->data);
-	if (fd < 0)
-		return -1;
-	if (fchmod(fd, 0600) < 0 || sc_write_all(fd, data, len) < 0 ||
-	    fsync(fd) < 0) {
-		int saved = errno;
-
-		close(fd);
-		unlink(tmp->data);
-		errno = saved;
-		return -1;
-	}
-	if (close(fd) < 0) {
-		unlink(tmp->data);
-		return -1;
-	}
-	return 0;
-}
-
 int sc_pin_write_file(const char *path, const char *data, size_t len)
 {
-	struct sc_buf dir = SC_BUF_INIT, tmp = SC_BUF_INIT;
+	struct sc_buf dir = SC_BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	enum sc_replace_step step = SC_REPLACE_CREATE;
 	struct stat st;
 	char msg[512];
-	int ret = 0;
+	int dirfd, ret = 0;
 
 	sc_sanitize(msg, sizeof(msg), path, strlen(path));
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
@@ -812,20 +774,24 @@ int sc_pin_write_file(const char *path, const char *data, size_t len)
 		return sc_error("LOCK-UNREADABLE", "'%s' is not a regular "
 				"file", msg);
 	dir_of(path, &dir);
+	dirfd = open(dir.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* rename(2) replaces the name itself: a symlink put there after the
 	 * check above is replaced, never followed. */
-	if (write_temp(dir.data, data, len, &tmp) < 0)
-		ret = sc_error_errno("WRITE-FAILED", "cannot write beside "
-				     "'%s'", msg);
-	else if (rename(tmp.data, path) < 0) {
+	if (dirfd >= 0 && sc_replace_file_at(dirfd, slash ? slash + 1 : path,
+					     data, len, 0600, &step) == 0)
+		ret = 0;
+	else if (step == SC_REPLACE_RENAME)
 		ret = sc_error_errno("WRITE-FAILED", "cannot replace '%s'",
 				     msg);
-		unlink(tmp.data);
-	} else if (fsync_dir(dir.data) < 0)
+	else if (step == SC_REPLACE_SYNC)
 		ret = sc_error_errno("WRITE-FAILED", "cannot sync the "
 				     "directory of '%s'", msg);
+	else
+		ret = sc_error_errno("WRITE-FAILED", "cannot write beside "
+				     "'%s'", msg);
+	if (dirfd >= 0)
+		close(dirfd);
 	sc_buf_release(&dir);
-	sc_buf_release(&tmp);
 	return ret;
 }
 

@@ -117,6 +117,24 @@ static void test_hex(void **state)
 	sc_buf_release(&h);
 }
 
+/* The digest of "abc" (FIPS 180-2), NUL-terminated at 64 digits. */
+static void test_sha256_hex(void **state)
+{
+	static const unsigned char md[32] = {
+		0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40,
+		0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
+		0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
+	};
+	char hex[66];
+
+	(void)state;
+	memset(hex, 'Z', sizeof(hex));
+	sc_sha256_hex(md, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+			    "b00361a396177a9cb410ff61f20015ad");
+	assert_int_equal(hex[65], 'Z');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_base64_variants),
 		cmocka_unit_test(test_base64_decode_is_strict),
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_sha256_hex),
 	};
 
 	return SC_RUN_TESTS(tests);
