@@ -24,15 +24,7 @@ teardown() {
 # check, make test, runs every tests/*.sh), implements the task, and says
 # it is done; the driver then runs the check.
 planted() { # SCRIPT
-	jq -cn --arg c "$1" '{type:"turn"},
-		{type:"call",id:"c1",tool:"write",path:"tests/aa-plant.sh",content:$c},
-		{type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
-		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
-}
-
-attempt() {
-	run --separate-stderr git speccoder run greeting --no-prompt \
-		--transcript "$SC_TMP/t" --retries 0
+	run_model_writes tests/aa-plant.sh "$1"
 }
 
 # The newest run ended with CODE and nothing reached the branch.
@@ -55,7 +47,7 @@ assert_ticked() {
 
 @test "attempt: control: a planted test that changes nothing of note is ticked" {
 	planted ': a harmless test'
-	attempt
+	run_attempt
 	assert_ticked
 	run git ls-tree -r --name-only speccoder/greeting
 	assert_line tests/aa-plant.sh
@@ -63,7 +55,7 @@ assert_ticked() {
 
 @test "attempt: a check that plants a symlink to the person's keys is not committed (DIFF-DENIED)" {
 	planted "ln -s '$HOME/.ssh' keys"
-	attempt
+	run_attempt
 	assert_failure 1
 	assert_regex "$stderr" "DIFF-DENIED"
 	assert_refused DIFF-DENIED
@@ -73,7 +65,7 @@ assert_ticked() {
 
 @test "attempt: a check that writes a key file the guard does not watch is not committed (DIFF-DENIED)" {
 	planted 'printf "%s\n" "-----BEGIN PRIVATE KEY-----" >server.pem'
-	attempt
+	run_attempt
 	assert_failure 1
 	assert_refused DIFF-DENIED
 	run jq -r 'select(.type == "denied") | "\(.path) \(.rule)"' "$SC_TMP/j"
@@ -108,7 +100,7 @@ assert_ticked() {
 
 @test "attempt: a check that makes an embedded repository is not committed as a gitlink" {
 	planted 'mkdir -p vendor/lib && git init -q vendor/lib'
-	attempt
+	run_attempt
 	assert_failure 1
 	assert_refused DIFF-DENIED
 	run jq -r 'select(.type == "denied") | "\(.path) \(.rule)"' "$SC_TMP/j"
@@ -117,7 +109,7 @@ assert_ticked() {
 
 @test "attempt: a check that leaves a FIFO ends the run with its end event, nothing committed" {
 	planted 'mkfifo pipe'
-	attempt
+	run_attempt
 	assert_failure 1
 	assert_regex "$stderr" "SPECIAL-FILE"
 	assert_refused TREE-REFUSED
@@ -128,7 +120,7 @@ assert_ticked() {
 		{type:"call",id:"c1",tool:"delete",path:"README.md"},
 		{type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
 		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
-	attempt
+	run_attempt
 	assert_ticked
 	run git ls-tree -r --name-only speccoder/greeting
 	refute_line README.md
@@ -147,12 +139,12 @@ assert_ticked() {
 # then a plain second run.
 poison_then_rerun() { # SCRIPT
 	planted "$1"
-	attempt
+	run_attempt
 	first_status=$status
 	jq -cn '{type:"turn"},
 		{type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
 		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
-	attempt
+	run_attempt
 }
 
 @test "attempt: control: a second run after a harmless one finds its work done" {

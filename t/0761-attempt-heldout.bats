@@ -344,18 +344,22 @@ signal_during_held_out() { # SIG
 	assert_equal "$(git rev-list --count main..speccoder/greeting)" 0
 }
 
-@test "attack: a run killed outright is cleaned by the next one, which says so in its journal" {
-	signal_during_held_out KILL
-	killed=$(newest_run)
-	# Control: the next run works.
+# The next run, which does nothing, cleans the killed run in DIR: no
+# copy is left anywhere and DIR's journal ends with KILLED.
+assert_next_run_cleans() { # DIR
 	jq -cn '{type:"turn"}, {type:"text",text:"nothing"}' >"$SC_TMP/t2"
 	sleep 1
 	run --separate-stderr git speccoder run greeting --no-prompt \
 		--transcript "$SC_TMP/t2" --retries 0
 	assert_no_copy
 	run jq -r 'select(.type == "end" and .command != "check") | .code' \
-		< <(sc-rec --to-json <"$killed/journal")
+		< <(sc-rec --to-json <"$1/journal")
 	assert_output KILLED
+}
+
+@test "attack: a run killed outright is cleaned by the next one, which says so in its journal" {
+	signal_during_held_out KILL
+	assert_next_run_cleans "$(newest_run)"
 }
 
 @test "attack: a killed run whose process number a living process now holds is still cleaned" {
@@ -367,14 +371,7 @@ signal_during_held_out() { # SIG
 	reused=${killed%-*}-$$
 	mv -- "$killed" "$reused"
 	[ -e "$reused/held-out.copy" ] || fail "the killed run left no copy to clean"
-	jq -cn '{type:"turn"}, {type:"text",text:"nothing"}' >"$SC_TMP/t2"
-	sleep 1
-	run --separate-stderr git speccoder run greeting --no-prompt \
-		--transcript "$SC_TMP/t2" --retries 0
-	assert_no_copy
-	run jq -r 'select(.type == "end" and .command != "check") | .code' \
-		< <(sc-rec --to-json <"$reused/journal")
-	assert_output KILLED
+	assert_next_run_cleans "$reused"
 }
 
 # The sandbox itself: a hidden directory that holds the root shows only

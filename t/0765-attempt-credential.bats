@@ -23,15 +23,7 @@ teardown() {
 # A transcript: the model writes FIXTURE (tests/fixture.txt's text) and
 # implements the task, and says it is done.
 fixture() { # TEXT
-	jq -cn --arg c "$1" '{type:"turn"},
-		{type:"call",id:"c1",tool:"write",path:"tests/fixture.txt",content:$c},
-		{type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
-		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
-}
-
-attempt() {
-	run --separate-stderr git speccoder run greeting --no-prompt \
-		--transcript "$SC_TMP/t" --retries 0
+	run_model_writes tests/fixture.txt "$1"
 }
 
 # The fingerprint of a value: the first 16 hex digits of its SHA-256.
@@ -41,7 +33,7 @@ fp() {
 
 @test "tick: an added credential stops the tick with its fingerprint, never its value; allowed by that fingerprint it is ticked" {
 	fixture $'example id: AKIAQWERTYUIOPASDFGH\n'
-	attempt
+	run_attempt
 	assert_failure 1
 	assert_regex "$stderr" "SECRET-IN-DIFF"
 	[[ "$stderr" == *"CREDENTIAL aws-access-key-id: tests/fixture.txt line 1 fingerprint $(fp AKIAQWERTYUIOPASDFGH)"* ]]
@@ -50,7 +42,7 @@ fp() {
 	# The person allows the fixture by its fingerprint.
 	git config -f speccoder.conf --add mask.allowFingerprint "$(fp AKIAQWERTYUIOPASDFGH)"
 	git commit -q -am "allow the example id of the fixture"
-	attempt
+	run_attempt
 	assert_success
 	assert_equal "$(git rev-list --count main..speccoder/greeting)" 1
 	run git show speccoder/greeting:tests/fixture.txt
@@ -61,7 +53,7 @@ fp() {
 	git config -f speccoder.conf --add mask.allowFingerprint "$(fp AKIAQWERTYUIOPASDFGH)"
 	git commit -q -am "allow the example id of the fixture"
 	fixture $'example id: AKIAQWERTYUIOPASDFGH\nother: AKIAZXCVBNMLKJHGFDSA\n'
-	attempt
+	run_attempt
 	assert_failure 1
 	assert_regex "$stderr" "SECRET-IN-DIFF"
 	[[ "$stderr" == *"CREDENTIAL aws-access-key-id: tests/fixture.txt line 2 fingerprint $(fp AKIAZXCVBNMLKJHGFDSA)"* ]]

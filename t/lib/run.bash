@@ -49,3 +49,19 @@ run_all_text() {
 	find "$XDG_STATE_HOME" -type f ! -name conversation -exec cat {} + 2>/dev/null
 	printf '%s\n%s\n' "$output" "${stderr:-}"
 }
+
+# A transcript at $SC_TMP/t: the model writes PATH with CONTENT,
+# implements the demo's task (greet.sh) and says it is done.
+run_model_writes() { # PATH CONTENT
+	jq -cn --arg p "$1" --arg c "$2" '{type:"turn"},
+		{type:"call",id:"c1",tool:"write",path:$p,content:$c},
+		{type:"call",id:"c2",tool:"write",path:"greet.sh",content:"#!/bin/sh\necho \"Hello, ${1:-world}!\"\n"},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+}
+
+# The attempt at the demo's feature with that transcript: no person, no
+# retry.
+run_attempt() {
+	run --separate-stderr git speccoder run greeting --no-prompt \
+		--transcript "$SC_TMP/t" --retries 0
+}
