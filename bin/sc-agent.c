@@ -24,7 +24,7 @@
 static const char *const synopsis[] = {
 	"--root DIR --conversation FILE --programs FILE [--system FILE] "
 	"[--trusted FILE]... [--untrusted FILE]... [--grants FILE] "
-	"[--no-prompt] [--answers FILE] [--budget N] [--max-turns N] "
+	"[--no-prompt] [--answers FILE] [--budget N] [--before FILE] [--max-turns N] "
 	"[--read-max BYTES] [--output-max BYTES] [--progress] [--status-line]",
 	NULL,
 };
@@ -42,7 +42,8 @@ static const struct sc_tool tool = {
 	"    --grants FILE         where grants for this run are added\n"
 	"    --no-prompt           nobody is asked: ask is deny\n"
 	"    --answers FILE        scripted answers instead of the terminal\n"
-	"    --budget N            questions this task may ask (default 20)\n"
+	"    --budget N            questions the run may ask (default 20)\n"
+	"    --before FILE         the end record of the run's loop before\n"
 	"    --max-turns N         model turns before the task stops "
 	"(default 50)\n"
 	"    --read-max BYTES      bytes of a file read (default 262144)\n"
@@ -63,7 +64,7 @@ static const struct sc_tool tool = {
 enum { OPT_ROOT = 0x100, OPT_CONV, OPT_PROGRAMS, OPT_SYSTEM, OPT_TRUSTED,
        OPT_UNTRUSTED, OPT_GRANTS, OPT_NO_PROMPT, OPT_ANSWERS, OPT_BUDGET,
        OPT_MAX_TURNS, OPT_READ_MAX, OPT_OUTPUT_MAX, OPT_PROGRESS,
-       OPT_STATUS_LINE };
+       OPT_STATUS_LINE, OPT_BEFORE };
 
 struct message {
 	const char *label, *source, *file;
@@ -71,7 +72,7 @@ struct message {
 
 struct cmdline {
 	struct sc_agent_opts o;
-	const char *programs, *system, *answers;
+	const char *programs, *system, *answers, *before;
 	struct message *msgs;
 	size_t nr_msgs, alloc_msgs;
 	int progress, status_line;
@@ -111,6 +112,7 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		{ "no-prompt", no_argument, NULL, OPT_NO_PROMPT },
 		{ "answers", required_argument, NULL, OPT_ANSWERS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "before", required_argument, NULL, OPT_BEFORE },
 		{ "max-turns", required_argument, NULL, OPT_MAX_TURNS },
 		{ "read-max", required_argument, NULL, OPT_READ_MAX },
 		{ "output-max", required_argument, NULL, OPT_OUTPUT_MAX },
@@ -142,6 +144,7 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 				       "a number from 0 to 1000");
 			c->o.budget = (unsigned)v;
 			break;
+		case OPT_BEFORE: c->before = optarg; break;
 		case OPT_MAX_TURNS:
 			c->o.max_turns = (unsigned)number(optarg, 10000, "--max-turns");
 			break;
@@ -334,32 +337,15 @@ static int open_conversation(const struct cmdline *c, struct sc_buf *prompt)
 	return ret;
 }
 
-static void write_end(const struct sc_agent_stats *s, int status,
-		      int force_records)
+static void write_end(const struct sc_agent_opts *o,
+		      const struct sc_agent_stats *s, int status)
 {
 	struct sc_output out;
 	struct sc_record r;
-	char n[4][16];
 
-	snprintf(n[0], sizeof(n[0]), "%u", s->turns);
-	snprintf(n[1], sizeof(n[1]), "%u", s->allowed);
-	snprintf(n[2], sizeof(n[2]), "%u", s->asked);
-	snprintf(n[3], sizeof(n[3]), "%u", s->denied);
-	sc_output_init_records(&out, STDOUT_FILENO, force_records);
+	sc_output_init_records(&out, STDOUT_FILENO, o->force_records);
 	sc_record_init(&r);
-	sc_record_adds(&r, "type", status == 0 ? "done" : "stop");
-	if (status == 0)
-		sc_record_adds(&r, "reason", "end-turn");
-	else {
-		sc_record_adds(&r, "code", s->code[0] ? s->code : "FAILED");
-		sc_record_adds(&r, "reason", s->reason.len ? s->reason.data :
-			       "the loop failed (see the error above)");
-	}
-	sc_record_adds(&r, "turns", n[0]);
-	sc_record_adds(&r, "allowed", n[1]);
-	sc_record_adds(&r, "asked", n[2]);
-	sc_record_adds(&r, "denied", n[3]);
-	sc_agent_stamp(&r);
+	sc_agent_end_record(o, s, status, &r);
 	sc_record_write(&out, &r);
 	sc_output_flush(&out);
 	sc_output_release(&out);
@@ -389,6 +375,8 @@ int main(int argc, char **argv)
 	ret = load_programs(c.programs, &prog);
 	if (ret)
 		return ret;
+	if (c.before && sc_agent_read_before(c.before, &c.o.before) < 0)
+		return SC_EXIT_UNAVAILABLE;
 	ret = open_conversation(&c, &prompt);
 	if (ret)
 		return ret;
@@ -402,7 +390,7 @@ int main(int argc, char **argv)
 	c.o.status_fd = c.status_line ? STDERR_FILENO : -1;
 	ret = sc_agent_run(&c.o, &prog, &stats);
 	if (ret <= SC_EXIT_NO || stats.code[0])
-		write_end(&stats, ret, c.o.force_records);
+		write_end(&c.o, &stats, ret);
 	if (ret == SC_EXIT_NO && stats.code[0])
 		sc_error(stats.code, "%s", stats.reason.data);
 	sc_asker_close(&asker);
