@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "buf.h"
+#include "credpaths.h"
 #include "diag.h"
 #include "landlock.h"
 #include "mountinfo.h"
@@ -22,20 +23,6 @@
 
 /* Bound of the Unix-socket scan: it runs before every command. */
 #define SOCKET_SCAN_ENTRIES 100000
-
-static const char *const default_hidden[] = {
-	"~/.ssh", "~/.aws", "~/.azure", "~/.gnupg", "~/.netrc", "~/.docker",
-	"~/.kube", "~/.npmrc", "~/.pypirc", "~/.git-credentials",
-	"~/.password-store", "~/.config/gh", "~/.config/gcloud",
-	"~/.config/git/credentials", "~/.cargo/credentials",
-	"~/.cargo/credentials.toml", "~/.local/share/keyrings",
-	"~/.vault-token", NULL,
-};
-
-const char *const *sc_sandbox_default_hidden(void)
-{
-	return default_hidden;
-}
 
 /* ---- resolving the policy ---------------------------------------- */
 
@@ -220,18 +207,15 @@ static void add_hidden(struct plan *pl, const char *path)
 	free(real);
 }
 
+/* NAME, one of sc_home_credentials, under HOME. */
 static void add_hidden_under(struct plan *pl, const char *home,
-			     const char *pattern)
+			     const char *name)
 {
 	struct sc_buf b = SC_BUF_INIT;
 
-	if (!strncmp(pattern, "~/", 2)) {
-		sc_buf_addf(&b, "%s/%s", home, pattern + 2);
-		add_hidden(pl, b.data);
-		sc_buf_release(&b);
-	} else {
-		add_hidden(pl, pattern);
-	}
+	sc_buf_addf(&b, "%s/%s", home, name);
+	add_hidden(pl, b.data);
+	sc_buf_release(&b);
 }
 
 /*
@@ -269,16 +253,16 @@ static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 	homes[1] = pw && pw->pw_dir && (!homes[0] || strcmp(pw->pw_dir, homes[0]))
 		   ? pw->pw_dir : NULL;
 	for (h = 0; h < 2; h++)
-		for (i = 0; homes[h] && default_hidden[i]; i++)
-			add_hidden_under(pl, homes[h], default_hidden[i]);
+		for (i = 0; homes[h] && sc_home_credentials[i]; i++)
+			add_hidden_under(pl, homes[h], sc_home_credentials[i]);
 	/*
 	 * A command started with another HOME (an external agent gets a
 	 * private one) must not read the person's credentials either.
 	 */
 	for (h = 0; h < pol->hide_homes.nr; h++)
-		for (i = 0; default_hidden[i]; i++)
+		for (i = 0; sc_home_credentials[i]; i++)
 			add_hidden_under(pl, pol->hide_homes.v[h],
-					 default_hidden[i]);
+					 sc_home_credentials[i]);
 	for (i = 0; i < pol->hide.nr; i++) {
 		char *path = sc_expand_home(pol->hide.v[i]);
 
