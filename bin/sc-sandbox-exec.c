@@ -253,7 +253,7 @@ int main(int argc, char *argv[])
 		fail("BAD-OPTION", "--probe takes no command", NULL);
 	if (!probe && !argc)
 		fail("BAD-OPTION", "no command to run", NULL);
-	if (cli.mode == SC_MODE_OFF && cli.tier != SC_TIER_BEST)
+	if (cli.mode == SC_SANDBOX_MODE_OFF && cli.tier != SC_TIER_BEST)
 		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
 	if (profile && sc_profile_load(&pol, profile, "/proc/self/exe") < 0)
 		exit(SC_SANDBOX_FAILED);

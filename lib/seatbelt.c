@@ -253,7 +253,7 @@ static int check_gaps(const struct sc_sandbox_policy *pol)
 		sc_buf_adds(&gaps, "max-output, ");
 	if (gaps.len) {
 		gaps.data[gaps.len - 2] = '\0';
-		if (pol->mode == SC_MODE_REQUIRED)
+		if (pol->mode == SC_SANDBOX_MODE_REQUIRED)
 			ret = sc_error("SANDBOX-UNAVAILABLE", "the macOS sandbox "
 				       "cannot enforce: %s; the command was not "
 				       "run", gaps.data);
@@ -403,7 +403,7 @@ static int spawn(const struct sc_sandbox_policy *pol, const char *profile,
 	/* A session of its own: no TIOCSTI through job control. */
 	if (setsid() < 0)
 		_exit(SB_FAILED);
-	if (pol->mode == SC_MODE_OFF) {
+	if (pol->mode == SC_SANDBOX_MODE_OFF) {
 		environ = env;
 		execvp(argv[0], argv);
 	} else {
@@ -428,7 +428,7 @@ int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
 	char **env = NULL;
 	int ret = SB_FAILED;
 
-	if (pol->mode == SC_MODE_OFF)
+	if (pol->mode == SC_SANDBOX_MODE_OFF)
 		sc_warning("SANDBOX-OFF", "--mode off: the command runs "
 			   "unconfined");
 	else if (check_gaps(pol) < 0)
