@@ -220,7 +220,7 @@ static int copy_one(struct include *in, const char *rel)
 	struct sc_record rec;
 	struct stat st;
 	char mode[8], size[32];
-	int fd, truncated = 0, perm, kind, ret = 0;
+	int fd, perm, kind, ret = 0;
 	size_t before;
 
 	fd = sc_open_beneath(in->fromfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
@@ -237,9 +237,7 @@ static int copy_one(struct include *in, const char *rel)
 		skip(in, "INCLUDE-NOT-FILE", rel, "not a regular file");
 		return 0;
 	}
-	if ((unsigned long long)st.st_size > SC_INCLUDE_FILE_MAX ||
-	    sc_read_fd_capped(fd, SC_INCLUDE_FILE_MAX, &data, &truncated) < 0 ||
-	    truncated) {
+	if (sc_read_fd_max(fd, SC_INCLUDE_FILE_MAX, 0, &data) < 0) {
 		close(fd);
 		sc_buf_wipe(&data);
 		skip(in, "INCLUDE-TOO-LARGE", rel,

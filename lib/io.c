@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -147,42 +148,72 @@ void sc_output_idle(void *ctx)
 
 int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated)
 {
-	char chunk[65536];
 	ssize_t n;
 
 	*truncated = 0;
 	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+		/* Room for a chunk and the NUL sc_buf keeps after the data. */
+		if (out->cap - out->len < 2)
+			sc_buf_grow(out, SC_IO_CHUNK);
+		n = read(fd, out->data + out->len, out->cap - out->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -1;
 		if (n == 0)
 			return 0;
-		if (out->len + (size_t)n > max) {
-			sc_buf_add(out, chunk, max - out->len);
+		sc_buf_setlen(out, out->len + (size_t)n);
+		if (out->len > max) {
+			sc_buf_setlen(out, max);
 			*truncated = 1;
 			return 0;
 		}
-		sc_buf_add(out, chunk, (size_t)n);
 	}
+}
+
+int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out)
+{
+	size_t start = out->len;
+	struct stat st;
+	int truncated;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if ((flags & SC_READ_REGULAR) && !S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	/* The size and one byte to see the end: no realloc, no stray copy. */
+	if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size <= max)
+		sc_buf_grow(out, (size_t)st.st_size + 1);
+	if (sc_read_fd_capped(fd, start + max < start ? SIZE_MAX : start + max,
+			      out, &truncated) < 0)
+		return -1;
+	return truncated ? -2 : 0;
+}
+
+int sc_read_file_at(int dirfd, const char *path, size_t max, unsigned flags,
+		    struct sc_buf *out)
+{
+	int oflags = O_RDONLY | O_CLOEXEC | O_NOCTTY, fd, st, e;
+
+	if (flags & SC_READ_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	if (flags & (SC_READ_REGULAR | SC_READ_NONBLOCK))
+		oflags |= O_NONBLOCK;
+	fd = openat(dirfd, path, oflags);
+	if (fd < 0)
+		return -1;
+	st = sc_read_fd_max(fd, max, flags, out);
+	e = errno;
+	close(fd);
+	errno = e;
+	return st;
 }
 
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), truncated, st, e;
-	size_t start = out->len;
-
-	if (fd < 0)
-		return -1;
-	/* One byte past the limit tells a full file from a larger one. */
-	st = sc_read_fd_capped(fd, start + max + 1, out, &truncated);
-	e = errno;
-	close(fd);
-	errno = e;
-	if (st < 0)
-		return -1;
-	return out->len - start > max ? -2 : 0;
+	return sc_read_file_at(AT_FDCWD, path, max, 0, out);
 }
 
 int sc_replace_file_at(int dirfd, const char *name, const void *data,

@@ -94,15 +94,45 @@ int sc_replace_file_at(int dirfd, const char *name, const void *data,
 		       size_t len, mode_t mode, enum sc_replace_step *step);
 
 /*
- * Append what is left of FD to OUT, at most MAX bytes in all; *TRUNCATED
- * says whether more were there.  -1 with errno on a read error.
+ * Append what is left of FD to OUT until OUT holds MAX bytes in all;
+ * *TRUNCATED says whether more were there.  The bytes are read straight
+ * into OUT, never through a copy on the stack.  -1 with errno on a read
+ * error.  For pipes and other streams; a named file is read with
+ * sc_read_file_at.
  */
 int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated);
 
 /*
- * Read the file PATH into OUT: 0; -1 with errno when it cannot be opened
- * or read; -2 when it holds more than MAX bytes.
+ * How sc_read_file_at and sc_read_fd_max take a file.  A file given by a
+ * person or found in a tree may be a FIFO (open would wait for a writer,
+ * read for ever), a device, or a symlink to either: a reader that has to
+ * stand that says so here rather than with its own open and read loop.
  */
+enum {
+	/* A symlink at the last component is refused (ELOOP). */
+	SC_READ_NOFOLLOW = 1 << 0,
+	/* Anything but a regular file is refused (EISDIR for a directory,
+	 * EINVAL otherwise), and the open never waits (O_NONBLOCK). */
+	SC_READ_REGULAR = 1 << 1,
+	/* The open never waits, whatever the file: a FIFO reads as empty. */
+	SC_READ_NONBLOCK = 1 << 2,
+};
+
+/*
+ * Append the whole file PATH (relative to DIRFD, or AT_FDCWD) to OUT, as
+ * FLAGS (SC_READ_*) allow: 0; -1 with errno when it cannot be opened,
+ * is refused or cannot be read; -2 when it holds more than MAX bytes
+ * (OUT then holds the first MAX, for a caller that shows a prefix).
+ * A regular file is read into one allocation of its size, so a secret
+ * leaves no copy behind in freed memory: wipe OUT after.
+ */
+int sc_read_file_at(int dirfd, const char *path, size_t max, unsigned flags,
+		    struct sc_buf *out);
+
+/* The same for FD, opened by the caller (beneath a root, say). */
+int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out);
+
+/* sc_read_file_at(AT_FDCWD, PATH, MAX, 0, OUT). */
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out);
 
 #endif
