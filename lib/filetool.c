@@ -187,6 +187,7 @@ int sc_file_write_mode(int rootfd, const char *rel, const char *data,
 		[SC_REPLACE_CREATE] = "cannot create a temporary file",
 		[SC_REPLACE_WRITE] = "cannot write",
 		[SC_REPLACE_NAME] = "cannot name the new file",
+		[SC_REPLACE_CHECK] = "the file changed",
 		[SC_REPLACE_RENAME] = "cannot replace the file",
 		[SC_REPLACE_SYNC] = "cannot sync the directory",
 	};

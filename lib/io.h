@@ -76,7 +76,8 @@ int sc_write_all(int fd, const void *data, size_t len);
 
 /*
  * Replace NAME in DIRFD by a new regular file holding DATA with permission
- * bits MODE (whatever the umask): an unnamed file (O_TMPFILE) in the same
+ * bits MODE (whatever the umask): an unnamed file (O_TMPFILE; on a file
+ * system without it, a new file of a fresh name, O_EXCL) in the same
  * directory is written, synced, linked under a temporary name and renamed
  * over NAME, then the directory is synced, so a crash leaves the old file
  * or the new one whole and a failure leaves no temporary behind.  rename(2)
@@ -84,14 +85,36 @@ int sc_write_all(int fd, const void *data, size_t len);
  * Returns 0, or -1 with errno set and *STEP saying which step failed.
  */
 enum sc_replace_step {
-	SC_REPLACE_CREATE,   /* the unnamed file */
-	SC_REPLACE_WRITE,    /* its content, mode or sync */
+	SC_REPLACE_CREATE,   /* the unnamed file (or the directory) */
+	SC_REPLACE_WRITE,    /* its content, owner, mode or sync */
 	SC_REPLACE_NAME,     /* the temporary name */
+	SC_REPLACE_CHECK,    /* the caller's check said no: NAME is as it was */
 	SC_REPLACE_RENAME,   /* the move over NAME */
 	SC_REPLACE_SYNC,     /* the directory: NAME is replaced, maybe not durably */
 };
 int sc_replace_file_at(int dirfd, const char *name, const void *data,
 		       size_t len, mode_t mode, enum sc_replace_step *step);
+
+/* The same for PATH, in the directory its name says. */
+int sc_replace_file(const char *path, const void *data, size_t len,
+		    mode_t mode, enum sc_replace_step *step);
+
+/*
+ * The same with more said about the new file: OWNER (when set) gives it the
+ * owner and group of the file it replaces, so an edit does not change who
+ * may read it; CHECK (when set) is called just before the rename, and a
+ * nonzero answer leaves NAME untouched (step SC_REPLACE_CHECK): the caller
+ * sees whether someone else changed the file since it was read.
+ */
+struct sc_replace_how {
+	mode_t mode;
+	const struct stat *owner;
+	int (*check)(void *ctx);
+	void *ctx;
+};
+int sc_replace_file_how(int dirfd, const char *name, const void *data,
+			size_t len, const struct sc_replace_how *how,
+			enum sc_replace_step *step);
 
 /*
  * Append what is left of FD to OUT until OUT holds MAX bytes in all;

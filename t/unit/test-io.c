@@ -177,6 +177,41 @@ static void test_replace_never_follows(void **state)
 	sc_buf_release(&b);
 }
 
+static int say_no(void *ctx)
+{
+	++*(int *)ctx;
+	return 1;
+}
+
+/* A check that says no leaves NAME as it was and no temporary behind. */
+static void test_replace_check_refuses(void **state)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	enum sc_replace_step step;
+	int asked = 0;
+	struct sc_replace_how how = { 0600, NULL, say_no, &asked };
+	DIR *d;
+	struct dirent *de;
+	int dfd;
+
+	(void)state;
+	put("kept", "old", 3);
+	assert_int_equal(sc_replace_file_how(rootfd, "kept", "new", 3, &how,
+					     &step), -1);
+	assert_int_equal(step, SC_REPLACE_CHECK);
+	assert_int_equal(asked, 1);
+	assert_int_equal(sc_read_file_at(rootfd, "kept", 10, 0, &b), 0);
+	assert_string_equal(b.data, "old");
+	sc_buf_release(&b);
+	dfd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	d = fdopendir(dfd);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		assert_null(strstr(de->d_name, ".sc-write-"));
+	closedir(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_regular_refuses_fifo_and_dir),
 		cmocka_unit_test(test_fd_capped_pipe),
 		cmocka_unit_test(test_replace_never_follows),
+		cmocka_unit_test(test_replace_check_refuses),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
