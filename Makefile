@@ -38,7 +38,8 @@ DEB_PACKAGES = gcc make pkg-config git perl jq \
 	bats bats-assert bats-support shellcheck scdoc \
 	clang libclang-rt-14-dev \
 	bubblewrap ripgrep hyperfine time openssh-client iproute2 procps \
-	curl openssl chromium python3-yaml python3-jsonschema
+	curl openssl chromium python3-yaml python3-jsonschema \
+	libc6-dev
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -133,7 +134,8 @@ build/bin/%: build/obj/bin/%.o $(LIB)
 # sc-sandbox-exec starts every sandboxed command, and statically linked it
 # starts sooner (sc-sandbox-exec(1), START-UP COST).  It needs libc only;
 # its objects that would use dlopen or NSS are built with SC_STATIC_EXE
-# (lib/twin.h), and any glibc warning about such a call fails the link.
+# (lib/twin.h), and any glibc warning about such a call fails the link
+# (libc.a is libc6-dev's).
 # Its twin, linked as every tool is, serves what needs them.
 STATIC_EXE_OBJ = build/static/obj/lib/gitconfig.o build/static/obj/lib/netproxy.o
 
