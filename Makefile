@@ -49,13 +49,16 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 WARN = -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 STD = -std=c11 -D_GNU_SOURCE
 CFLAGS ?= -O2 -g
-SC_CFLAGS = $(STD) $(WARN) -Ilib -Ibuild/gen -DSC_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
+SC_CFLAGS = $(STD) $(WARN) $(LIB_INC) -Ibuild/gen -DSC_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
 	-fstack-protector-strong -MMD -MP
 SC_LDFLAGS = -Wl,--as-needed
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
-LIB_SRC = $(wildcard lib/*.c)
+# lib/ is the core; each folder below it one group of modules (lib/README).
+LIB_DIRS := lib $(patsubst %/,%,$(wildcard lib/*/))
+LIB_INC = $(addprefix -I,$(LIB_DIRS))
+LIB_SRC = $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 TOOL_SRC = $(wildcard bin/sc-*.c)
 UNIT_SRC = $(wildcard t/unit/*.c)
 FUZZ_SRC = $(wildcard t/fuzz/*.c)
@@ -94,8 +97,7 @@ build/obj/%.o: %.c
 # sc-sandbox-exec's seccomp filters, built once here with libseccomp from
 # the rules in lib/seccomp.c: building them at every start cost ~1.5 ms.
 SECCOMP_BPF = build/gen/seccomp-bpf.h
-GEN_SECCOMP_OBJ = build/obj/lib/seccomp.o build/obj/lib/diag.o \
-	build/obj/lib/termtext.o build/obj/lib/buf.o build/obj/lib/alloc.o
+GEN_SECCOMP_OBJ = $(filter %/seccomp.o %/diag.o %/termtext.o %/buf.o %/alloc.o,$(LIB_OBJ))
 
 build/gen-seccomp: build-aux/gen-seccomp.c $(GEN_SECCOMP_OBJ)
 	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SECCOMP_OBJ) $(PKG_LIBS)
@@ -104,14 +106,12 @@ $(SECCOMP_BPF): build/gen-seccomp
 	@mkdir -p $(dir $@)
 	build/gen-seccomp >$@.tmp && mv $@.tmp $@
 
-build/obj/lib/seccomp-load.o build/asan/obj/lib/seccomp-load.o \
-build/fuzz/obj/lib/seccomp-load.o: $(SECCOMP_BPF)
+$(filter %/seccomp-load.o,$(LIB_OBJ) $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)): $(SECCOMP_BPF)
 
 # sc-mask --scan's rules, compiled once here into a serialised Vectorscan
 # database: compiling them at every start cost about a second.
 SCAN_DB = build/gen/scan-db.h
-GEN_SCAN_DB_OBJ = build/obj/lib/scanrules.o build/obj/lib/diag.o build/obj/lib/alloc.o \
-	build/obj/lib/termtext.o build/obj/lib/buf.o
+GEN_SCAN_DB_OBJ = $(filter %/scanrules.o %/diag.o %/alloc.o %/termtext.o %/buf.o,$(LIB_OBJ))
 
 build/gen-scan-db: build-aux/gen-scan-db.c $(GEN_SCAN_DB_OBJ)
 	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SCAN_DB_OBJ) $(PKG_LIBS)
@@ -120,8 +120,7 @@ $(SCAN_DB): build/gen-scan-db
 	@mkdir -p $(dir $@)
 	build/gen-scan-db >$@.tmp && mv $@.tmp $@
 
-build/obj/lib/scan.o build/asan/obj/lib/scan.o \
-build/fuzz/obj/lib/scan.o: $(SCAN_DB)
+$(filter %/scan.o,$(LIB_OBJ) $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)): $(SCAN_DB)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -181,7 +180,7 @@ build/fuzz/obj/%.o: %.c
 
 build/fuzz/%: t/fuzz/%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(STD) $(WARN) -Ilib $(PKG_CFLAGS) -O1 -g \
+	$(CLANG) $(STD) $(WARN) $(LIB_INC) $(PKG_CFLAGS) -O1 -g \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS)
 
 build/man/%: Documentation/%.scd

@@ -50,7 +50,4 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd,
 		     int force_records);
 
-/* The credential paths hidden by default (with "~/" for HOME). */
-const char *const *sc_sandbox_default_hidden(void);
-
 #endif

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "credpaths.h"
 #include "protected.h"
 #include "rootguard.h"
 #include "seatbelt.h"
@@ -19,25 +20,11 @@
 extern char **environ;
 #endif
 
-/* Under HOME, as in sc_sandbox_default_hidden, without the "~/". */
-static const char *const home_hidden[] = {
-	".ssh", ".aws", ".azure", ".gnupg", ".netrc", ".docker", ".kube",
-	".npmrc", ".pypirc", ".git-credentials", ".password-store",
-	".config/gh", ".config/gcloud", ".config/git/credentials",
-	".cargo/credentials", ".cargo/credentials.toml",
-	".local/share/keyrings", ".vault-token", "Library/Keychains", NULL,
-};
-
 /* Devices a command may write, as in the Linux tiers. */
 static const char *const devices[] = {
 	"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty",
 	"/dev/ptmx", NULL,
 };
-
-const char *const *sc_seatbelt_home_hidden(void)
-{
-	return home_hidden;
-}
 
 /* One line per parameter NAME_0..NAME_(N-1), between PRE and POST. */
 static void params(struct sc_buf *out, const char *pre, const char *name,
@@ -75,7 +62,7 @@ static void hidden(const struct sc_seatbelt *sb, struct sc_buf *out)
 	const char *const *h;
 
 	sc_buf_adds(out, "(deny file-read* file-write*\n");
-	for (h = home_hidden; *h; h++)
+	for (h = sc_home_credentials; *h; h++)
 		sc_buf_addf(out, "\t(subpath (string-append (param \"HOME\") "
 			    "\"/%s\"))\n", *h);
 	params(out, "\t(subpath ", "HIDE", ")", sb->nhide);

@@ -80,8 +80,8 @@ usage_status() {
 	# lib/protected.c and lib/gitkeys.c hold them; drivers and the guard
 	# ask sc-classify (--print-protected, --git-neutral)
 	# ask sc-classify (--print-protected, --git-neutral); comments aside
-	run sh -c 'grep -rniE "$1" "$2/libexec" "$2/hooks-guard/sc-git" \
-		"$2/hooks-guard/guard" | grep -vE "^[^:]*:[0-9]+:[[:space:]]*#"' sh \
+	run sh -c 'grep -rniE "$1" "$2/libexec" "$2/hooks-guard/sc-git" |
+		grep -vE "^[^:]*:[0-9]+:[[:space:]]*#"' sh \
 		"gnumakefile|/\.claude/|\.mcp\.json|sshcommand|filter\.\*\.|textconv" "$SC_TOP"
 	[ "$status" -eq 1 ] || { echo "$output" >&2; false; }
 	grep -q '"gnumakefile"' "$SC_TOP/lib/protected.c"
