@@ -19,6 +19,7 @@
 #ifdef __APPLE__
 #include "seatbelt.h"
 #endif
+#include "twin.h"
 
 static const char *const synopsis[] = {
 	"[OPTIONS] -- PROGRAM [ARG...]",
@@ -245,6 +246,14 @@ int main(int argc, char *argv[])
 	sc_sandbox_policy_init(&pol);
 	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1)
 		parse_option(c, optarg, &cli, &profile, &probe);
+#ifdef SC_STATIC_EXE
+	/* Linked statically: its twin reads profiles and resolves hosts. */
+	if (profile || cli.net == SC_NET_HOSTS || cli.allow_hosts.nr ||
+	    cli.connections) {
+		sc_twin_exec(tool.name, "/proc/self/exe", argv);
+		exit(SC_SANDBOX_FAILED);
+	}
+#endif
 	argc -= optind;
 	argv += optind;
 	if (probe == PROBE_RECORDS)

@@ -173,6 +173,9 @@ static char *find_profile(const char *name, const char *exe)
 	static const char *const rel[] = {
 		"/../share/speccoder/profiles/", /* PREFIX/bin */
 		"/../../share/profiles/",         /* build/bin in the tree */
+		/* A twin (twin.h) in PREFIX/libexec/speccoder, in the tree */
+		"/../../share/speccoder/profiles/",
+		"/../../../share/profiles/",
 		NULL,
 	};
 	char *dir = realpath(exe, NULL), *slash = dir ? strrchr(dir, '/') : NULL;
