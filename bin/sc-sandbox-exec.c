@@ -1,6 +1,6 @@
 /*
  * sc-sandbox-exec: run one command confined by the OS sandbox.  Options and
- * the profile make a policy; lib/sandbox-linux.c enforces it on Linux,
+ * the profile make a policy; lib/sandbox-*.c enforce it on Linux,
  * lib/seatbelt.c on macOS (compiled there only, not exercised by this
  * project's CI).  Its own failures exit 125 and the command never runs
  * unconfined.
@@ -19,6 +19,7 @@
 #ifdef __APPLE__
 #include "seatbelt.h"
 #endif
+#include "twin.h"
 
 static const char *const synopsis[] = {
 	"[OPTIONS] -- PROGRAM [ARG...]",
@@ -245,6 +246,14 @@ int main(int argc, char *argv[])
 	sc_sandbox_policy_init(&pol);
 	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1)
 		parse_option(c, optarg, &cli, &profile, &probe);
+#ifdef SC_STATIC_EXE
+	/* Linked statically: its twin reads profiles and resolves hosts. */
+	if (profile || cli.net == SC_NET_HOSTS || cli.allow_hosts.nr ||
+	    cli.connections) {
+		sc_twin_exec(tool.name, "/proc/self/exe", argv);
+		exit(SC_SANDBOX_FAILED);
+	}
+#endif
 	argc -= optind;
 	argv += optind;
 	if (probe == PROBE_RECORDS)
@@ -253,7 +262,7 @@ int main(int argc, char *argv[])
 		fail("BAD-OPTION", "--probe takes no command", NULL);
 	if (!probe && !argc)
 		fail("BAD-OPTION", "no command to run", NULL);
-	if (cli.mode == SC_MODE_OFF && cli.tier != SC_TIER_BEST)
+	if (cli.mode == SC_SANDBOX_MODE_OFF && cli.tier != SC_TIER_BEST)
 		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
 	if (profile && sc_profile_load(&pol, profile, "/proc/self/exe") < 0)
 		exit(SC_SANDBOX_FAILED);
