@@ -1598,7 +1598,7 @@ static void acp_end(struct loop *l)
 }
 
 /* The exit status of the loop that ended with outcome RET (agent.h). */
-static int exit_status(const struct loop *l, int ret)
+static int loop_exit(const struct loop *l, int ret)
 {
 	switch (ret) {
 	case ENDED: return SC_EXIT_OK;
@@ -1681,7 +1681,7 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		}
 		ret = turn(&l);
 	}
-	status = exit_status(&l, ret);
+	status = loop_exit(&l, ret);
 	acp_end(&l);
 	sc_agent_mcp_end(&l.mcp);
 	sc_coproc_end(l.cls);

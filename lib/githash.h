@@ -111,13 +111,24 @@ int sc_hg_build(git_repository *repo, const struct sc_hg_options *opt,
 int sc_hg_write(const struct sc_hg_manifest *m, struct sc_output *out);
 
 /*
+ * What reading a manifest or a protect list gives: not an exit status
+ * (sc-hash-git's run function, hashgit.h, decides that), but whether the
+ * input was at fault.
+ */
+enum sc_hg_status {
+	SC_HG_OK = 0,
+	SC_HG_FAILED = -1,     /* it could not be read: an I/O or system error */
+	SC_HG_MALFORMED = -2,  /* it is not what it must be */
+};
+
+/*
  * Read a manifest written by sc_hg_write from RD into M (sorted).  Records
  * of other types are skipped; the header, the end record and its count are
- * required, so a truncated manifest is refused.  Returns an exit code: 0, 3
- * (error[MALFORMED-RECORD] or error[MALFORMED-MANIFEST]) or 5 (a read
- * error), with the diagnostic printed.
+ * required, so a truncated manifest is refused.  SC_HG_MALFORMED after
+ * error[MALFORMED-RECORD] or error[MALFORMED-MANIFEST], SC_HG_FAILED after
+ * a read error.
  */
-int sc_hg_read(struct sc_reader *rd, struct sc_hg_manifest *m);
+enum sc_hg_status sc_hg_read(struct sc_reader *rd, struct sc_hg_manifest *m);
 
 /*
  * Compare OLD with NOW (both sorted) and write one finding per difference:
@@ -135,10 +146,14 @@ int sc_hg_compare(const struct sc_hg_manifest *old,
  * SC_HG_PROTECT_MAX bytes), matched in any letter case as the policy
  * matches protected names.  --protect-records: the type=protected records
  * sc-classify --print-protected writes, of which the watched ones
- * (watch=yes) count.  Each returns an exit code, the diagnostic printed.
+ * (watch=yes) count.  SC_HG_MALFORMED after error[BAD-PATTERN],
+ * error[PROTECT-TOO-LARGE] or a record error; SC_HG_FAILED after
+ * error[READ-FAILED].
  */
 #define SC_HG_PROTECT_MAX ((size_t)1 << 20)
-int sc_hg_load_protect(const char *path, struct sc_patterns *list);
-int sc_hg_load_protect_records(const char *path, struct sc_patterns *list);
+enum sc_hg_status sc_hg_load_protect(const char *path,
+				     struct sc_patterns *list);
+enum sc_hg_status sc_hg_load_protect_records(const char *path,
+					     struct sc_patterns *list);
 
 #endif
