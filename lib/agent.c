@@ -196,24 +196,16 @@ static int read_count(const struct sc_record *r, const char *name,
 	return 0;
 }
 
-int sc_agent_read_before(const char *file, struct sc_agent_counts *before)
+int sc_agent_parse_before(const void *data, size_t len,
+			  struct sc_agent_counts *before)
 {
-	struct sc_buf b = SC_BUF_INIT;
 	struct sc_input in;
 	struct sc_reader rd;
 	struct sc_record r;
-	int st, found = 0, ret = 0;
+	int st, found = 0;
 
 	memset(before, 0, sizeof(*before));
-	st = sc_read_file_max(file, 1 << 20, &b);
-	if (st == -1 && errno == ENOENT)
-		return 0;
-	if (st < 0) {
-		sc_buf_release(&b);
-		return sc_error_errno("BEFORE-UNREADABLE", "cannot read '%s'",
-				      file);
-	}
-	sc_input_init_mem(&in, b.data ? b.data : "", b.len);
+	sc_input_init_mem(&in, data, len);
 	sc_reader_init(&rd, &in);
 	sc_record_init(&r);
 	/* The last end record counts: the loops of a run follow each other. */
@@ -229,10 +221,28 @@ int sc_agent_read_before(const char *file, struct sc_agent_counts *before)
 		    read_count(&r, "run-denied", &before->denied) < 0)
 			found = -1;
 	}
-	if (st < 0 || found < 0 || !found)
+	sc_record_release(&r);
+	if (st < 0 || found <= 0) {
+		memset(before, 0, sizeof(*before));
+		return -1;
+	}
+	return 0;
+}
+
+int sc_agent_read_before(const char *file, struct sc_agent_counts *before)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	int st = sc_read_file_max(file, 1 << 20, &b), ret = 0;
+
+	memset(before, 0, sizeof(*before));
+	if (st == -1 && errno == ENOENT)
+		ret = 0;   /* the run's first loop */
+	else if (st < 0)
+		ret = sc_error_errno("BEFORE-UNREADABLE", "cannot read '%s'",
+				     file);
+	else if (sc_agent_parse_before(b.data ? b.data : "", b.len, before) < 0)
 		ret = sc_error("BEFORE-MALFORMED", "'%s' holds no end record "
 			       "with the run's counts", file);
-	sc_record_release(&r);
 	sc_buf_release(&b);
 	return ret;
 }

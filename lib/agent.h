@@ -71,6 +71,14 @@ struct sc_agent_stats {
 int sc_agent_read_before(const char *file, struct sc_agent_counts *before);
 
 /*
+ * The same from LEN bytes of records at DATA: 0, or -1 (and BEFORE all
+ * zero) when they are malformed or hold no end record with every run-*
+ * count a number.  Nothing is printed.
+ */
+int sc_agent_parse_before(const void *data, size_t len,
+			  struct sc_agent_counts *before);
+
+/*
  * The end record of a loop that returned STATUS: type=done or type=stop
  * (code, reason), this loop's counts (turns, allowed, asked, denied) and
  * the run's so far, this loop's included (run-turns, run-allowed,
