@@ -156,10 +156,9 @@ int sc_scanner_allow_config(struct sc_scanner *sc, const char *config)
 
 	sc_config_init(&cfg);
 	st = sc_config_load(&cfg, config);
-	if (st == SC_CONFIG_UNREADABLE)
-		return SC_EXIT_UNAVAILABLE;
 	if (st != SC_CONFIG_OK)
-		return SC_EXIT_MALFORMED;
+		return st == SC_CONFIG_BAD ? SC_EXIT_MALFORMED :
+					     SC_EXIT_UNAVAILABLE;
 	/* Checked by the reader: each is a fingerprint's form. */
 	for (i = 0; i < cfg.nr_allow_fps; i++)
 		sc_scanner_allow(sc, cfg.allow_fps[i]);
