@@ -29,6 +29,7 @@ static const char *const synopsis[] = {
 	"[--file FILE] --format",
 	"[--file FILE] --mutation",
 	"[--file FILE] --executor",
+	"[--file FILE] --check",
 	"--libgit2-version",
 	NULL,
 };
@@ -51,6 +52,8 @@ static const struct sc_tool tool = {
 	"                   record; exit 1 when none is configured\n"
 	"    --executor     the external agent as a type=executor argv=... env=...\n"
 	"                   record; exit 1 when none is configured\n"
+	"    --check        read the file whole, as every tool does; nothing\n"
+	"                   written, exit 3 when a tool would refuse it\n"
 	"    --libgit2-version  the version of the libgit2 the tools load\n"
 	"    -h, --help     show this help\n"
 	"    --version      show the version\n",
@@ -221,12 +224,16 @@ static void answer(const struct sc_config *cfg, int mode, const char *key,
 		write_step(&cfg->mutation, "mutation", out, found);
 		break;
 	case 'x': *found = 0; write_executor(&cfg->executor, out, found); break;
+	case 'C': break;
 	default: write_values(cfg, key, mode == 'A', nul, out, found); break;
 	}
 }
 
 static int run(int mode, const char *file, const char *key, int nul)
 {
+	/* Any key, the project's own included: the entries alone. */
+	unsigned entries = mode == 'g' || mode == 'A' || mode == 'l' ?
+			   SC_CONFIG_ENTRIES : 0;
 	struct sc_config cfg;
 	struct sc_output out;
 	int ret, found = 0;
@@ -235,7 +242,7 @@ static int run(int mode, const char *file, const char *key, int nul)
 	sc_output_init_records(&out, STDOUT_FILENO, nul);
 	sc_config_init(&cfg);
 	/* Nothing half-read goes out: a failed read writes nothing. */
-	ret = read_status(sc_config_read(&cfg, file, "BAD-CONFIG"));
+	ret = read_status(sc_config_read(&cfg, file, "BAD-CONFIG", entries));
 	if (!ret) {
 		answer(&cfg, mode, key, nul, &out, &found);
 		if (!found)
@@ -272,6 +279,7 @@ int main(int argc, char *argv[])
 		{ "list", no_argument, NULL, 'l' },
 		{ "checks", no_argument, NULL, 'c' },
 		{ "executor", no_argument, NULL, 'x' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "acceptance", no_argument, NULL, 'a' },
 		{ "format", no_argument, NULL, 'F' },
 		{ "mutation", no_argument, NULL, 'M' },
@@ -293,7 +301,7 @@ int main(int argc, char *argv[])
 				sc_usage_error(&tool, "choose one of --get, "
 					       "--get-all, --list, --checks, "
 					       "--acceptance, --format, "
-					       "--mutation, --executor");
+					       "--mutation, --executor, --check");
 			mode = c;
 			key = optarg;
 		}
@@ -304,7 +312,7 @@ int main(int argc, char *argv[])
 		return libgit2_version();
 	if (optind < argc)
 		sc_usage_error(&tool, "unexpected argument");
-	if (nul && mode == 'g')
+	if (nul && (mode == 'g' || mode == 'C'))
 		sc_usage_error(&tool, "-z goes with --get-all, --list, "
 			       "--checks, --acceptance, --format, "
 			       "--mutation or --executor");

@@ -201,6 +201,7 @@ struct load {
 	struct sc_config *cfg;
 	const char *path;   /* NULL: read from memory, no file to name */
 	size_t at;
+	unsigned flags;     /* SC_CONFIG_ENTRIES: no section is read */
 };
 
 /*
@@ -225,12 +226,9 @@ static int check_host(const char *path, size_t at, const char *key,
 			path ? ": " : "", key, value, why);
 }
 
-/* A host list entry, checked as sc-sandbox-exec --allow-host checks it. */
-static int add_host(char ***v, size_t *nr, size_t *alloc, const char *key,
-		    const char *value, const struct load *ld)
+/* A host list entry, already checked (check_entry). */
+static int add_host(char ***v, size_t *nr, size_t *alloc, const char *value)
 {
-	if (check_host(ld->path, ld->at, key, value) < 0)
-		return -1;
 	SC_ALLOC_GROW(*v, *nr + 1, *alloc);
 	(*v)[(*nr)++] = sc_xstrdup(value);
 	return 0;
@@ -265,8 +263,7 @@ static int add_net(const struct load *ld, const char *k, char *sub,
 	if (suffix(k, ".argvprefix"))
 		return add_argv(&r->argv_prefix, k, v, 2);
 	if (suffix(k, ".hosts"))
-		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, k, v,
-				ld);
+		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, v);
 	return sc_error("BAD-CONFIG", "%s: unknown key (argv, argvPrefix or "
 			"hosts)", k);
 }
@@ -318,7 +315,7 @@ static int add_sandbox(const struct load *ld, struct sc_config *cfg,
 		return add_argv(&cfg->net_allow_prefix, k, v, 2);
 	if (!strcmp(k, "sandbox.networkhosts"))
 		return add_host(&cfg->net_hosts, &cfg->nr_net_hosts,
-				&cfg->alloc_net_hosts, k, v, ld);
+				&cfg->alloc_net_hosts, v);
 	return sc_sandbox_entry(&cfg->sandbox, &src, k, value);
 }
 
@@ -341,15 +338,38 @@ static const char *in_section(const char *k, const char *section)
 	return !strncmp(k, section, n) && k[n] == '.' ? k + n + 1 : NULL;
 }
 
+/* 1 when K (libgit2's spelling) holds host list entries, which go to
+ * sc-sandbox-exec --allow-host however they are read. */
+static int host_key(const char *k)
+{
+	char *sub = subsection(k, "network");
+	int hosts = sub && suffix(k, ".hosts");
+
+	free(sub);
+	return hosts || !strcmp(k, "sandbox.networkhosts");
+}
+
+/* What every read checks, the entries alone included. */
+static int check_entry(const struct load *ld, const char *k, const char *v)
+{
+	if (!strncmp(k, "include.", 8) || !strncmp(k, "includeif.", 10))
+		return sc_error("BAD-CONFIG", "%s: includes are refused: a "
+				"configuration must not pull in other files", k);
+	if (host_key(k))
+		return check_host(ld->path, ld->at, k, v ? v : "");
+	return 0;
+}
+
 static int add_one(const struct load *ld, struct sc_config *cfg,
 		   const char *k, const char *value)
 {
 	const char *v = value ? value : "", *var;
 	char *sub;
 
-	if (!strncmp(k, "include.", 8) || !strncmp(k, "includeif.", 10))
-		return sc_error("BAD-CONFIG", "%s: includes are refused: a "
-				"configuration must not pull in other files", k);
+	if (check_entry(ld, k, value) < 0)
+		return -1;
+	if (ld->flags & SC_CONFIG_ENTRIES)
+		return 0;
 	if ((var = in_section(k, "check")))
 		return sc_checks_entry(&cfg->checks, "check", var, value);
 	if ((var = in_section(k, "acceptance")))
@@ -415,9 +435,10 @@ static int add_entry(const char *k, const char *v, void *ctx)
 }
 
 /* A reader's status as a configuration's, CFG emptied on failure. */
-static int loaded(struct sc_config *cfg, int st)
+static int loaded(struct sc_config *cfg, int st, unsigned flags)
 {
-	if (st == SC_GITCONFIG_OK && finish(cfg) < 0)
+	if (st == SC_GITCONFIG_OK && !(flags & SC_CONFIG_ENTRIES) &&
+	    finish(cfg) < 0)
 		st = SC_GITCONFIG_BAD;
 	if (st != SC_GITCONFIG_OK)
 		sc_config_release(cfg);
@@ -433,9 +454,10 @@ static int loaded(struct sc_config *cfg, int st)
 	}
 }
 
-int sc_config_read(struct sc_config *cfg, const char *path, const char *code)
+int sc_config_read(struct sc_config *cfg, const char *path, const char *code,
+		   unsigned flags)
 {
-	struct load ld = { cfg, path, 0 };
+	struct load ld = { cfg, path, 0, flags };
 	struct stat st;
 
 	/* libgit2 treats a missing file as empty: a named file must exist */
@@ -444,20 +466,20 @@ int sc_config_read(struct sc_config *cfg, const char *path, const char *code)
 		return SC_CONFIG_UNREADABLE;
 	}
 	return loaded(cfg, sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry,
-						 &ld));
+						 &ld), flags);
 }
 
 int sc_config_load(struct sc_config *cfg, const char *path)
 {
-	return sc_config_read(cfg, path, "CONFIG-UNREADABLE");
+	return sc_config_read(cfg, path, "CONFIG-UNREADABLE", 0);
 }
 
 int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len)
 {
-	struct load ld = { cfg, NULL, 0 };
+	struct load ld = { cfg, NULL, 0, 0 };
 
 	return loaded(cfg, sc_gitconfig_foreach_mem(data, len, "BAD-CONFIG",
-						    add_entry, &ld));
+						    add_entry, &ld), 0);
 }
 
 void sc_config_sandbox_policy(const struct sc_config *cfg,

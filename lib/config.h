@@ -107,9 +107,16 @@ void sc_config_release(struct sc_config *cfg);
 /* Read PATH into CFG.  Returns an sc_config_status; CFG is empty on
  * failure.  A missing file is error[CONFIG-UNREADABLE]. */
 int sc_config_load(struct sc_config *cfg, const char *path);
-/* The same, a missing file reported as error[CODE] (sc-config's
- * BAD-CONFIG). */
-int sc_config_read(struct sc_config *cfg, const char *path, const char *code);
+/*
+ * The same, a missing file reported as error[CODE] (sc-config's
+ * BAD-CONFIG).  FLAGS SC_CONFIG_ENTRIES: the entries alone, for
+ * sc-config --get, --get-all and --list, which answer for any key, the
+ * project's own included: the syntax, includes and host lists are
+ * checked, no section is read.
+ */
+enum { SC_CONFIG_ENTRIES = 1 };
+int sc_config_read(struct sc_config *cfg, const char *path, const char *code,
+		   unsigned flags);
 
 /*
  * Parse a config file's text held in memory (for the fuzz target): the

@@ -84,8 +84,9 @@ teardown() { sb_teardown; }
 	assert_equal "$status" 125
 	[[ "$stderr" == *"error[BAD-CONFIG]: bad.conf:4: unknown key 'sandbox.writeable'"* ]]
 	# the same file is refused by the reader of the drivers, alike
-	run --separate-stderr sc-config --file bad.conf --get sandbox.mode
+	run --separate-stderr sc-config --file bad.conf --check
 	assert_equal "$status" 3
+	assert_output ""
 	[[ "$stderr" == *"error[BAD-CONFIG]: bad.conf:4: unknown key 'sandbox.writeable'"* ]]
 	run --separate-stderr sc-sandbox-exec --root "$ROOT" --config missing.conf -- touch "$ROOT/ran"
 	assert_equal "$status" 125

@@ -266,6 +266,15 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	fi
 	file=$(sc_conf_file "$2")
 	if [ -e "$file" ]; then
+		# Read whole first: a bad entry stops the driver (exit 2), not
+		# each command (sc-sandbox-exec would refuse it, 125).
+		local cst=0
+		"$(sc_tool sc-config)" --file "$file" --check || cst=$?
+		case "$cst" in
+		0) ;;
+		3) exit 2 ;;
+		*) exit "$cst" ;;
+		esac
 		_args+=(--read-only "$file" --config "$file")
 	fi
 }
