@@ -127,8 +127,7 @@ static struct sc_scanner *scanner(const char *config)
 		exit(SC_EXIT_INTERNAL);
 	if (config && (st = sc_scanner_allow_config(sc, config))) {
 		sc_scanner_free(sc);
-		exit(st == SC_CONFIG_UNREADABLE ? SC_EXIT_UNAVAILABLE
-						: SC_EXIT_MALFORMED);
+		exit(st == SC_CONFIG_BAD ? SC_EXIT_MALFORMED : SC_EXIT_UNAVAILABLE);
 	}
 	return sc;
 }
