@@ -142,8 +142,7 @@ static void write_checks(const struct sc_checks *c, const char *section,
 		sc_record_adds(&rec, "name", c->v[i].name);
 		for (k = 0; k < c->v[i].argc; k++)
 			sc_record_adds(&rec, "argv", c->v[i].argv[k]);
-		if (c->v[i].timeout)
-			add_number(&rec, "timeout", c->v[i].timeout);
+		add_number(&rec, "timeout", c->v[i].timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
@@ -163,8 +162,7 @@ static void write_step(const struct sc_step *s, const char *section,
 	sc_record_adds(&rec, "type", section);
 	for (i = 0; i < s->argc; i++)
 		sc_record_adds(&rec, "argv", s->argv[i]);
-	if (s->timeout)
-		add_number(&rec, "timeout", s->timeout);
+	add_number(&rec, "timeout", s->timeout);
 	if (!strcmp(section, "format"))
 		sc_record_adds(&rec, "required", s->required ? "true" : "false");
 	if (s->has_minimum)

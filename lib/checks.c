@@ -107,14 +107,17 @@ int sc_checks_entry(struct sc_checks *c, const char *section,
 			ck->name, var + 1);
 }
 
-int sc_checks_finish(const struct sc_checks *c, const char *section)
+int sc_checks_finish(struct sc_checks *c, const char *section)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr; i++)
+	for (i = 0; i < c->nr; i++) {
 		if (!c->v[i].argv)
 			return sc_error("BAD-CONFIG", "%s '%s' has no argv",
 					section, c->v[i].name);
+		if (!c->v[i].timeout)
+			c->v[i].timeout = SC_CHECK_TIMEOUT;
+	}
 	return 0;
 }
 
@@ -221,9 +224,12 @@ int sc_step_entry(struct sc_step *s, const char *section, const char *key,
 	return step_key(s, section, !strcmp(section, "mutation"), key, value);
 }
 
-int sc_step_finish(const struct sc_step *s, const char *section)
+int sc_step_finish(struct sc_step *s, const char *section)
 {
 	if (s->seen && !s->argv)
 		return sc_error("BAD-CONFIG", "[%s] has no argv", section);
+	if (s->argv && !s->timeout)
+		s->timeout = !strcmp(section, "mutation") ? SC_MUTATION_TIMEOUT :
+							    SC_FORMAT_TIMEOUT;
 	return 0;
 }
