@@ -1,10 +1,10 @@
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "alloc.h"
 #include "checks.h"
 #include "diag.h"
+#include "gitconfig.h"
 #include "opt.h"
 #include "shellwords.h"
 
@@ -135,26 +135,6 @@ void sc_step_release(struct sc_step *s)
 	sc_step_init(s);
 }
 
-/* git's booleans; a key without a value is true. */
-static int parse_bool(const char *v, int *out)
-{
-	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
-	static const char *const no[] = { "false", "no", "off", "0", NULL };
-	size_t i;
-
-	if (!v) {
-		*out = 1;
-		return 0;
-	}
-	for (i = 0; yes[i]; i++)
-		if (!strcasecmp(v, yes[i]))
-			return *out = 1, 0;
-	for (i = 0; no[i]; i++)
-		if (!strcasecmp(v, no[i]))
-			return *out = 0, 0;
-	return -1;
-}
-
 /* A path relative to the root, without "..", "." or empty components. */
 int sc_step_report_valid(const char *p)
 {
@@ -190,7 +170,8 @@ static int step_key(struct sc_step *s, const char *section, int mutation,
 	if (!strcmp(var, "timeout"))
 		return set_timeout(section, section, &s->timeout, v);
 	if (!mutation && !strcmp(var, "required")) {
-		if (parse_bool(value, &s->required) < 0)
+		/* git's booleans, as libgit2 reads them: a key alone is true */
+		if (sc_gitconfig_bool(value, &s->required) < 0)
 			return sc_error("BAD-CONFIG", "%s.required is not a "
 					"boolean", section);
 		return 0;
