@@ -528,8 +528,7 @@ static int scanner_exit(int cst)
 {
 	if (cst == SC_CONFIG_OK)
 		return SC_EXIT_INTERNAL;
-	return cst == SC_CONFIG_UNREADABLE ? SC_EXIT_UNAVAILABLE
-					   : SC_EXIT_MALFORMED;
+	return cst == SC_CONFIG_BAD ? SC_EXIT_MALFORMED : SC_EXIT_UNAVAILABLE;
 }
 
 /* --scan needs no secret: it looks for the shape of credentials. */
