@@ -166,6 +166,28 @@ int sc_scanner_allow_config(struct sc_scanner *sc, const char *config)
 	return 0;
 }
 
+struct sc_scanner *sc_scanner_new_allowing(const char *config,
+					   char *const *allow, size_t nr_allow,
+					   int *cst)
+{
+	struct sc_scanner *sc = sc_scanner_new();
+	size_t i;
+
+	*cst = SC_CONFIG_OK;
+	if (!sc)
+		return NULL;
+	/* The caller checked their form (sc_scan_fingerprint_valid). */
+	for (i = 0; i < nr_allow; i++)
+		if (sc_scanner_allow(sc, allow[i]) < 0)
+			sc_die(SC_EXIT_INTERNAL, "INTERNAL",
+			       "--allow-fingerprint not checked");
+	if (config && (*cst = sc_scanner_allow_config(sc, config))) {
+		sc_scanner_free(sc);
+		return NULL;
+	}
+	return sc;
+}
+
 static int allowed(const struct sc_scanner *sc, const char *fp)
 {
 	return sc->nr_allow &&
