@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "diag.h"
 #include "io.h"
 #include "opt.h"
@@ -126,7 +127,7 @@ static struct sc_scanner *scanner(const char *config)
 		exit(SC_EXIT_INTERNAL);
 	if (config && (st = sc_scanner_allow_config(sc, config))) {
 		sc_scanner_free(sc);
-		exit(st);
+		exit(st == SC_CONFIG_BAD ? SC_EXIT_MALFORMED : SC_EXIT_UNAVAILABLE);
 	}
 	return sc;
 }

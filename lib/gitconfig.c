@@ -136,24 +136,18 @@ static int refuse_includes(const char *path, const char *code)
 {
 	struct sc_buf b = SC_BUF_INIT;
 	const char *p, *end, *nl;
-	char chunk[8192];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	ssize_t n;
 	int ret = 0;
 
-	if (fd < 0)
-		return sc_error(code, "cannot read '%s'", path);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
-		if ((off_t)(b.len + (size_t)n) > GITCONFIG_MAX) {
-			ret = sc_error(code, "%s: larger than a configuration "
-				       "can be", path);
-			break;
-		}
-		sc_buf_add(&b, chunk, (size_t)n);
-	}
-	if (n < 0 && !ret)
+	switch (sc_read_file_at(AT_FDCWD, path, (size_t)GITCONFIG_MAX,
+				SC_READ_NONBLOCK, &b)) {
+	case -2:
+		ret = sc_error(code, "%s: larger than a configuration can be",
+			       path);
+		break;
+	case -1:
 		ret = sc_error(code, "cannot read '%s'", path);
-	close(fd);
+		break;
+	}
 	/* An empty file leaves b.data NULL: no pointer arithmetic on it. */
 	for (p = b.data, end = p ? p + b.len : p; !ret && p && p < end;
 	     p = nl + 1) {
