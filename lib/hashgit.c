@@ -22,42 +22,43 @@
 #define OUTPUT_MAX ((size_t)1 << 30)
 
 /*
- * Read the manifest at PATH ("-": stdin) into M: sc_hg_read's status, or
- * SC_HG_FAILED when PATH cannot be opened, after a diagnostic.
+ * Read the manifest at PATH ("-": stdin) into M: sc_githash_read's status, or
+ * SC_GITHASH_FAILED when PATH cannot be opened, after a diagnostic.
  */
-static enum sc_hg_status load_manifest(const char *path, struct sc_hg_manifest *m)
+static enum sc_githash_status load_manifest(const char *path,
+					    struct sc_githash_manifest *m)
 {
 	struct sc_input *in;
 	struct sc_reader rd;
-	enum sc_hg_status ret;
+	enum sc_githash_status ret;
 	int fd = STDIN_FILENO;
 
 	if (strcmp(path, "-")) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			sc_error_errno("READ-FAILED", "cannot read '%s'", path);
-			return SC_HG_FAILED;
+			return SC_GITHASH_FAILED;
 		}
 	}
 	in = sc_xmalloc(sizeof(*in));
 	sc_input_init_fd(in, fd);
 	sc_reader_init(&rd, in);
-	ret = sc_hg_read(&rd, m);
+	ret = sc_githash_read(&rd, m);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	free(in);
 	return ret;
 }
 
-static enum sc_hg_status load_protect(const struct sc_hash_git_opts *o,
+static enum sc_githash_status load_protect(const struct sc_hash_git_opts *o,
 				      struct sc_patterns *list)
 {
-	enum sc_hg_status ret = SC_HG_OK;
+	enum sc_githash_status ret = SC_GITHASH_OK;
 
 	if (o->protect_file)
-		ret = sc_hg_load_protect(o->protect_file, list);
+		ret = sc_githash_load_protect(o->protect_file, list);
 	if (!ret && o->protect_records)
-		ret = sc_hg_load_protect_records(o->protect_records, list);
+		ret = sc_githash_load_protect_records(o->protect_records, list);
 	return ret;
 }
 
@@ -107,49 +108,49 @@ out:
  */
 static long hash_repository(const struct sc_hash_git_opts *o,
 			    git_repository *repo,
-			    const struct sc_hg_manifest *old, int out_fd)
+			    const struct sc_githash_manifest *old, int out_fd)
 {
-	struct sc_hg_manifest now;
+	struct sc_githash_manifest now;
 	struct sc_output out;
 	size_t nfound = 0;
 	long ret = -1;
 	int st;
 
-	sc_hg_manifest_init(&now);
-	if (sc_hg_build(repo, &o->hg, &now) < 0)
+	sc_githash_manifest_init(&now);
+	if (sc_githash_build(repo, &o->hg, &now) < 0)
 		goto done;
 	sc_output_init_records(&out, out_fd, o->hg.records && !o->output);
 	if (o->check)
-		st = sc_hg_compare(old, &now, &out, &nfound);
+		st = sc_githash_compare(old, &now, &out, &nfound);
 	else
-		st = sc_hg_write(&now, &out);
+		st = sc_githash_write(&now, &out);
 	if (st < 0 || sc_output_flush(&out) < 0)
 		sc_error_errno("WRITE-FAILED", "cannot write output");
 	else
 		ret = (long)nfound;
 	sc_output_release(&out);
 done:
-	sc_hg_manifest_release(&now);
+	sc_githash_manifest_release(&now);
 	return ret;
 }
 
 /* The exit status of an input that gave ST (githash.h). */
-static int input_exit(enum sc_hg_status st)
+static int input_exit(enum sc_githash_status st)
 {
-	return st == SC_HG_OK ? SC_EXIT_OK : st == SC_HG_MALFORMED ?
+	return st == SC_GITHASH_OK ? SC_EXIT_OK : st == SC_GITHASH_MALFORMED ?
 	       SC_EXIT_MALFORMED : SC_EXIT_INTERNAL;
 }
 
 int sc_hash_git_run(const struct sc_hash_git_opts *o)
 {
 	struct sc_hash_git_opts opts = *o;
-	struct sc_hg_manifest old;
+	struct sc_githash_manifest old;
 	struct sc_patterns protect;
 	git_repository *repo = NULL;
 	int ret, out_fd = STDOUT_FILENO;
 	long found = -1;
 
-	sc_hg_manifest_init(&old);
+	sc_githash_manifest_init(&old);
 	sc_patterns_init(&protect);
 	/* The lists and the manifest are read before the repository. */
 	ret = input_exit(load_protect(o, &protect));
@@ -175,7 +176,7 @@ int sc_hash_git_run(const struct sc_hash_git_opts *o)
 	if (out_fd != STDOUT_FILENO && out_fd >= 0)
 		close(out_fd);
 	git_repository_free(repo);
-	sc_hg_manifest_release(&old);
+	sc_githash_manifest_release(&old);
 	sc_patterns_release(&protect);
 	return ret;
 }

@@ -78,7 +78,6 @@ usage_status() {
 
 @test "protected names and git keys that run programs are one C table, not copies in scripts" {
 	# lib/protected.c and lib/gitkeys.c hold them; drivers and the guard
-	# ask sc-classify (--print-protected, --git-neutral)
 	# ask sc-classify (--print-protected, --git-neutral); comments aside
 	run sh -c 'grep -rniE "$1" "$2/libexec" "$2/hooks-guard/sc-git" |
 		grep -vE "^[^:]*:[0-9]+:[[:space:]]*#"' sh \
