@@ -745,28 +745,12 @@ void sc_pin_lock_format(const struct sc_pin_lock *l, struct sc_buf *out)
 
 /* ---- writing a file in place of another ---- */
 
-/* The directory part of PATH ("." when it has none). */
-static void dir_of(const char *path, struct sc_buf *dir)
-{
-	const char *slash = strrchr(path, '/');
-
-	sc_buf_reset(dir);
-	if (!slash)
-		sc_buf_adds(dir, ".");
-	else if (slash == path)
-		sc_buf_adds(dir, "/");
-	else
-		sc_buf_add(dir, path, (size_t)(slash - path));
-}
-
 int sc_pin_write_file(const char *path, const char *data, size_t len)
 {
-	struct sc_buf dir = SC_BUF_INIT;
-	const char *slash = strrchr(path, '/');
 	enum sc_replace_step step = SC_REPLACE_CREATE;
 	struct stat st;
 	char msg[512];
-	int dirfd, ret = 0;
+	int ret = 0;
 
 	sc_sanitize(msg, sizeof(msg), path, strlen(path));
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
@@ -775,12 +759,9 @@ int sc_pin_write_file(const char *path, const char *data, size_t len)
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return sc_error("LOCK-UNREADABLE", "'%s' is not a regular "
 				"file", msg);
-	dir_of(path, &dir);
-	dirfd = open(dir.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* rename(2) replaces the name itself: a symlink put there after the
 	 * check above is replaced, never followed. */
-	if (dirfd >= 0 && sc_replace_file_at(dirfd, slash ? slash + 1 : path,
-					     data, len, 0600, &step) == 0)
+	if (sc_replace_file(path, data, len, 0600, &step) == 0)
 		ret = 0;
 	else if (step == SC_REPLACE_RENAME)
 		ret = sc_error_errno("WRITE-FAILED", "cannot replace '%s'",
@@ -791,9 +772,6 @@ int sc_pin_write_file(const char *path, const char *data, size_t len)
 	else
 		ret = sc_error_errno("WRITE-FAILED", "cannot write beside "
 				     "'%s'", msg);
-	if (dirfd >= 0)
-		close(dirfd);
-	sc_buf_release(&dir);
 	return ret;
 }
 
