@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "acp.h"
+#include "agenthome.h"
 #include "acpmcp.h"
 #include "acptrack.h"
 #include "buf.h"
@@ -65,6 +66,9 @@ struct terminal {
 
 struct acp {
 	const struct sc_acp_opts *o;
+	const char *cwd;            /* o->cwd resolved: the session's root */
+	const struct sc_agenthome *home; /* private configuration, or NULL */
+	const char *relay;          /* the relay's program (sc-mcp) for --mcp */
 	struct sc_rpc rpc;
 	pid_t pid;
 	struct sc_input in;
@@ -87,11 +91,16 @@ struct acp {
 	long long cancel_deadline;  /* when a cancelled turn is ended for it */
 	int agent_gone;             /* killed after a cancel went unheeded */
 	int caller_eof;
-	int status;                 /* the exit status once the session ended */
+	const char *end;            /* the code the session ended with, or NULL */
 	struct sc_acpmcp mcp;       /* the MCP servers the agent gets */
 };
 
-/* Returned by the steps below when the session has ended (status set). */
+/*
+ * Returned by the steps below when the session has ended (a->end set).
+ * The exit-code rule of diag.h, kept here: only sc_acp_run returns an
+ * exit status, chosen from a->end by one table in acp.c; every function
+ * below it says error[CODE], leaves CODE in a->end and returns ENDED (-1).
+ */
 #define ENDED (-1)
 
 /* As sc_json_str, "" instead of NULL: for comparisons. */
@@ -118,8 +127,8 @@ struct answer {
 /* ---- acp.c: records to the caller, the end of the session ---------- */
 
 int sc_acp_emit(struct acp *a, const struct sc_record *r);
-int sc_acp_stop(struct acp *a, const char *code, int status,
-		const char *reason, const char *text);
+int sc_acp_stop(struct acp *a, const char *code, const char *reason,
+		const char *text);
 int sc_acp_protocol_error(struct acp *a, const char *why);
 
 /* ---- acp-process.c: the agent's process and its pipes -------------- */

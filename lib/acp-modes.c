@@ -223,13 +223,13 @@ int sc_acp_check_settings(struct acp *a, int force)
 	long long t;
 	int ret = 0;
 
-	if (!a->o->home)
+	if (!a->home)
 		return 0;
 	t = sc_rpc_now_ms();
 	if (!force && t - a->settings_at < SETTINGS_MS)
 		return 0;
 	a->settings_at = t;
-	sc_agenthome_snapshot(a->o->home->dir, &now);
+	sc_agenthome_snapshot(a->home->dir, &now);
 	if (now.len != a->settings.len ||
 	    (now.len && memcmp(now.data, a->settings.data, now.len))) {
 		ret = emit_mode(a, "settings-changed");

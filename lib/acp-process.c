@@ -60,17 +60,17 @@ static char **env_with(char **env, char *const *vars)
  * everything it starts), the pipes on 0 and 1, every other inherited
  * descriptor but stderr closed on exec, then the agent.
  */
-static _Noreturn void exec_agent(const struct sc_acp_opts *o, int in, int out,
+static _Noreturn void exec_agent(const struct acp *a, int in, int out,
 				 int report, char **env)
 {
 	int err;
 
 	if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-	    chdir(o->cwd) < 0)
+	    chdir(a->cwd) < 0)
 		goto fail;
 	/* Descriptors the caller leaked must not reach the agent. */
 	(void)syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
-	execvpe(o->argv[0], o->argv, env);
+	execvpe(a->o->argv[0], a->o->argv, env);
 fail:
 	err = errno;
 	(void)!write(report, &err, sizeof(err));
@@ -87,10 +87,10 @@ int sc_acp_start_agent(struct acp *a)
 	    pipe2(rep, O_CLOEXEC) < 0)
 		return sc_error_errno("ACP-START", "cannot make pipes");
 	base = sc_env_build(environ, SC_ENV_SHORT, a->o->keep, a->o->nkeep, NULL);
-	env = env_with(base, a->o->home ? a->o->home->vars : NULL);
+	env = env_with(base, a->home ? a->home->vars : NULL);
 	a->pid = fork();
 	if (a->pid == 0)
-		exec_agent(a->o, to[0], from[1], rep[1], env);
+		exec_agent(a, to[0], from[1], rep[1], env);
 	free(env);
 	sc_env_free(base);
 	close(to[0]);
@@ -198,17 +198,17 @@ int sc_acp_read_failed(struct acp *a, int st)
 	case SC_RPC_TIMEOUT:
 		snprintf(reason, sizeof(reason), "the agent said nothing for %d "
 			 "seconds", a->o->timeout_ms / 1000);
-		return sc_acp_stop(a, "ACP-TIMEOUT", SC_EXIT_NO, reason, NULL);
+		return sc_acp_stop(a, "ACP-TIMEOUT", reason, NULL);
 	case SC_RPC_TOO_LONG:
 		return sc_acp_protocol_error(a, "a line longer than the limit");
 	case SC_RPC_MALFORMED:
 		return sc_acp_protocol_error(a, a->rpc.why ? a->rpc.why : "bad JSON-RPC");
 	case SC_RPC_IO:
-		return sc_acp_stop(a, "ACP-EXITED", SC_EXIT_NO,
+		return sc_acp_stop(a, "ACP-EXITED",
 				   "cannot read from the agent", NULL);
 	default:
 		describe_exit(a, reason, sizeof(reason));
-		return sc_acp_stop(a, "ACP-EXITED", SC_EXIT_NO, reason, NULL);
+		return sc_acp_stop(a, "ACP-EXITED", reason, NULL);
 	}
 }
 
@@ -220,10 +220,10 @@ int sc_acp_send_failed(struct acp *a, int st)
 	if (st == SC_RPC_TIMEOUT) {
 		snprintf(reason, sizeof(reason), "the agent took nothing for %d "
 			 "seconds", a->o->timeout_ms / 1000);
-		return sc_acp_stop(a, "ACP-TIMEOUT", SC_EXIT_NO, reason, NULL);
+		return sc_acp_stop(a, "ACP-TIMEOUT", reason, NULL);
 	}
 	describe_exit(a, reason, sizeof(reason));
-	return sc_acp_stop(a, "ACP-EXITED", SC_EXIT_NO, reason, NULL);
+	return sc_acp_stop(a, "ACP-EXITED", reason, NULL);
 }
 
 int sc_acp_respond(struct acp *a, json_t *id, json_t *result)
@@ -277,7 +277,7 @@ int sc_acp_call_agent(struct acp *a, const char *method, json_t *params,
 
 			snprintf(reason, sizeof(reason), "the agent refused %s "
 				 "(error %lld)", method, m->error_code);
-			st = sc_acp_stop(a, "ACP-REFUSED", SC_EXIT_NO, reason,
+			st = sc_acp_stop(a, "ACP-REFUSED", reason,
 					 m->error_message);
 			sc_rpc_msg_release(m);
 			return st;

@@ -48,7 +48,7 @@ int sc_acp_mcp_first_tools(struct acp *a)
 		a->queue[a->nq++] = a->rec;
 		sc_record_init(&a->rec);
 	}
-	return a->status ? ENDED : 0;
+	return a->end ? ENDED : 0;
 }
 
 /*

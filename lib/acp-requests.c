@@ -83,7 +83,7 @@ int sc_acp_await_result(struct acp *a, const char *id, struct answer *ans)
 		if ((st = sc_acp_pull_caller(a)) < 0)
 			return st;
 		sc_acp_settle_terminals(a);
-		if (a->status)
+		if (a->end)
 			return ENDED;
 	}
 	sc_acp_read_answer(a, ans);
@@ -198,7 +198,7 @@ static int fs_read(struct acp *a, struct sc_rpc_msg *m)
 	if (a->cancelled)
 		return sc_acp_refuse_cancelled(a, m);
 	sc_acp_new_call(a, &r, "read");
-	sc_acp_add_path(&r, a->o->cwd, "path", path);
+	sc_acp_add_path(&r, a->cwd, "path", path);
 	if ((st = sc_acp_ask(a, &r, &ans)) <= 0)
 		return st < 0 ? st : sc_acp_refuse_cancelled(a, m);
 	if (!ans.allow)
@@ -234,7 +234,7 @@ static int fs_write(struct acp *a, struct sc_rpc_msg *m)
 	if (a->cancelled)
 		return sc_acp_refuse_cancelled(a, m);
 	sc_acp_new_call(a, &r, "write");
-	sc_acp_add_path(&r, a->o->cwd, "path", path);
+	sc_acp_add_path(&r, a->cwd, "path", path);
 	sc_record_add(&r, "content", json_string_value(content),
 		      json_string_length(content));
 	if ((st = sc_acp_ask(a, &r, &ans)) <= 0)
@@ -336,7 +336,7 @@ static int permission(struct acp *a, struct sc_rpc_msg *m)
 	/* Judged on everything the agent said of the call, not the request. */
 	known = sc_acptrack_find(&a->track, tcid);
 	merged = sc_acptrack_merged(known, call);
-	n = sc_acp_permission_calls(r, &a->next_call, a->o->cwd, merged);
+	n = sc_acp_permission_calls(r, &a->next_call, a->cwd, merged);
 	json_decref(merged);
 	mcp_outside(a, r, n);
 	st = ask_all(a, r, n, &object);
@@ -372,7 +372,7 @@ int sc_acp_granted_call_changed(struct acp *a, struct sc_acptrack_call *c)
 	size_t n, i;
 	int st;
 
-	n = sc_acp_permission_calls(r, &next, a->o->cwd, c->info);
+	n = sc_acp_permission_calls(r, &next, a->cwd, c->info);
 	for (i = 0; i < n; i++) {
 		sc_acp_call_object(&r[i], &one);
 		sc_buf_add(&object, one.data ? one.data : "", one.len);

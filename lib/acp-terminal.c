@@ -70,7 +70,7 @@ static void finish_terminal(struct acp *a, struct terminal *t,
 			code = ans->allow ? 1 : 126;
 		t->exit_code = (int)code;
 	}
-	for (i = 0; i < t->nr_waiters && !a->status; i++)
+	for (i = 0; i < t->nr_waiters && !a->end; i++)
 		(void)sc_acp_respond(a, t->waiters[i], exit_status(t));
 	for (i = 0; i < t->nr_waiters; i++)
 		json_decref(t->waiters[i]);
@@ -89,7 +89,7 @@ void sc_acp_settle_terminals(struct acp *a)
 	struct answer ans;
 	size_t i, k;
 
-	for (i = 0; i < a->nr_terms && !a->status; i++) {
+	for (i = 0; i < a->nr_terms && !a->end; i++) {
 		struct terminal *t = &a->terms[i];
 
 		if (!t->call)
@@ -174,7 +174,7 @@ int sc_acp_term_create(struct acp *a, struct sc_rpc_msg *m)
 		sc_record_adds(&r, "shell", command);
 	}
 	if (cwd)
-		sc_acp_add_path(&r, a->o->cwd, "cwd", cwd);
+		sc_acp_add_path(&r, a->cwd, "cwd", cwd);
 	/* The agent's env is not passed: the sandbox sets the environment. */
 	if (json_object_size(env) || json_array_size(env))
 		sc_record_adds(&r, "env-dropped", "1");

@@ -75,7 +75,9 @@ int sc_acp_read_caller(struct acp *a)
 		a->caller_eof = 1;
 		return 0;
 	}
-	a->status = sc_reader_report(&a->rd, st);
+	(void)sc_reader_report(&a->rd, st);
+	a->end = st == SC_READ_IO ? "READ-FAILED" : st == SC_READ_TOO_LARGE ?
+		 "RECORD-TOO-LARGE" : "MALFORMED-RECORD";
 	sc_acp_kill_agent(a);
 	return ENDED;
 }
@@ -234,7 +236,7 @@ static int turn_ended(struct acp *a, struct sc_rpc_msg *m)
 
 		snprintf(why, sizeof(why), "the agent failed the prompt "
 			 "(error %lld)", m->error_code);
-		return sc_acp_stop(a, "ACP-REFUSED", SC_EXIT_NO, why, m->error_message);
+		return sc_acp_stop(a, "ACP-REFUSED", why, m->error_message);
 	}
 	reason = sc_json_str(m->result, "stopReason");
 	if (!reason)
@@ -327,7 +329,7 @@ int sc_acp_turn(struct acp *a, const struct sc_field *text)
 			} else if (st == 2) {
 				st = sc_acp_pull_caller(a);
 				sc_acp_settle_terminals(a);
-				if (a->status)
+				if (a->end)
 					return ENDED;
 			} else if (st == 1 && sc_rpc_fill(&a->rpc) < 0)
 				st = sc_acp_read_failed(a, SC_RPC_IO);

@@ -24,12 +24,47 @@
 /* The ACP version spoken: the only one published. */
 #define ACP_VERSION 1
 
+/*
+ * The exit status of each code that ends a session, as sc-acp(1) lists
+ * them.  The one place a status is chosen: every function below
+ * sc_acp_run says error[CODE], leaves CODE in a->end and returns ENDED.
+ */
+static const struct {
+	const char *code;
+	enum sc_exit status;
+} end_status[] = {
+	{ "ACP-TIMEOUT", SC_EXIT_NO },
+	{ "ACP-EXITED", SC_EXIT_NO },
+	{ "ACP-REFUSED", SC_EXIT_NO },
+	{ "ACP-PROTOCOL", SC_EXIT_MALFORMED },
+	{ "MALFORMED-RECORD", SC_EXIT_MALFORMED },   /* the caller's records */
+	{ "RECORD-TOO-LARGE", SC_EXIT_MALFORMED },
+	{ "BAD-CWD", SC_EXIT_USAGE },
+	{ "ACP-START", SC_EXIT_UNAVAILABLE },
+	{ "ACP-VERSION", SC_EXIT_UNAVAILABLE },
+	{ "CONFIG-HOME", SC_EXIT_UNAVAILABLE },
+	{ "MCP-RELAY", SC_EXIT_UNAVAILABLE },
+	{ "READ-FAILED", SC_EXIT_INTERNAL },
+	{ "WRITE-FAILED", SC_EXIT_INTERNAL },
+};
+
+/* The exit status of a session that ended with CODE (NULL: it did not). */
+static int exit_status_of(const char *code)
+{
+	if (!code)
+		return SC_EXIT_OK;
+	for (size_t i = 0; i < sizeof(end_status) / sizeof(end_status[0]); i++)
+		if (!strcmp(end_status[i].code, code))
+			return end_status[i].status;
+	return SC_EXIT_INTERNAL;    /* a code not in the table: fail closed */
+}
+
 int sc_acp_emit(struct acp *a, const struct sc_record *r)
 {
 	/* A coprocess: every record goes out at once, the caller waits on it. */
 	if (sc_record_write(&a->out, r) < 0 || sc_output_flush(&a->out) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
-		a->status = SC_EXIT_INTERNAL;
+		a->end = "WRITE-FAILED";
 		return ENDED;
 	}
 	return 0;
@@ -40,8 +75,8 @@ int sc_acp_emit(struct acp *a, const struct sc_record *r)
  * agent and its process group killed.  TEXT (untrusted, may be NULL) goes
  * only into the record's text field, which the caller masks.
  */
-int sc_acp_stop(struct acp *a, const char *code, int status,
-		const char *reason, const char *text)
+int sc_acp_stop(struct acp *a, const char *code, const char *reason,
+		const char *text)
 {
 	struct sc_record r;
 
@@ -53,8 +88,8 @@ int sc_acp_stop(struct acp *a, const char *code, int status,
 	if (text)
 		sc_record_adds(&r, "text", text);
 	sc_acp_kill_agent(a);
-	a->status = status;
-	(void)sc_acp_emit(a, &r);   /* a failed write sets its own status */
+	a->end = code;
+	(void)sc_acp_emit(a, &r);   /* a failed write sets its own code */
 	sc_record_release(&r);
 	return ENDED;
 }
@@ -65,7 +100,7 @@ int sc_acp_protocol_error(struct acp *a, const char *why)
 
 	snprintf(reason, sizeof(reason), "malformed message from the agent: %s",
 		 why);
-	return sc_acp_stop(a, "ACP-PROTOCOL", SC_EXIT_MALFORMED, reason, NULL);
+	return sc_acp_stop(a, "ACP-PROTOCOL", reason, NULL);
 }
 
 static int initialize(struct acp *a)
@@ -87,7 +122,7 @@ static int initialize(struct acp *a)
 	v = json_object_get(m.result, "protocolVersion");
 	if (!json_is_integer(v) || json_integer_value(v) != ACP_VERSION) {
 		sc_rpc_msg_release(&m);
-		return sc_acp_stop(a, "ACP-VERSION", SC_EXIT_UNAVAILABLE,
+		return sc_acp_stop(a, "ACP-VERSION",
 				   "the agent does not speak ACP version 1", NULL);
 	}
 	v = json_object_get(m.result, "agentInfo");
@@ -114,8 +149,8 @@ static int new_session(struct acp *a)
 	 * The agent gets no MCP server of its own: only speccoder's relays
 	 * (acpmcp.h), each a pipe to sc-acp, never a server's command.
 	 */
-	params = json_pack("{s:s, s:o}", "cwd", a->o->cwd, "mcpServers",
-			   a->o->nmcp ? sc_acpmcp_servers(&a->mcp, a->o->relay) :
+	params = json_pack("{s:s, s:o}", "cwd", a->cwd, "mcpServers",
+			   a->o->nmcp ? sc_acpmcp_servers(&a->mcp, a->relay) :
 			   json_array());
 	if (sc_acp_call_agent(a, "session/new", params, &m) < 0)
 		return ENDED;
@@ -147,7 +182,7 @@ static int serve(struct acp *a)
 				continue;
 			}
 			if (a->agent_gone)
-				return sc_acp_stop(a, "ACP-EXITED", SC_EXIT_NO, "the agent "
+				return sc_acp_stop(a, "ACP-EXITED", "the agent "
 						   "was stopped: it did not end a "
 						   "cancelled turn", NULL);
 			if (sc_acp_turn(a, text) < 0)
@@ -159,7 +194,7 @@ static int serve(struct acp *a)
 			a->queue[a->nq++] = a->rec;
 			sc_record_init(&a->rec);
 			sc_acp_settle_terminals(a);
-			if (a->status)
+			if (a->end)
 				return ENDED;
 			if (a->nq && before == a->nr_terms &&
 			    sc_acp_answers(&a->queue[a->nq - 1],
@@ -201,49 +236,102 @@ static void acp_release(struct acp *a)
 	free(a->mode_option);
 }
 
-int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
+/*
+ * The relay the agent is given: the sc-mcp installed beside this program,
+ * by absolute path, so nothing the agent's PATH holds is run for it.
+ */
+static char *relay_program(void)
 {
-	struct acp a;
-	int ret = SC_EXIT_OK;
+	char *self = realpath("/proc/self/exe", NULL), *slash, *path;
 
-	memset(&a, 0, sizeof(a));
-	a.o = o;
-	a.rpc.in_fd = a.rpc.out_fd = -1;
-	sc_input_init_fd(&a.in, in_fd);
-	sc_output_init_records(&a.out, out_fd, o->force_records);
-	sc_input_set_idle(&a.in, sc_output_idle, &a.out);
-	sc_reader_init(&a.rd, &a.in);
-	sc_record_init(&a.rec);
+	if (!self || !(slash = strrchr(self, '/'))) {
+		free(self);
+		return NULL;
+	}
+	*slash = '\0';
+	path = sc_xmalloc(strlen(self) + sizeof("/sc-mcp"));
+	strcpy(path, self);
+	strcat(path, "/sc-mcp");
+	free(self);
+	if (access(path, X_OK) < 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/*
+ * The session in A (its root, home and relay set): the code it ended
+ * with, or NULL when the caller's input ended and the agent was stopped.
+ */
+static const char *session(struct acp *a, int in_fd, int out_fd)
+{
+	const struct sc_acp_opts *o = a->o;
+
+	a->rpc.in_fd = a->rpc.out_fd = -1;
+	sc_input_init_fd(&a->in, in_fd);
+	sc_output_init_records(&a->out, out_fd, o->force_records);
+	sc_input_set_idle(&a->in, sc_output_idle, &a->out);
+	sc_reader_init(&a->rd, &a->in);
+	sc_record_init(&a->rec);
 	/*
 	 * The baseline is the empty directory sc_agenthome_create made: a
 	 * settings file the agent writes even while starting is a change.
 	 */
-	sc_acpmcp_init(&a.mcp);
+	sc_acpmcp_init(&a->mcp);
 	/* The sockets first: the baseline holds their directory. */
-	if (o->nmcp && sc_acpmcp_open(&a.mcp, o->home->dir, o->mcp, o->nmcp) < 0) {
-		acp_release(&a);
-		return SC_EXIT_UNAVAILABLE;
-	}
-	if (o->home)
-		sc_agenthome_snapshot(o->home->dir, &a.settings);
+	if (o->nmcp && sc_acpmcp_open(&a->mcp, a->home->dir, o->mcp, o->nmcp) < 0)
+		return "MCP-RELAY";
+	if (a->home)
+		sc_agenthome_snapshot(a->home->dir, &a->settings);
 	/* A dead agent's pipe must give EPIPE, not kill sc-acp. */
 	signal(SIGPIPE, SIG_IGN);
-	if (sc_acp_start_agent(&a) < 0) {
+	if (sc_acp_start_agent(a) < 0) {
 		struct sc_record r;
 
 		sc_record_init(&r);
 		sc_record_adds(&r, "type", "stop");
 		sc_record_adds(&r, "code", "ACP-START");
 		sc_record_adds(&r, "reason", "the agent could not be started");
-		a.status = SC_EXIT_UNAVAILABLE;
-		(void)sc_acp_emit(&a, &r);
+		a->end = "ACP-START";
+		(void)sc_acp_emit(a, &r);
 		sc_record_release(&r);
-		ret = a.status;
-	} else if (initialize(&a) < 0 ||
-		   (o->nmcp && sc_acp_mcp_first_tools(&a) < 0) || new_session(&a) < 0 ||
-		   sc_acp_check_settings(&a, 1) < 0 || serve(&a) < 0) {
-		ret = a.status;
+		return a->end;
 	}
-	acp_release(&a);
-	return ret;
+	if (initialize(a) < 0 || (o->nmcp && sc_acp_mcp_first_tools(a) < 0) ||
+	    new_session(a) < 0 || sc_acp_check_settings(a, 1) < 0 || serve(a) < 0)
+		return a->end;
+	return NULL;
+}
+
+int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
+{
+	struct sc_agenthome home;
+	struct acp a;
+	char *root = NULL, *relay = NULL;
+	const char *end = NULL;
+
+	memset(&a, 0, sizeof(a));
+	a.o = o;
+	sc_agenthome_init(&home);
+	if (o->nmcp && !(relay = relay_program())) {
+		sc_error("MCP-RELAY", "cannot find sc-mcp beside sc-acp");
+		end = "MCP-RELAY";
+	} else if (!(root = realpath(o->cwd, NULL))) {
+		sc_error_errno("BAD-CWD", "cannot resolve '%s'", o->cwd);
+		end = "BAD-CWD";
+	} else if (o->config_home &&
+		   sc_agenthome_create(&home, o->config_home) < 0) {
+		end = "CONFIG-HOME";
+	} else {
+		a.cwd = root;
+		a.home = o->config_home ? &home : NULL;
+		a.relay = relay;
+		end = session(&a, in_fd, out_fd);
+		acp_release(&a);
+	}
+	sc_agenthome_release(&home);
+	free(relay);
+	free(root);
+	return exit_status_of(end);
 }

@@ -13,6 +13,7 @@
 #include "agentmcp.h"
 #include "coproc.h"
 #include "alloc.h"
+#include "config.h"
 #include "diag.h"
 #include "filetool.h"
 #include "io.h"
@@ -456,14 +457,34 @@ static int run_watched(struct loop *l, const struct sc_record *call,
 	}
 }
 
-/* 1 when the loop's sandbox prefix ends up with --network hosts. */
+/*
+ * 1 when the loop's sandbox prefix ends up with --network hosts: named
+ * there, or given by the [sandbox] of the speccoder.conf it names with
+ * --config, as sc-sandbox-exec will read it (config.h decides).
+ */
 static int prefix_hosts_mode(const struct loop *l)
 {
-	int hosts = 0;
+	const char *net = NULL, *config = NULL;
+	struct sc_sandbox_policy none, pol;
+	struct sc_config cfg;
+	int hosts;
 
 	for (char **a = l->prog->sandbox; a[0] && a[1]; a++)
 		if (!strcmp(a[0], "--network"))
-			hosts = !strcmp(a[1], "hosts");
+			net = a[1];
+		else if (!strcmp(a[0], "--config"))
+			config = a[1];
+	if (net || !config)
+		return net && !strcmp(net, "hosts");
+	sc_config_init(&cfg);
+	/* a file it cannot read, sc-sandbox-exec refuses: nothing runs */
+	if (sc_config_load(&cfg, config) != SC_CONFIG_OK)
+		return 0;
+	sc_sandbox_policy_init(&none);
+	sc_config_sandbox_policy(&cfg, &none, &pol);
+	hosts = pol.net == SC_NET_HOSTS;
+	sc_sandbox_policy_release(&pol);
+	sc_config_release(&cfg);
 	return hosts;
 }
 

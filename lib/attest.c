@@ -1,5 +1,9 @@
 /*
- * sc-attest's record and verify over git notes, with libgit2.
+ * sc-attest's record, sign, show and verify over git notes, with libgit2.
+ * Every command opens the repository through lib/gitopen (its own
+ * configuration read as data, nothing of it ever run) and maps what fails
+ * to its exit status itself; the helpers below return -1 with a
+ * diagnostic (attest.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +35,7 @@
 
 /* ---- the repository ---- */
 
+/* Report libgit2's last error under CODE; -1. */
 static int git_failed(const char *code, const char *what)
 {
 	const git_error *e = git_error_last();
@@ -39,6 +44,7 @@ static int git_failed(const char *code, const char *what)
 					       "libgit2 error");
 }
 
+/* REV peeled to a commit.  0, or -1 with error[BAD-REVISION]. */
 static int resolve_commit(git_repository *repo, const char *rev,
 			  git_commit **commit)
 {

@@ -29,6 +29,19 @@ struct git_api {
 	int (*version)(int *major, int *minor, int *rev);
 };
 
+#ifdef SC_STATIC_EXE
+/*
+ * The statically linked sc-sandbox-exec (twin.h): dlopen would bring a
+ * second C library into it, so libgit2 is never loaded here; its twin
+ * reads profiles.
+ */
+static const struct git_api *git_api(void)
+{
+	sc_error("LIBGIT2-UNAVAILABLE", "a statically linked tool does not "
+		 "load libgit2");
+	return NULL;
+}
+#else
 /* Set *SLOT to symbol NAME of HANDLE; -1 when it is missing. */
 static int git_sym(void *handle, const char *name, void *slot)
 {
@@ -78,6 +91,7 @@ static const struct git_api *git_api(void)
 	state = 1;
 	return &g;
 }
+#endif
 
 static int refused(const struct git_api *g, const char *path,
 		   const char *code)

@@ -21,7 +21,7 @@
  * a repository with more is refused, never given a cut manifest. */
 #define OUTPUT_MAX ((size_t)1 << 30)
 
-static int load_manifest(const char *path, struct sc_hg_manifest *m)
+static int load_manifest(const char *path, struct sc_githash_manifest *m)
 {
 	struct sc_input *in = sc_xmalloc(sizeof(*in));
 	struct sc_reader rd;
@@ -37,7 +37,7 @@ static int load_manifest(const char *path, struct sc_hg_manifest *m)
 	}
 	sc_input_init_fd(in, fd);
 	sc_reader_init(&rd, in);
-	ret = sc_hg_read(&rd, m);
+	ret = sc_githash_read(&rd, m);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	free(in);
@@ -50,9 +50,9 @@ static int load_protect(const struct sc_hash_git_opts *o,
 	int ret = 0;
 
 	if (o->protect_file)
-		ret = sc_hg_load_protect(o->protect_file, list);
+		ret = sc_githash_load_protect(o->protect_file, list);
 	if (!ret && o->protect_records)
-		ret = sc_hg_load_protect_records(o->protect_records, list);
+		ret = sc_githash_load_protect_records(o->protect_records, list);
 	return ret;
 }
 
@@ -97,30 +97,30 @@ out:
 
 /* Open the repository and write its manifest or the findings to OUT_FD. */
 static int hash_repository(const struct sc_hash_git_opts *o,
-			   const struct sc_hg_manifest *old, int out_fd)
+			   const struct sc_githash_manifest *old, int out_fd)
 {
-	struct sc_hg_manifest now;
+	struct sc_githash_manifest now;
 	struct sc_output out;
 	git_repository *repo = NULL;
 	size_t nfound = 0;
 	int ret = SC_EXIT_OK, st;
 
-	sc_hg_manifest_init(&now);
+	sc_githash_manifest_init(&now);
 	st = sc_gitopen(&repo, o->dir ? o->dir : ".");
 	if (st != SC_GITOPEN_OK) {
 		ret = sc_gitopen_exit(st);
 		goto done;
 	}
-	if (sc_hg_build(repo, &o->hg, &now) < 0) {
+	if (sc_githash_build(repo, &o->hg, &now) < 0) {
 		/* never a partial manifest, never "no change" */
 		ret = SC_EXIT_INTERNAL;
 		goto done;
 	}
 	sc_output_init_records(&out, out_fd, o->hg.records && !o->output);
 	if (o->check)
-		st = sc_hg_compare(old, &now, &out, &nfound);
+		st = sc_githash_compare(old, &now, &out, &nfound);
 	else
-		st = sc_hg_write(&now, &out);
+		st = sc_githash_write(&now, &out);
 	if (st < 0 || sc_output_flush(&out) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
 		ret = SC_EXIT_INTERNAL;
@@ -130,18 +130,18 @@ static int hash_repository(const struct sc_hash_git_opts *o,
 	sc_output_release(&out);
 done:
 	git_repository_free(repo);
-	sc_hg_manifest_release(&now);
+	sc_githash_manifest_release(&now);
 	return ret;
 }
 
 int sc_hash_git_run(const struct sc_hash_git_opts *o)
 {
 	struct sc_hash_git_opts opts = *o;
-	struct sc_hg_manifest old;
+	struct sc_githash_manifest old;
 	struct sc_patterns protect;
 	int ret, out_fd = STDOUT_FILENO;
 
-	sc_hg_manifest_init(&old);
+	sc_githash_manifest_init(&old);
 	sc_patterns_init(&protect);
 	ret = load_protect(o, &protect);
 	if (!ret && (o->protect_file || o->protect_records))
@@ -162,7 +162,7 @@ int sc_hash_git_run(const struct sc_hash_git_opts *o)
 		ret = replace_output(o->output, out_fd);
 	if (out_fd != STDOUT_FILENO && out_fd >= 0)
 		close(out_fd);
-	sc_hg_manifest_release(&old);
+	sc_githash_manifest_release(&old);
 	sc_patterns_release(&protect);
 	return ret;
 }

@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "intoto.h"
+#include "opt.h"
 #include "record.h"
 
 int sc_canonical_json(const json_t *j, struct sc_buf *out)
@@ -340,29 +341,15 @@ static int is(const struct sc_field *f, const char *s)
 	return f && f->value_len == strlen(s) && !memcmp(f->value, s, f->value_len);
 }
 
-/* A decimal integer (an optional '-', 1 to 18 digits) into *N. */
+/* A decimal count (sc_parse_uint's: no sign, no leading zero) into *N. */
 static int integer(const struct sc_field *f, json_int_t *n)
 {
-	const char *p;
-	size_t len;
-	int neg;
+	unsigned long long v;
 
-	if (!f)
+	if (!f || strlen(f->value) != f->value_len ||
+	    sc_parse_uint(f->value, (unsigned long long)1 << 53, &v))
 		return -1;
-	p = f->value;
-	len = f->value_len;
-	neg = len && *p == '-';
-	p += neg;
-	len -= (size_t)neg;
-	if (!len || len > 18)
-		return -1;
-	for (*n = 0; len; len--, p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		*n = *n * 10 + (*p - '0');
-	}
-	if (neg)
-		*n = -*n;
+	*n = (json_int_t)v;
 	return 0;
 }
 

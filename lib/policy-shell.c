@@ -330,9 +330,13 @@ static enum rule_id configured(const struct judge *j,
 		return R_COUNT;
 	/* a check is exactly the argv the configuration names: make test
 	 * -f FILE, make test CC=./x or make test -C DIR runs something else */
-	for (i = 0; i < cfg->checks.nr; i++)
-		if (argv_equal(w, n, &cfg->checks.items[i]))
+	for (i = 0; i < cfg->checks.nr; i++) {
+		const struct sc_argv a = { cfg->checks.v[i].argv,
+					   cfg->checks.v[i].argc };
+
+		if (argv_equal(w, n, &a))
 			return R_CHECK;
+	}
 	if (in_argv_list(w, n, &cfg->allow, 0) ||
 	    in_argv_list(w, n, &cfg->allow_prefix, 1))
 		return R_COMMAND;

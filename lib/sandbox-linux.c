@@ -179,7 +179,7 @@ static int run_tier(struct plan *pl, enum tier tier,
 	int ret;
 
 	if (unenforced(pl->pol, p, tier, &missing, &accepted)) {
-		if (pl->pol->mode == SC_MODE_REQUIRED) {
+		if (pl->pol->mode == SC_SANDBOX_MODE_REQUIRED) {
 			ret = refuse(name, missing.data);
 			sc_buf_release(&missing);
 			sc_buf_release(&accepted);
@@ -208,7 +208,7 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
 		sc_sandbox_plan_release(&pl);
 		return SC_SANDBOX_FAILED;
 	}
-	if (pol->mode == SC_MODE_OFF) {
+	if (pol->mode == SC_SANDBOX_MODE_OFF) {
 		sc_warning("SANDBOX-OFF", "--mode off: the command runs "
 			   "unconfined");
 		pl.tier = TIER_OFF;

@@ -5,7 +5,6 @@
  * hide and their aliases, the Unix sockets to mask, the --network hosts.
  */
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "diag.h"
 #include "landlock.h"
 #include "mountinfo.h"
+#include "passwd.h"
 #include "rootguard.h"
 #include "sandbox-int.h"
 
@@ -242,19 +242,46 @@ static void resolve_aliases(struct plan *pl)
 	sc_mount_table_release(&t);
 }
 
-static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
+/*
+ * The homes whose credentials are hidden: $HOME and the uid's home in
+ * /etc/passwd (read without NSS: passwd.h).  A uid only a directory
+ * service knows leaves $HOME alone, which is said; no home at all is
+ * refused, since then no credential could be hidden.
+ */
+static int resolve_homes(const char *homes[2], char **pw_home)
 {
 	const char *home = getenv("HOME");
-	struct passwd *pw = getpwuid(getuid());
-	const char *homes[2];
-	size_t i, h;
+	uid_t uid = getuid();
 
 	homes[0] = home && *home ? home : NULL;
-	homes[1] = pw && pw->pw_dir && (!homes[0] || strcmp(pw->pw_dir, homes[0]))
-		   ? pw->pw_dir : NULL;
+	homes[1] = NULL;
+	if (sc_passwd_home("/etc/passwd", uid, pw_home) == SC_PASSWD_FOUND) {
+		if (!homes[0] || strcmp(*pw_home, homes[0]))
+			homes[1] = *pw_home;
+		return 0;
+	}
+	if (!homes[0])
+		return sc_error("NO-HOME", "HOME is not set and uid %u has no "
+				"entry in /etc/passwd: no home whose credentials "
+				"to hide; set HOME", (unsigned)uid);
+	sc_warning("HOME-NOT-IN-PASSWD", "uid %u has no entry in /etc/passwd "
+		   "(a directory service is not asked): hiding the credentials "
+		   "under $HOME only", (unsigned)uid);
+	return 0;
+}
+
+static int resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
+{
+	const char *homes[2];
+	char *pw_home = NULL;
+	size_t i, h;
+
+	if (resolve_homes(homes, &pw_home) < 0)
+		return -1;
 	for (h = 0; h < 2; h++)
 		for (i = 0; homes[h] && sc_home_credentials[i]; i++)
 			add_hidden_under(pl, homes[h], sc_home_credentials[i]);
+	free(pw_home);
 	/*
 	 * A command started with another HOME (an external agent gets a
 	 * private one) must not read the person's credentials either.
@@ -270,6 +297,7 @@ static void resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 		free(path);
 	}
 	resolve_aliases(pl);
+	return 0;
 }
 
 /*
@@ -410,7 +438,8 @@ int sc_sandbox_plan_resolve(struct plan *pl,
 		return -1;
 	}
 	free(root);
-	resolve_hidden(pl, pol);
+	if (resolve_hidden(pl, pol) < 0)
+		return -1;
 	qsort(pl->binds, pl->nbinds, sizeof(*pl->binds), bind_cmp);
 	pl->envp = envp;
 	return pol->net == SC_NET_HOSTS ? plan_hosts(pl, pol) : 0;

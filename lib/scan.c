@@ -157,15 +157,35 @@ int sc_scanner_allow_config(struct sc_scanner *sc, const char *config)
 
 	sc_config_init(&cfg);
 	st = sc_config_load(&cfg, config);
-	if (st == SC_CONFIG_UNREADABLE)
-		return SC_EXIT_UNAVAILABLE;
 	if (st != SC_CONFIG_OK)
-		return SC_EXIT_MALFORMED;
+		return st;
 	/* Checked by the reader: each is a fingerprint's form. */
 	for (i = 0; i < cfg.nr_allow_fps; i++)
 		sc_scanner_allow(sc, cfg.allow_fps[i]);
 	sc_config_release(&cfg);
 	return 0;
+}
+
+struct sc_scanner *sc_scanner_new_allowing(const char *config,
+					   char *const *allow, size_t nr_allow,
+					   int *cst)
+{
+	struct sc_scanner *sc = sc_scanner_new();
+	size_t i;
+
+	*cst = SC_CONFIG_OK;
+	if (!sc)
+		return NULL;
+	/* The caller checked their form (sc_scan_fingerprint_valid). */
+	for (i = 0; i < nr_allow; i++)
+		if (sc_scanner_allow(sc, allow[i]) < 0)
+			sc_die(SC_EXIT_INTERNAL, "INTERNAL",
+			       "--allow-fingerprint not checked");
+	if (config && (*cst = sc_scanner_allow_config(sc, config))) {
+		sc_scanner_free(sc);
+		return NULL;
+	}
+	return sc;
 }
 
 static int allowed(const struct sc_scanner *sc, const char *fp)
@@ -1099,13 +1119,13 @@ int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 	}
 	if (sc_output_flush(out) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
-		return SC_EXIT_INTERNAL;
+		return SC_SCAN_FAILED;
 	}
 	if (w.internal)
-		return SC_EXIT_INTERNAL;
+		return SC_SCAN_FAILED;
 	if (w.incomplete)
-		return SC_EXIT_UNAVAILABLE;
+		return SC_SCAN_INCOMPLETE;
 	if (w.failed)
-		return SC_EXIT_USAGE;
-	return w.found ? SC_EXIT_NO : SC_EXIT_OK;
+		return SC_SCAN_NO_PATH;
+	return w.found ? SC_SCAN_FOUND : SC_SCAN_CLEAN;
 }

@@ -10,26 +10,9 @@
 #include "diag.h"
 #include "encode.h"
 #include "io.h"
+#include "record.h"
+#include "rectable.h"
 #include "tasks.h"
-
-int sc_tasks_exit(int status)
-{
-	switch (status) {
-	case SC_TASKS_OK:
-		return SC_EXIT_OK;
-	case SC_TASKS_NONE:
-	case SC_TASKS_AMBIGUOUS:
-	case SC_TASKS_UNSAFE:
-	case SC_TASKS_CHANGED:
-		return SC_EXIT_NO;
-	case SC_TASKS_BAD_NAME:
-		return SC_EXIT_USAGE;
-	case SC_TASKS_MALFORMED:
-		return SC_EXIT_MALFORMED;
-	default:
-		return SC_EXIT_INTERNAL;
-	}
-}
 
 int sc_tasks_feature_valid(const char *name)
 {
@@ -650,5 +633,114 @@ int sc_tasks_tick(const char *dir, const char *file, size_t n,
 		*ticked = *t;
 		ticked->done = 1;
 	}
+	return ret;
+}
+
+/* ---- sc-tasks ---- */
+
+static int tasks_exit(int status)
+{
+	switch (status) {
+	case SC_TASKS_OK:
+		return SC_EXIT_OK;
+	case SC_TASKS_NONE:
+	case SC_TASKS_AMBIGUOUS:
+	case SC_TASKS_UNSAFE:
+	case SC_TASKS_CHANGED:
+		return SC_EXIT_NO;
+	case SC_TASKS_BAD_NAME:
+		return SC_EXIT_USAGE;
+	case SC_TASKS_MALFORMED:
+		return SC_EXIT_MALFORMED;
+	default:
+		return SC_EXIT_INTERNAL;
+	}
+}
+
+static void add_num(struct sc_record *rec, const char *name, size_t n)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%zu", n);
+	sc_record_adds(rec, name, num);
+}
+
+static void put_task(struct sc_output *out, const struct sc_buf *data,
+		     const struct sc_task *t)
+{
+	struct sc_record rec;
+
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "task");
+	add_num(&rec, "n", t->n);
+	add_num(&rec, "line", t->line);
+	sc_record_adds(&rec, "state", t->done ? "done" : "open");
+	sc_record_add(&rec, "text", data->data + t->text, t->text_len);
+	sc_record_queue(out, &rec);
+	sc_record_release(&rec);
+}
+
+static void put_feature(struct sc_output *out, const char *name,
+			const struct sc_feature *f)
+{
+	struct sc_record rec;
+
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "feature");
+	sc_record_adds(&rec, "name", name);
+	sc_record_adds(&rec, "layout", f->layout);
+	sc_record_adds(&rec, "dir", f->dir);
+	sc_record_adds(&rec, "tasks", f->tasks);
+	if (f->spec)
+		sc_record_adds(&rec, "spec", f->spec);
+	if (f->plan)
+		sc_record_adds(&rec, "plan", f->plan);
+	sc_record_queue(out, &rec);
+	sc_record_release(&rec);
+}
+
+/* Run the command; records are queued on OUT only once it succeeded. */
+static int tasks_cmd(const struct sc_tasks_opts *o, struct sc_output *out)
+{
+	struct sc_taskfile tf;
+	struct sc_feature f;
+	struct sc_task t;
+	int ret;
+	size_t i;
+
+	if (o->cmd == SC_TASKS_CMD_FIND) {
+		ret = sc_tasks_find(o->dir ? o->dir : ".", o->target, &f);
+		if (!ret) {
+			put_feature(out, o->target, &f);
+			sc_feature_release(&f);
+		}
+		return ret;
+	}
+	sc_taskfile_init(&tf);
+	if (o->cmd == SC_TASKS_CMD_LIST) {
+		ret = sc_tasks_load(o->dir, o->target, &tf);
+		for (i = 0; !ret && i < tf.items.nr; i++)
+			put_task(out, &tf.data, &tf.items.v[i]);
+	} else {
+		ret = sc_tasks_tick(o->dir, o->target, o->n, o->text, &tf, &t);
+		if (!ret)
+			put_task(out, &tf.data, &t);
+	}
+	sc_taskfile_release(&tf);
+	return ret;
+}
+
+int sc_tasks_run(const struct sc_tasks_opts *o)
+{
+	struct sc_output out;
+	int ret;
+
+	sc_output_init_records(&out, STDOUT_FILENO, o->force_records);
+	ret = tasks_exit(tasks_cmd(o, &out));
+	if (ret == SC_EXIT_OK && sc_output_flush(&out) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_output_release(&out);
 	return ret;
 }
