@@ -571,7 +571,7 @@ int sc_sshkey_parse_private(struct sc_sshkey *k, const void *data, size_t len,
 
 static int read_key_file(const char *path, struct sc_buf *out)
 {
-	int st = sc_read_file_at(AT_FDCWD, path, KEYFILE_MAX, SC_READ_NOFOLLOW,
+	int st = sc_read_file_at(AT_FDCWD, path, KEYFILE_MAX, SC_OPEN_NOFOLLOW,
 				 out);
 
 	if (st == -2)
