@@ -157,7 +157,7 @@ static int digest_file(int dfd, const char *name, char hex[65])
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 	int ok = sc_read_file_at(dfd, name, DIGEST_MAX,
-				 SC_READ_NOFOLLOW | SC_READ_REGULAR, &data) == 0 &&
+				 SC_OPEN_NOFOLLOW | SC_OPEN_REGULAR, &data) == 0 &&
 		 EVP_Digest(data.data ? data.data : "", data.len, md, &mdlen,
 			    EVP_sha256(), NULL) && mdlen == 32;
 

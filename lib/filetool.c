@@ -102,7 +102,7 @@ int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 	if (fd < 0)
 		return fail(why, "cannot open", errno);
 	/* A larger file is shown cut at MAX: the model reads a prefix. */
-	st = sc_read_fd_max(fd, max, SC_READ_REGULAR, out);
+	st = sc_read_fd_max(fd, max, SC_OPEN_REGULAR, out);
 	e = errno;
 	close(fd);
 	*truncated = st == -2;
