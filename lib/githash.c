@@ -912,7 +912,7 @@ int sc_githash_write(const struct sc_githash_manifest *m, struct sc_output *out)
 static int malformed(size_t nrec, const char *what)
 {
 	sc_error("MALFORMED-MANIFEST", "record %zu: %s", nrec, what);
-	return SC_EXIT_MALFORMED;
+	return SC_GITHASH_MALFORMED;
 }
 
 static int hex_ok(const char *s, size_t len)
@@ -988,7 +988,16 @@ static int read_end(const struct sc_record *rec, size_t nrec, size_t items)
 	return 0;
 }
 
-int sc_githash_read(struct sc_reader *rd, struct sc_githash_manifest *m)
+/* Report reader status ST of RD: what it says of the input. */
+static enum sc_githash_status reader_failed(const struct sc_reader *rd,
+					    int st)
+{
+	sc_reader_report(rd, st);
+	return st == SC_READ_IO ? SC_GITHASH_FAILED : SC_GITHASH_MALFORMED;
+}
+
+enum sc_githash_status sc_githash_read(struct sc_reader *rd,
+				       struct sc_githash_manifest *m)
 {
 	struct sc_record rec;
 	size_t nrec = 0, i;
@@ -1020,7 +1029,7 @@ int sc_githash_read(struct sc_reader *rd, struct sc_githash_manifest *m)
 		/* other record types inside are skipped (sc-record(5)) */
 	}
 	if (!ret && status < 0)
-		ret = sc_reader_report(rd, status);
+		ret = reader_failed(rd, status);
 	else if (!ret && state != 2)
 		ret = malformed(nrec, "no end record: the manifest is truncated");
 	sc_record_release(&rec);
@@ -1106,21 +1115,22 @@ int sc_githash_compare(const struct sc_githash_manifest *old,
 
 /* ---- the --protect list ---------------------------------------------------- */
 
-/* Read PATH whole, at most SC_GITHASH_PROTECT_MAX bytes; an exit code. */
-static int read_protect_file(const char *path, struct sc_buf *text)
+/* Read PATH whole, at most SC_GITHASH_PROTECT_MAX bytes. */
+static enum sc_githash_status read_protect_file(const char *path,
+						struct sc_buf *text)
 {
 	int st = sc_read_file_max(path, SC_GITHASH_PROTECT_MAX, text);
 
 	if (st == -2) {
 		sc_error("PROTECT-TOO-LARGE", "'%s' is larger than %zu bytes",
 			 path, SC_GITHASH_PROTECT_MAX);
-		return SC_EXIT_MALFORMED;
+		return SC_GITHASH_MALFORMED;
 	}
 	if (st < 0) {
 		read_failed(path);
-		return SC_EXIT_INTERNAL;
+		return SC_GITHASH_FAILED;
 	}
-	return 0;
+	return SC_GITHASH_OK;
 }
 
 static int parse_protect(const char *path, const struct sc_buf *text,
@@ -1132,13 +1142,14 @@ static int parse_protect(const char *path, const struct sc_buf *text,
 			      &err) < 0) {
 		sc_error("BAD-PATTERN", "'%s' line %u: the pattern %s", path,
 			 err.line, err.what);
-		return SC_EXIT_MALFORMED;
+		return SC_GITHASH_MALFORMED;
 	}
 	sc_patterns_fold(list);
 	return 0;
 }
 
-int sc_githash_load_protect(const char *path, struct sc_patterns *list)
+enum sc_githash_status sc_githash_load_protect(const char *path,
+					       struct sc_patterns *list)
 {
 	struct sc_buf text = SC_BUF_INIT;
 	int ret = read_protect_file(path, &text);
@@ -1151,7 +1162,7 @@ int sc_githash_load_protect(const char *path, struct sc_patterns *list)
 
 /*
  * The patterns of the type=protected records in TEXT that are watched
- * (watch=yes), one a line, into LINES; an exit code.
+ * (watch=yes), one a line, into LINES.
  */
 static int watched_patterns(const char *path, const struct sc_buf *text,
 			    struct sc_buf *lines)
@@ -1177,19 +1188,20 @@ static int watched_patterns(const char *path, const struct sc_buf *text,
 		    memchr(pat->value, '\0', pat->value_len)) {
 			sc_error("BAD-PATTERN", "'%s': a type=protected record "
 				 "without one pattern on one line", path);
-			ret = SC_EXIT_MALFORMED;
+			ret = SC_GITHASH_MALFORMED;
 			break;
 		}
 		sc_buf_add(lines, pat->value, pat->value_len);
 		sc_buf_addch(lines, '\n');
 	}
 	if (!ret && st < 0)
-		ret = sc_reader_report(&rd, st);
+		ret = reader_failed(&rd, st);
 	sc_record_release(&r);
 	return ret;
 }
 
-int sc_githash_load_protect_records(const char *path, struct sc_patterns *list)
+enum sc_githash_status sc_githash_load_protect_records(const char *path,
+						       struct sc_patterns *list)
 {
 	struct sc_buf text = SC_BUF_INIT, lines = SC_BUF_INIT;
 	int ret = read_protect_file(path, &text);

@@ -112,13 +112,25 @@ int sc_githash_write(const struct sc_githash_manifest *m,
 		     struct sc_output *out);
 
 /*
- * Read a manifest written by sc_githash_write from RD into M (sorted).  Records
- * of other types are skipped; the header, the end record and its count are
- * required, so a truncated manifest is refused.  Returns an exit code: 0, 3
- * (error[MALFORMED-RECORD] or error[MALFORMED-MANIFEST]) or 5 (a read
- * error), with the diagnostic printed.
+ * What reading a manifest or a protect list gives: not an exit status
+ * (sc-hash-git's run function, hashgit.h, decides that), but whether the
+ * input was at fault.
  */
-int sc_githash_read(struct sc_reader *rd, struct sc_githash_manifest *m);
+enum sc_githash_status {
+	SC_GITHASH_OK = 0,
+	SC_GITHASH_FAILED = -1,     /* it could not be read: I/O, system */
+	SC_GITHASH_MALFORMED = -2,  /* it is not what it must be */
+};
+
+/*
+ * Read a manifest written by sc_githash_write from RD into M (sorted).
+ * Records of other types are skipped; the header, the end record and its
+ * count are required, so a truncated manifest is refused.
+ * SC_GITHASH_MALFORMED after error[MALFORMED-RECORD] or
+ * error[MALFORMED-MANIFEST], SC_GITHASH_FAILED after a read error.
+ */
+enum sc_githash_status sc_githash_read(struct sc_reader *rd,
+				       struct sc_githash_manifest *m);
 
 /*
  * Compare OLD with NOW (both sorted) and write one finding per difference:
@@ -136,10 +148,14 @@ int sc_githash_compare(const struct sc_githash_manifest *old,
  * SC_GITHASH_PROTECT_MAX bytes), matched in any letter case as the policy
  * matches protected names.  --protect-records: the type=protected records
  * sc-classify --print-protected writes, of which the watched ones
- * (watch=yes) count.  Each returns an exit code, the diagnostic printed.
+ * (watch=yes) count.  SC_GITHASH_MALFORMED after error[BAD-PATTERN],
+ * error[PROTECT-TOO-LARGE] or a record error; SC_GITHASH_FAILED after
+ * error[READ-FAILED].
  */
 #define SC_GITHASH_PROTECT_MAX ((size_t)1 << 20)
-int sc_githash_load_protect(const char *path, struct sc_patterns *list);
-int sc_githash_load_protect_records(const char *path, struct sc_patterns *list);
+enum sc_githash_status sc_githash_load_protect(const char *path,
+					       struct sc_patterns *list);
+enum sc_githash_status sc_githash_load_protect_records(const char *path,
+						       struct sc_patterns *list);
 
 #endif

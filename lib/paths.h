@@ -92,10 +92,9 @@ void sc_path_fold(const char *comp, size_t len, struct sc_buf *out);
 void sc_path_fold_rel(const char *rel, struct sc_buf *out);
 
 /*
- * The names in the directory open as DFD, "." and ".." left out, in byte
- * order, so every walk sees a tree in one order whatever the file system
- * returns.  DFD stays open and unmoved.  -1 with errno set on error;
- * free the list with sc_dir_names_free.
+ * sc_dir_list (strlist.h) as a bare array: the names in the directory
+ * open as DFD, sorted.  -1 with errno set on error; free the list with
+ * sc_dir_names_free.
  */
 int sc_dir_names(int dfd, char ***names, size_t *nr);
 void sc_dir_names_free(char **names, size_t nr);

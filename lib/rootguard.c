@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,8 +224,8 @@ static void guard_name(const char *root, const char *name,
 
 int sc_rootguard_paths(const char *root, struct sc_strlist *out)
 {
-	char **names;
-	size_t nr, i;
+	struct sc_strlist names = { 0 };
+	size_t i;
 	int dfd;
 
 	if (guard_dotgit(root, out) < 0)
@@ -232,14 +233,14 @@ int sc_rootguard_paths(const char *root, struct sc_strlist *out)
 	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return sc_error_errno("BAD-ROOT", "cannot read '%s'", root);
-	if (sc_dir_names(dfd, &names, &nr) < 0) {
+	if (sc_dir_list(dfd, SIZE_MAX, &names) < 0) {
 		close(dfd);
 		return sc_error_errno("BAD-ROOT", "cannot list '%s'", root);
 	}
 	close(dfd);
-	for (i = 0; i < nr; i++)
-		guard_name(root, names[i], out);
-	sc_dir_names_free(names, nr);
+	for (i = 0; i < names.nr; i++)
+		guard_name(root, names.v[i], out);
+	sc_strlist_release(&names);
 	return 0;
 }
 

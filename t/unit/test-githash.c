@@ -116,7 +116,7 @@ static void test_read_refuses(void **state)
 		struct sc_githash_manifest m;
 
 		sc_githash_manifest_init(&m);
-		assert_int_equal(read_manifest(cases[i], &m), SC_EXIT_MALFORMED);
+		assert_int_equal(read_manifest(cases[i], &m), SC_GITHASH_MALFORMED);
 		sc_githash_manifest_release(&m);
 	}
 }
