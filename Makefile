@@ -38,7 +38,8 @@ DEB_PACKAGES = gcc make pkg-config git perl jq \
 	bats bats-assert bats-support shellcheck scdoc \
 	clang libclang-rt-14-dev \
 	bubblewrap ripgrep hyperfine time openssh-client iproute2 procps \
-	curl openssl chromium python3-yaml python3-jsonschema
+	curl openssl chromium python3-yaml python3-jsonschema \
+	libc6-dev
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -48,13 +49,16 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 WARN = -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 STD = -std=c11 -D_GNU_SOURCE
 CFLAGS ?= -O2 -g
-SC_CFLAGS = $(STD) $(WARN) -Ilib -Ibuild/gen -DSC_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
+SC_CFLAGS = $(STD) $(WARN) $(LIB_INC) -Ibuild/gen -DSC_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
 	-fstack-protector-strong -MMD -MP
 SC_LDFLAGS = -Wl,--as-needed
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
-LIB_SRC = $(wildcard lib/*.c)
+# lib/ is the core; each folder below it one group of modules (lib/README).
+LIB_DIRS := lib $(patsubst %/,%,$(wildcard lib/*/))
+LIB_INC = $(addprefix -I,$(LIB_DIRS))
+LIB_SRC = $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 TOOL_SRC = $(wildcard bin/sc-*.c)
 UNIT_SRC = $(wildcard t/unit/*.c)
 FUZZ_SRC = $(wildcard t/fuzz/*.c)
@@ -66,6 +70,9 @@ SCRIPTS = $(shell git ls-files -- bin libexec hooks-guard .ci contrib t 2>/dev/n
 LIB_OBJ = $(LIB_SRC:%.c=build/obj/%.o)
 LIB = build/libsc.a
 TOOLS = $(TOOL_SRC:bin/%.c=build/bin/%)
+# Tools linked statically, and their dynamically linked twins (lib/twin.h).
+STATIC_TOOLS = sc-sandbox-exec
+TWINS = $(STATIC_TOOLS:%=build/libexec/speccoder/%)
 UNIT = $(UNIT_SRC:t/unit/%.c=build/t/unit/%)
 ASAN_LIB_OBJ = $(LIB_SRC:%.c=build/asan/obj/%.o)
 ASAN_LIB = build/asan/libsc.a
@@ -76,7 +83,7 @@ TEST_HELPERS = $(TEST_HELPER_SRC:t/lib/%.c=build/t/%)
 MAN = $(MAN_SRC:Documentation/%.scd=build/man/%)
 BATS = $(sort $(wildcard t/*.bats) $(wildcard t/escape/*.bats))
 
-all: check-pkgs $(LIB) $(TOOLS) $(MAN)
+all: check-pkgs $(LIB) $(TOOLS) $(TWINS) $(MAN)
 
 check-pkgs:
 ifneq ($(PKGS_OK),yes)
@@ -90,8 +97,7 @@ build/obj/%.o: %.c
 # sc-sandbox-exec's seccomp filters, built once here with libseccomp from
 # the rules in lib/seccomp.c: building them at every start cost ~1.5 ms.
 SECCOMP_BPF = build/gen/seccomp-bpf.h
-GEN_SECCOMP_OBJ = build/obj/lib/seccomp.o build/obj/lib/diag.o \
-	build/obj/lib/termtext.o build/obj/lib/buf.o build/obj/lib/alloc.o
+GEN_SECCOMP_OBJ = $(filter %/seccomp.o %/diag.o %/termtext.o %/buf.o %/alloc.o,$(LIB_OBJ))
 
 build/gen-seccomp: build-aux/gen-seccomp.c $(GEN_SECCOMP_OBJ)
 	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SECCOMP_OBJ) $(PKG_LIBS)
@@ -100,14 +106,12 @@ $(SECCOMP_BPF): build/gen-seccomp
 	@mkdir -p $(dir $@)
 	build/gen-seccomp >$@.tmp && mv $@.tmp $@
 
-build/obj/lib/seccomp-load.o build/asan/obj/lib/seccomp-load.o \
-build/fuzz/obj/lib/seccomp-load.o: $(SECCOMP_BPF)
+$(filter %/seccomp-load.o,$(LIB_OBJ) $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)): $(SECCOMP_BPF)
 
 # sc-mask --scan's rules, compiled once here into a serialised Vectorscan
 # database: compiling them at every start cost about a second.
 SCAN_DB = build/gen/scan-db.h
-GEN_SCAN_DB_OBJ = build/obj/lib/scanrules.o build/obj/lib/diag.o build/obj/lib/alloc.o \
-	build/obj/lib/termtext.o build/obj/lib/buf.o
+GEN_SCAN_DB_OBJ = $(filter %/scanrules.o %/diag.o %/alloc.o %/termtext.o %/buf.o,$(LIB_OBJ))
 
 build/gen-scan-db: build-aux/gen-scan-db.c $(GEN_SCAN_DB_OBJ)
 	$(CC) $(SC_CFLAGS) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(GEN_SCAN_DB_OBJ) $(PKG_LIBS)
@@ -116,14 +120,33 @@ $(SCAN_DB): build/gen-scan-db
 	@mkdir -p $(dir $@)
 	build/gen-scan-db >$@.tmp && mv $@.tmp $@
 
-build/obj/lib/scan.o build/asan/obj/lib/scan.o \
-build/fuzz/obj/lib/scan.o: $(SCAN_DB)
+$(filter %/scan.o,$(LIB_OBJ) $(ASAN_LIB_OBJ) $(FUZZ_LIB_OBJ)): $(SCAN_DB)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
 build/bin/%: build/obj/bin/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# sc-sandbox-exec starts every sandboxed command, and statically linked it
+# starts sooner (sc-sandbox-exec(1), START-UP COST).  It needs libc only;
+# its objects that would use dlopen or NSS are built with SC_STATIC_EXE
+# (lib/twin.h), and any glibc warning about such a call fails the link
+# (libc.a is libc6-dev's).
+# Its twin, linked as every tool is, serves what needs them.
+STATIC_EXE_OBJ = build/static/obj/lib/gitconfig.o build/static/obj/lib/netproxy.o
+
+build/static/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SC_CFLAGS) $(CFLAGS) -DSC_STATIC_EXE -c -o $@ $<
+
+$(STATIC_TOOLS:%=build/bin/%): build/bin/%: build/static/obj/bin/%.o $(STATIC_EXE_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -static -Wl,--fatal-warnings -o $@ $< $(STATIC_EXE_OBJ) $(LIB)
+
+build/libexec/speccoder/%: build/obj/bin/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
@@ -157,7 +180,7 @@ build/fuzz/obj/%.o: %.c
 
 build/fuzz/%: t/fuzz/%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(STD) $(WARN) -Ilib $(PKG_CFLAGS) -O1 -g \
+	$(CLANG) $(STD) $(WARN) $(LIB_INC) $(PKG_CFLAGS) -O1 -g \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS)
 
 build/man/%: Documentation/%.scd
@@ -216,6 +239,7 @@ install: all
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(BINDIR); fi; done
 	@set -e; for f in libexec/speccoder/*; do \
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(LIBEXECDIR); fi; done
+	install -m 755 $(TWINS) $(DESTDIR)$(LIBEXECDIR)
 	install -d $(DESTDIR)$(HOOKSGUARDDIR)/hooks
 	@set -e; for f in hooks-guard/*; do \
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(HOOKSGUARDDIR); fi; done

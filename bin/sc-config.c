@@ -2,7 +2,9 @@
  * sc-config: read speccoder.conf for scripts: one value, all values of a
  * key, every entry as records, or the checks with their argv split.  The
  * drivers read the configuration only through it, so no script parses a
- * configuration or splits an argv.
+ * configuration or splits an argv.  The file is read whole by the one
+ * reader (config.h) whatever is asked: a file any tool would refuse is
+ * refused here too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +12,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
-#include "checks.h"
 #include "config.h"
 #include "diag.h"
-#include "executor.h"
 #include "gitconfig.h"
 #include "io.h"
 #include "opt.h"
@@ -29,6 +29,7 @@ static const char *const synopsis[] = {
 	"[--file FILE] --format",
 	"[--file FILE] --mutation",
 	"[--file FILE] --executor",
+	"[--file FILE] --check",
 	"--libgit2-version",
 	NULL,
 };
@@ -51,19 +52,12 @@ static const struct sc_tool tool = {
 	"                   record; exit 1 when none is configured\n"
 	"    --executor     the external agent as a type=executor argv=... env=...\n"
 	"                   record; exit 1 when none is configured\n"
+	"    --check        read the file whole, as every tool does; nothing\n"
+	"                   written, exit 3 when a tool would refuse it\n"
 	"    --libgit2-version  the version of the libgit2 the tools load\n"
 	"    -h, --help     show this help\n"
 	"    --version      show the version\n",
 	0,
-};
-
-struct query {
-	char *key;            /* normalised: section and variable lower case */
-	const char *file;
-	size_t at;            /* the entry being read, to name its line */
-	int all, nul, found;
-	struct sc_output *out;
-	struct sc_buf last;
 };
 
 /* git-config names: section and variable ignore case, subsections not. */
@@ -81,52 +75,48 @@ static char *normalise_key(const char *key)
 	return k;
 }
 
-static int on_entry(const char *name, const char *value, void *ctx)
+/* --get (ALL 0: the last value) or --get-all: *FOUND when KEY is set. */
+static void write_values(const struct sc_config *cfg, const char *key,
+			 int all, int nul, struct sc_output *out, int *found)
 {
-	struct query *q = ctx;
-	size_t at = q->at++;
+	char *k = normalise_key(key);
+	const char *last = NULL;
+	size_t i;
 
-	if (!value)
-		value = "";
-	if (!strncmp(name, "include.", 8) || !strncmp(name, "includeif.", 10))
-		return sc_error("BAD-CONFIG", "includes are refused: a "
-				"configuration must not pull in other files");
-	if (strcmp(name, q->key))
-		return 0;
-	/* A host list goes to sc-sandbox-exec: checked here first, so a bad
-	 * entry is named by its file and line as sc-classify names it. */
-	if (sc_config_host_key(name) &&
-	    sc_config_check_host(q->file, at, name, value) < 0)
-		return -1;
-	q->found = 1;
-	if (!q->all) {
-		sc_buf_reset(&q->last);
-		sc_buf_adds(&q->last, value);
-		return 0;
+	for (i = 0; i < cfg->nr_entries; i++) {
+		const char *v = cfg->entries[i].value;
+
+		if (strcmp(cfg->entries[i].key, k))
+			continue;
+		last = v ? v : "";
+		if (all) {
+			sc_output_add(out, last, strlen(last));
+			sc_output_add(out, nul ? "" : "\n", 1);
+		}
 	}
-	/* Held until the whole file is read: a refusal later writes nothing. */
-	sc_output_add(q->out, value, strlen(value));
-	sc_output_add(q->out, q->nul ? "" : "\n", 1);
-	return 0;
+	if (last && !all) {
+		sc_output_add(out, last, strlen(last));
+		sc_output_add(out, "\n", 1);
+	}
+	*found = last != NULL;
+	free(k);
 }
 
-static int on_list(const char *name, const char *value, void *ctx)
+static void write_list(const struct sc_config *cfg, struct sc_output *out)
 {
 	struct sc_record rec;
+	size_t i;
 
-	if (!value)
-		value = "";
-	if (!strncmp(name, "include.", 8) || !strncmp(name, "includeif.", 10))
-		return sc_error("BAD-CONFIG", "includes are refused: a "
-				"configuration must not pull in other files");
-	sc_record_init(&rec);
-	sc_record_adds(&rec, "type", "config");
-	sc_record_adds(&rec, "key", name);
-	sc_record_adds(&rec, "value", value);
-	/* Held until the whole file is read: a refusal later writes nothing. */
-	sc_record_queue(ctx, &rec);
-	sc_record_release(&rec);
-	return 0;
+	for (i = 0; i < cfg->nr_entries; i++) {
+		const char *v = cfg->entries[i].value;
+
+		sc_record_init(&rec);
+		sc_record_adds(&rec, "type", "config");
+		sc_record_adds(&rec, "key", cfg->entries[i].key);
+		sc_record_adds(&rec, "value", v ? v : "");
+		sc_record_queue(out, &rec);
+		sc_record_release(&rec);
+	}
 }
 
 static void add_number(struct sc_record *rec, const char *name,
@@ -138,146 +128,131 @@ static void add_number(struct sc_record *rec, const char *name,
 	sc_record_adds(rec, name, text);
 }
 
-/* [check "NAME"] or [acceptance "NAME"]: records of TYPE. */
-static int write_checks(const char *file, const char *section,
-			struct sc_output *out)
+/* [check "NAME"] or [acceptance "NAME"]: records of type SECTION. */
+static void write_checks(const struct sc_checks *c, const char *section,
+			 struct sc_output *out)
 {
-	struct sc_checks c;
 	size_t i, k;
-	int ret;
 
-	sc_checks_init(&c);
-	if ((ret = sc_checks_load_section(&c, file, section)))
-		return ret;
-	for (i = 0; i < c.nr && !ret; i++) {
+	for (i = 0; i < c->nr; i++) {
 		struct sc_record rec;
 
 		sc_record_init(&rec);
 		sc_record_adds(&rec, "type", section);
-		sc_record_adds(&rec, "name", c.v[i].name);
-		for (k = 0; k < c.v[i].argc; k++)
-			sc_record_adds(&rec, "argv", c.v[i].argv[k]);
-		if (c.v[i].timeout)
-			add_number(&rec, "timeout", c.v[i].timeout);
+		sc_record_adds(&rec, "name", c->v[i].name);
+		for (k = 0; k < c->v[i].argc; k++)
+			sc_record_adds(&rec, "argv", c->v[i].argv[k]);
+		if (c->v[i].timeout)
+			add_number(&rec, "timeout", c->v[i].timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
-	sc_checks_release(&c);
-	return ret;
 }
 
 /* [format] or [mutation]: one record, *FOUND when configured. */
-static int write_step(const char *file, const char *section,
-		      struct sc_output *out, int *found)
+static void write_step(const struct sc_step *s, const char *section,
+		       struct sc_output *out, int *found)
 {
-	struct sc_step s;
 	struct sc_record rec;
 	size_t i;
-	int ret;
 
-	sc_step_init(&s);
-	if ((ret = sc_step_load(&s, file, section)) || !s.argv)
-		return ret;
+	if (!s->argv)
+		return;
 	*found = 1;
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", section);
-	for (i = 0; i < s.argc; i++)
-		sc_record_adds(&rec, "argv", s.argv[i]);
-	if (s.timeout)
-		add_number(&rec, "timeout", s.timeout);
+	for (i = 0; i < s->argc; i++)
+		sc_record_adds(&rec, "argv", s->argv[i]);
+	if (s->timeout)
+		add_number(&rec, "timeout", s->timeout);
 	if (!strcmp(section, "format"))
-		sc_record_adds(&rec, "required", s.required ? "true" : "false");
-	if (s.has_minimum)
-		add_number(&rec, "minimum", s.minimum);
-	if (s.report)
-		sc_record_adds(&rec, "report", s.report);
+		sc_record_adds(&rec, "required", s->required ? "true" : "false");
+	if (s->has_minimum)
+		add_number(&rec, "minimum", s->minimum);
+	if (s->report)
+		sc_record_adds(&rec, "report", s->report);
 	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
-	sc_step_release(&s);
-	return 0;
 }
 
-static int write_executor(const char *file, struct sc_output *out, int *found)
+static void write_executor(const struct sc_executor *e, struct sc_output *out,
+			   int *found)
 {
-	struct sc_executor e;
 	struct sc_record rec;
 	size_t i;
-	int ret;
 
-	sc_executor_init(&e);
-	if ((ret = sc_executor_load(&e, file)) || !e.argv)
-		return ret;
+	if (!e->argv)
+		return;
 	*found = 1;
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "executor");
-	for (i = 0; i < e.argc; i++)
-		sc_record_adds(&rec, "argv", e.argv[i]);
-	for (i = 0; i < e.nr_env; i++)
-		sc_record_adds(&rec, "env", e.env[i]);
+	for (i = 0; i < e->argc; i++)
+		sc_record_adds(&rec, "argv", e->argv[i]);
+	for (i = 0; i < e->nr_env; i++)
+		sc_record_adds(&rec, "env", e->env[i]);
 	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
-	sc_executor_release(&e);
-	return 0;
 }
 
 /* The exit status for a reading failure (diagnostic already printed). */
-static int read_status(int ret)
+static int read_status(int st)
 {
-	switch (ret) {
-	case SC_GITCONFIG_OK:
+	switch (st) {
+	case SC_CONFIG_OK:
 		return SC_EXIT_OK;
-	case SC_GITCONFIG_UNREADABLE:
+	case SC_CONFIG_UNREADABLE:
 		return SC_EXIT_USAGE;
-	case SC_GITCONFIG_NO_LIBGIT2:
+	case SC_CONFIG_NO_LIBGIT2:
 		return SC_EXIT_UNAVAILABLE;
 	default:
 		return SC_EXIT_MALFORMED;
 	}
 }
 
+/* What MODE asks of CFG, into OUT; *FOUND when it is configured. */
+static void answer(const struct sc_config *cfg, int mode, const char *key,
+		   int nul, struct sc_output *out, int *found)
+{
+	*found = 1;
+	switch (mode) {
+	case 'l': write_list(cfg, out); break;
+	case 'c': write_checks(&cfg->checks, "check", out); break;
+	case 'a': write_checks(&cfg->acceptance, "acceptance", out); break;
+	case 'F': *found = 0; write_step(&cfg->format, "format", out, found); break;
+	case 'M':
+		*found = 0;
+		write_step(&cfg->mutation, "mutation", out, found);
+		break;
+	case 'x': *found = 0; write_executor(&cfg->executor, out, found); break;
+	case 'C': break;
+	default: write_values(cfg, key, mode == 'A', nul, out, found); break;
+	}
+}
+
 static int run(int mode, const char *file, const char *key, int nul)
 {
+	/* Any key, the project's own included: the entries alone. */
+	unsigned entries = mode == 'g' || mode == 'A' || mode == 'l' ?
+			   SC_CONFIG_ENTRIES : 0;
+	struct sc_config cfg;
 	struct sc_output out;
-	struct query q = { NULL, file, 0, mode == 'A', nul, 0, NULL,
-			   SC_BUF_INIT };
-	int ret;
+	int ret, found = 0;
 
 	/* Records are a table for a person, unless -z asks for records. */
 	sc_output_init_records(&out, STDOUT_FILENO, nul);
-	q.out = &out;
-	if (mode == 'l')
-		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_list, &out);
-	else if (mode == 'c')
-		ret = write_checks(file, "check", &out);
-	else if (mode == 'a')
-		ret = write_checks(file, "acceptance", &out);
-	else if (mode == 'F')
-		ret = write_step(file, "format", &out, &q.found);
-	else if (mode == 'M')
-		ret = write_step(file, "mutation", &out, &q.found);
-	else if (mode == 'x')
-		ret = write_executor(file, &out, &q.found);
-	else {
-		q.key = normalise_key(key);
-		ret = sc_gitconfig_foreach(file, "BAD-CONFIG", on_entry, &q);
-	}
-	ret = read_status(ret);
-	if (!ret && mode == 'g' && q.found) {
-		sc_output_add(&out, q.last.data, q.last.len);
-		sc_output_add(&out, "\n", 1);
-	}
-	if (!ret && (mode == 'g' || mode == 'A' || mode == 'x' ||
-		     mode == 'F' || mode == 'M') && !q.found)
-		ret = SC_EXIT_NO;
+	sc_config_init(&cfg);
 	/* Nothing half-read goes out: a failed read writes nothing. */
-	if (ret == SC_EXIT_OK || ret == SC_EXIT_NO) {
+	ret = read_status(sc_config_read(&cfg, file, "BAD-CONFIG", entries));
+	if (!ret) {
+		answer(&cfg, mode, key, nul, &out, &found);
+		if (!found)
+			ret = SC_EXIT_NO;
 		if (sc_output_flush(&out) < 0) {
 			sc_error_errno("WRITE-FAILED", "cannot write output");
 			ret = SC_EXIT_INTERNAL;
 		}
 	}
-	sc_buf_release(&q.last);
-	free(q.key);
+	sc_config_release(&cfg);
 	sc_output_release(&out);
 	return ret;
 }
@@ -304,6 +279,7 @@ int main(int argc, char *argv[])
 		{ "list", no_argument, NULL, 'l' },
 		{ "checks", no_argument, NULL, 'c' },
 		{ "executor", no_argument, NULL, 'x' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "acceptance", no_argument, NULL, 'a' },
 		{ "format", no_argument, NULL, 'F' },
 		{ "mutation", no_argument, NULL, 'M' },
@@ -325,7 +301,7 @@ int main(int argc, char *argv[])
 				sc_usage_error(&tool, "choose one of --get, "
 					       "--get-all, --list, --checks, "
 					       "--acceptance, --format, "
-					       "--mutation, --executor");
+					       "--mutation, --executor, --check");
 			mode = c;
 			key = optarg;
 		}
@@ -336,7 +312,7 @@ int main(int argc, char *argv[])
 		return libgit2_version();
 	if (optind < argc)
 		sc_usage_error(&tool, "unexpected argument");
-	if (nul && mode == 'g')
+	if (nul && (mode == 'g' || mode == 'C'))
 		sc_usage_error(&tool, "-z goes with --get-all, --list, "
 			       "--checks, --acceptance, --format, "
 			       "--mutation or --executor");

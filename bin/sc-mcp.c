@@ -60,7 +60,7 @@ int main(int argc, char *argv[])
 	};
 	struct sc_mcprun_opts o;
 	struct sc_config cfg;
-	struct sc_mcp_conf conf;
+	struct sc_mcp_conf *conf;
 	const char *path = "speccoder.conf", *cwd = NULL, *relay = NULL;
 	unsigned long long timeout = 0, max = (size_t)1 << 20;
 	int c, ret;
@@ -108,19 +108,16 @@ int main(int argc, char *argv[])
 	 * server then works in DIR (the root), as a command does. */
 	if (sc_config_load(&cfg, path) != SC_CONFIG_OK)
 		return SC_EXIT_USAGE;
-	if (sc_mcp_conf_load(&conf, path, o.server)) {
-		sc_config_release(&cfg);
-		return SC_EXIT_USAGE;
-	}
-	if (!conf.argv) {
+	conf = sc_config_mcp(&cfg, o.server);
+	if (!conf || !conf->argv) {
 		sc_error("MCP-UNKNOWN-SERVER", "speccoder.conf has no "
 			 "mcp.%s.command", o.server);
 		ret = SC_EXIT_USAGE;
 	} else {
 		if (timeout)
-			conf.timeout = (unsigned)timeout;
+			conf->timeout = (unsigned)timeout;
 		o.cfg = &cfg;
-		o.conf = &conf;
+		o.conf = conf;
 		o.sandbox = argv + optind;
 		o.max_output = (size_t)max;
 		if (cwd && chdir(cwd) < 0) {
@@ -130,7 +127,6 @@ int main(int argc, char *argv[])
 			ret = sc_mcprun(&o, STDIN_FILENO, STDOUT_FILENO);
 		}
 	}
-	sc_mcp_conf_release(&conf);
 	sc_config_release(&cfg);
 	return ret;
 }

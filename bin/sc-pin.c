@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "diag.h"
 #include "io.h"
 #include "opt.h"
@@ -126,7 +127,7 @@ static struct sc_scanner *scanner(const char *config)
 		exit(SC_EXIT_INTERNAL);
 	if (config && (st = sc_scanner_allow_config(sc, config))) {
 		sc_scanner_free(sc);
-		exit(st);
+		exit(st == SC_CONFIG_BAD ? SC_EXIT_MALFORMED : SC_EXIT_UNAVAILABLE);
 	}
 	return sc;
 }
@@ -179,7 +180,7 @@ static void write_findings(const struct sc_pin_findings *f,
 }
 
 /* Read the lock a pin goes into: missing is empty, anything bad refuses. */
-static int lock_for_pin(struct sc_lock *lock, const char *path)
+static int lock_for_pin(struct sc_pin_lock *lock, const char *path)
 {
 	struct stat st;
 	size_t i;
@@ -187,7 +188,7 @@ static int lock_for_pin(struct sc_lock *lock, const char *path)
 	/* The first pin creates the lock; only ENOENT means "no lock yet". */
 	if (lstat(path, &st) < 0 && errno == ENOENT)
 		return 0;
-	if (sc_lock_read(lock, path) != SC_LOCK_OK)
+	if (sc_pin_lock_read(lock, path) != SC_PIN_LOCK_OK)
 		return -1;
 	/* Rewriting would drop an entry that does not parse: a person
 	 * fixes it first. */
@@ -200,21 +201,21 @@ static int lock_for_pin(struct sc_lock *lock, const char *path)
 static int write_pin(const char *lockpath, const char *id,
 		     const char *version, const char *digest)
 {
-	struct sc_lock lock;
+	struct sc_pin_lock lock;
 	struct sc_buf key = SC_BUF_INIT, text = SC_BUF_INIT;
 	int ret = SC_EXIT_MALFORMED;
 
-	sc_lock_init(&lock);
+	sc_pin_lock_init(&lock);
 	sc_buf_addf(&key, "%s@%s", id, version);
 	if (lock_for_pin(&lock, lockpath) == 0) {
-		sc_lock_set(&lock, key.data, digest);
-		sc_lock_format(&lock, &text);
+		sc_pin_lock_set(&lock, key.data, digest);
+		sc_pin_lock_format(&lock, &text);
 		ret = sc_pin_write_file(lockpath, text.data, text.len) < 0 ?
 		      SC_EXIT_INTERNAL : SC_EXIT_OK;
 	}
 	sc_buf_release(&text);
 	sc_buf_release(&key);
-	sc_lock_release(&lock);
+	sc_pin_lock_release(&lock);
 	return ret;
 }
 
@@ -349,7 +350,7 @@ static int cmd_pin(const struct args *a)
 
 struct verify {
 	struct sc_scanner *sc;
-	struct sc_lock lock;
+	struct sc_pin_lock lock;
 	struct sc_output out;
 	struct sc_pin_result res;
 	int any_failed;   /* a required package is not verified */
@@ -455,12 +456,12 @@ static int cmd_verify(const struct args *a)
 
 	memset(&v, 0, sizeof(v));
 	v.sc = scanner(a->config);
-	sc_lock_init(&v.lock);
+	sc_pin_lock_init(&v.lock);
 	sc_output_init_records(&v.out, STDOUT_FILENO, a->force_records);
 	sc_pin_result_init(&v.res);
 	/* Read once; a lock that is missing or bad leaves every package
 	 * unverified, and each says why. */
-	sc_lock_read(&v.lock, a->lock);
+	sc_pin_lock_read(&v.lock, a->lock);
 	for (i = 0; i < a->nrest && !v.error; i++)
 		verify_arg(&v, a->rest[i]);
 	if (a->records && !v.error)
@@ -469,7 +470,7 @@ static int cmd_verify(const struct args *a)
 		v.error = SC_EXIT_INTERNAL;
 	sc_pin_result_release(&v.res);
 	sc_output_release(&v.out);
-	sc_lock_release(&v.lock);
+	sc_pin_lock_release(&v.lock);
 	sc_scanner_free(v.sc);
 	if (v.error)
 		return v.error;

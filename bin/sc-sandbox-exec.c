@@ -1,6 +1,6 @@
 /*
  * sc-sandbox-exec: run one command confined by the OS sandbox.  Options and
- * the profile make a policy; lib/sandbox-linux.c enforces it on Linux,
+ * the profile make a policy; lib/sandbox-*.c enforce it on Linux,
  * lib/seatbelt.c on macOS (compiled there only, not exercised by this
  * project's CI).  Its own failures exit 125 and the command never runs
  * unconfined.
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "config.h"
 #include "diag.h"
 #include "hostlist.h"
 #include "opt.h"
@@ -19,6 +20,7 @@
 #ifdef __APPLE__
 #include "seatbelt.h"
 #endif
+#include "twin.h"
 
 static const char *const synopsis[] = {
 	"[OPTIONS] -- PROGRAM [ARG...]",
@@ -29,6 +31,9 @@ static const char *const synopsis[] = {
 static const struct sc_tool tool = {
 	"sc-sandbox-exec", synopsis,
 	"    --root DIR               the writable project root (default: .)\n"
+	"    --config FILE            read the [sandbox] section of a\n"
+	"                             speccoder.conf (a profile and the\n"
+	"                             options win over it)\n"
 	"    --profile NAME|FILE      read the policy from a profile\n"
 	"    --writable PATH          also writable, inside the root\n"
 	"                             (repeatable)\n"
@@ -64,7 +69,7 @@ static const struct sc_tool tool = {
 enum { O_ROOT = 0x100, O_PROFILE, O_WRITABLE, O_READ_ONLY, O_HIDE,
        O_NETWORK, O_MODE, O_TIER, O_TIMEOUT, O_MAX_OUTPUT, O_ENV,
        O_ENV_KEEP, O_PROBE, O_STDIN, O_HIDE_HOME, O_ALLOW_HOST,
-       O_CONNECTIONS, O_ACCEPT_GAPS, O_WRITABLE_OUTSIDE };
+       O_CONNECTIONS, O_ACCEPT_GAPS, O_WRITABLE_OUTSIDE, O_CONFIG };
 
 /* --probe, and -z with it: bits of main's probe. */
 enum { PROBE = 1, PROBE_RECORDS = 2 };
@@ -123,8 +128,32 @@ static void accept_gaps(struct sc_sandbox_policy *p, const char *arg)
 		fail("BAD-OPTION", "--accept-gaps wants protection names", arg);
 }
 
+/* --profile and --config: files read once every option is known. */
+struct files {
+	const char *profile, *config;
+};
+
+/*
+ * The project's [sandbox] under P (the profile and the options, merged):
+ * P becomes the whole policy.  Read by the one reader of speccoder.conf, so
+ * a file any other tool refuses is refused here too.
+ */
+static void apply_config(struct sc_sandbox_policy *p, const char *file)
+{
+	struct sc_config cfg;
+	struct sc_sandbox_policy all;
+
+	sc_config_init(&cfg);
+	if (sc_config_load(&cfg, file) != SC_CONFIG_OK)
+		exit(SC_SANDBOX_FAILED);
+	sc_config_sandbox_policy(&cfg, p, &all);
+	sc_config_release(&cfg);
+	sc_sandbox_policy_release(p);
+	*p = all;
+}
+
 static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
-			 const char **profile, int *probe)
+			 struct files *files, int *probe)
 {
 	unsigned long long n;
 	int v;
@@ -136,9 +165,14 @@ static void parse_option(int c, const char *arg, struct sc_sandbox_policy *p,
 		p->root = sc_xstrdup(arg);
 		break;
 	case O_PROFILE:
-		if (*profile)
+		if (files->profile)
 			fail("BAD-OPTION", "--profile given twice", NULL);
-		*profile = arg;
+		files->profile = arg;
+		break;
+	case O_CONFIG:
+		if (files->config)
+			fail("BAD-OPTION", "--config given twice", NULL);
+		files->config = arg;
 		break;
 	case O_WRITABLE: sc_strlist_add(&p->writable, arg); break;
 	case O_WRITABLE_OUTSIDE:
@@ -212,6 +246,7 @@ int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "root", required_argument, NULL, O_ROOT },
+		{ "config", required_argument, NULL, O_CONFIG },
 		{ "profile", required_argument, NULL, O_PROFILE },
 		{ "writable", required_argument, NULL, O_WRITABLE },
 		{ "writable-outside", required_argument, NULL,
@@ -237,14 +272,23 @@ int main(int argc, char *argv[])
 	};
 	extern char **environ;
 	struct sc_sandbox_policy cli, pol;
-	const char *profile = NULL;
+	struct files files = { NULL, NULL };
 	int c, probe = 0, ret;
 
 	sc_diag_init(tool.name);
 	sc_sandbox_policy_init(&cli);
 	sc_sandbox_policy_init(&pol);
 	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1)
-		parse_option(c, optarg, &cli, &profile, &probe);
+		parse_option(c, optarg, &cli, &files, &probe);
+#ifdef SC_STATIC_EXE
+	/* Linked statically: its twin reads profiles and speccoder.conf and
+	 * resolves hosts. */
+	if (files.profile || files.config || cli.net == SC_NET_HOSTS ||
+	    cli.allow_hosts.nr || cli.connections) {
+		sc_twin_exec(tool.name, "/proc/self/exe", argv);
+		exit(SC_SANDBOX_FAILED);
+	}
+#endif
 	argc -= optind;
 	argv += optind;
 	if (probe == PROBE_RECORDS)
@@ -253,11 +297,15 @@ int main(int argc, char *argv[])
 		fail("BAD-OPTION", "--probe takes no command", NULL);
 	if (!probe && !argc)
 		fail("BAD-OPTION", "no command to run", NULL);
-	if (cli.mode == SC_MODE_OFF && cli.tier != SC_TIER_BEST)
+	if (cli.mode == SC_SANDBOX_MODE_OFF && cli.tier != SC_TIER_BEST)
 		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
-	if (profile && sc_profile_load(&pol, profile, "/proc/self/exe") < 0)
+	/* Precedence: the options, then the profile, then speccoder.conf. */
+	if (files.profile &&
+	    sc_profile_load(&pol, files.profile, "/proc/self/exe") < 0)
 		exit(SC_SANDBOX_FAILED);
 	sc_sandbox_policy_merge(&pol, &cli);
+	if (files.config)
+		apply_config(&pol, files.config);
 	/* A host list asks for --network hosts; with another mode it would
 	 * be ignored, so it is refused. */
 	if (pol.allow_hosts.nr && pol.net < 0)

@@ -13,6 +13,7 @@
 #include "agentmcp.h"
 #include "coproc.h"
 #include "alloc.h"
+#include "config.h"
 #include "diag.h"
 #include "filetool.h"
 #include "io.h"
@@ -36,6 +37,8 @@ struct loop {
 	int rootfd;
 	int conv;
 	struct sc_coproc *cls;
+	struct sc_coproc *mask;       /* sc-mask --records-stream */
+	unsigned mask_seq;            /* the id of the last text masked */
 	struct sc_coproc *acp;        /* an external agent's session, or NULL */
 	/* sc-acp's records read while a command ran, for the task loop. */
 	struct sc_record held[16];
@@ -222,29 +225,6 @@ static char **concat_argv(char **prefix, const char *sep, char **rest)
 	return v;
 }
 
-/* ---- the classifier coprocess -------------------------------------- */
-
-/*
- * Send CALL, read the answer into VERDICT: a verdict (1), the classifier's
- * stop record (0), or a failure (-1).
- */
-static int coproc_ask(struct sc_coproc *c, const struct sc_record *call,
-		      struct sc_record *verdict)
-{
-	int st;
-
-	if (sc_record_write(&c->out, call) < 0 || sc_output_flush(&c->out) < 0)
-		return -1;
-	while ((st = sc_reader_next(&c->rd, verdict)) == SC_READ_RECORD) {
-		const char *type = sc_record_type(verdict);
-		if (type && !strcmp(type, "verdict"))
-			return 1;
-		if (type && !strcmp(type, "stop"))
-			return 0;
-	}
-	return -1;
-}
-
 /* ---- running the other tools --------------------------------------- */
 
 /* Run ARGV with IN, OUT and ERR (-1: ours) in DIRFD; its status. */
@@ -257,33 +237,60 @@ static int run_tool(char **argv, int in, int out, int err, int dirfd)
 	return sc_wait(pid);
 }
 
-/* Mask TEXT through the mask filter into OUT (replacing it). */
-static int mask_text(struct loop *l, struct sc_buf *text, int *truncated)
-{
-	int raw = sc_anon_file("sc-agent-raw"), out = sc_anon_file("sc-agent-out");
-	int st = -1, trunc = 0;
+/* ---- the masker coprocess ----------------------------------------- */
 
-	if (raw >= 0 && out >= 0 &&
-	    sc_write_all(raw, text->data ? text->data : "", text->len) == 0 &&
-	    lseek(raw, 0, SEEK_SET) == 0) {
-		pid_t pid = sc_spawn(l->prog->mask, raw, out, -1, -1);
-		st = pid < 0 ? -1 : sc_wait(pid);
-	}
-	sc_buf_wipe(text);
-	if (st == 0 && (lseek(out, 0, SEEK_SET) < 0 ||
-			sc_read_fd_capped(out, MASK_OUT_MAX, text, &trunc) < 0))
-		st = -1;
-	if (raw >= 0)
-		close(raw);
-	if (out >= 0)
-		close(out);
-	if (st != 0) {
-		sc_buf_reset(text);
+/*
+ * The masker is gone or broke the framing: it is ended, and every later
+ * result fails too, so nothing unmasked ever goes on.
+ */
+static int mask_failed(struct loop *l)
+{
+	if (l->mask) {
+		int st = sc_coproc_end(l->mask);
+
+		l->mask = NULL;
 		return sc_error("MASK-FAILED", "the masker failed (status %d): "
 				"nothing unmasked goes on", st);
 	}
-	*truncated |= trunc;
-	return 0;
+	return sc_error("MASK-FAILED", "the masker is not running: nothing "
+			"unmasked goes on");
+}
+
+/*
+ * Mask TEXT (replaced by its masked form) through the masker coprocess
+ * (sc-mask --records-stream): one type=text record out with an id of its
+ * own, and the answer must be the type=text record with that id, so a
+ * masker that dies, hangs up or answers out of turn is a failure, never a
+ * result passed on unmasked.
+ */
+static int mask_text(struct loop *l, struct sc_buf *text, int *truncated)
+{
+	static const char *const answer[] = { "text", NULL };
+	struct sc_record req, ans;
+	const struct sc_field *f = NULL;
+	char id[32];
+
+	snprintf(id, sizeof(id), "mask-%u", ++l->mask_seq);
+	sc_record_init(&req);
+	sc_record_init(&ans);
+	sc_record_adds(&req, "type", "text");
+	sc_record_adds(&req, "id", id);
+	sc_record_add(&req, "text", text->data ? text->data : "", text->len);
+	if (l->mask && sc_coproc_ask(l->mask, &req, answer, id, &ans) == 0)
+		f = sc_record_get(&ans, "text");
+	sc_buf_wipe(text);
+	if (f) {
+		size_t n = f->value_len > MASK_OUT_MAX ? MASK_OUT_MAX :
+			   f->value_len;
+
+		sc_buf_add(text, f->value, n);
+		*truncated |= n < f->value_len;
+	}
+	sc_buf_wipe(&req.store);
+	sc_record_release(&req);
+	sc_buf_wipe(&ans.store);
+	sc_record_release(&ans);
+	return f ? 0 : mask_failed(l);
 }
 
 /* ---- executing one allowed call ------------------------------------ */
@@ -376,8 +383,7 @@ static int tell_started(struct loop *l, const char *id)
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "started");
 	sc_record_adds(&r, "id", id ? id : "");
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = -1;
 	sc_record_release(&r);
 	return ret;
@@ -451,14 +457,34 @@ static int run_watched(struct loop *l, const struct sc_record *call,
 	}
 }
 
-/* 1 when the loop's sandbox prefix ends up with --network hosts. */
+/*
+ * 1 when the loop's sandbox prefix ends up with --network hosts: named
+ * there, or given by the [sandbox] of the speccoder.conf it names with
+ * --config, as sc-sandbox-exec will read it (config.h decides).
+ */
 static int prefix_hosts_mode(const struct loop *l)
 {
-	int hosts = 0;
+	const char *net = NULL, *config = NULL;
+	struct sc_sandbox_policy none, pol;
+	struct sc_config cfg;
+	int hosts;
 
 	for (char **a = l->prog->sandbox; a[0] && a[1]; a++)
 		if (!strcmp(a[0], "--network"))
-			hosts = !strcmp(a[1], "hosts");
+			net = a[1];
+		else if (!strcmp(a[0], "--config"))
+			config = a[1];
+	if (net || !config)
+		return net && !strcmp(net, "hosts");
+	sc_config_init(&cfg);
+	/* a file it cannot read, sc-sandbox-exec refuses: nothing runs */
+	if (sc_config_load(&cfg, config) != SC_CONFIG_OK)
+		return 0;
+	sc_sandbox_policy_init(&none);
+	sc_config_sandbox_policy(&cfg, &none, &pol);
+	hosts = pol.net == SC_NET_HOSTS;
+	sc_sandbox_policy_release(&pol);
+	sc_config_release(&cfg);
 	return hosts;
 }
 
@@ -871,8 +897,7 @@ static int answer_executor(struct loop *l, const char *id,
 		sc_record_adds(&r, "truncated", "1");
 	if (res->missing)
 		sc_record_adds(&r, "error", "not-found");
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
 	sc_record_release(&r);
 	return ret;
@@ -913,13 +938,15 @@ static int add_result(struct loop *l, const char *id, const char *tool,
 static int judge(struct loop *l, const struct sc_record *call,
 		 struct sc_record *v)
 {
-	int st = coproc_ask(l->cls, call, v);
+	/* A verdict (0), or the classifier's stop record (1). */
+	static const char *const answers[] = { "verdict", "stop", NULL };
+	int st = sc_coproc_ask(l->cls, call, answers, NULL, v);
 
 	if (st < 0) {
 		sc_error("CLASSIFY-FAILED", "the classifier gave no verdict");
 		return SC_EXIT_INTERNAL;
 	}
-	if (st == 0)
+	if (st == 1)
 		return stop(l, sc_record_str(v, "code") ?
 			    sc_record_str(v, "code") : "CLASSIFY-STOPPED",
 			    "the policy ended the attempt");
@@ -988,8 +1015,7 @@ static int mcp_to_acp(void *ctx, const struct sc_record *r)
 
 	sc_record_init(&m);
 	ret = masked_tool(l, r, &m);
-	if (!ret && (sc_record_write(&l->acp->out, &m) < 0 ||
-		     sc_output_flush(&l->acp->out) < 0))
+	if (!ret && sc_coproc_send(l->acp, &m) < 0)
 		ret = -1;
 	sc_record_release(&m);
 	return ret;
@@ -1008,8 +1034,7 @@ static int acp_mcp_start(struct loop *l)
 		return SC_EXIT_INTERNAL;
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "mcp-ready");
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
 	sc_record_release(&r);
 	return ret ? ret : GO_ON;
@@ -1442,8 +1467,7 @@ static int executor_task(struct loop *l)
 	sc_record_adds(&r, "type", "prompt");
 	sc_record_add(&r, "text", l->o->prompt ? l->o->prompt : "",
 		      l->o->prompt_len);
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent did not take the task");
 	while (ret == GO_ON &&
 	       (st = next_from_acp(l, &r)) == SC_READ_RECORD) {
@@ -1516,6 +1540,11 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		sc_error_errno("CLASSIFY-FAILED", "cannot start the classifier");
 		ret = SC_EXIT_UNAVAILABLE;
 	}
+	/* One masker for the run: its matcher is compiled once. */
+	if (ret == GO_ON && !(l.mask = sc_coproc_start(prog->mask))) {
+		sc_error_errno("MASK-FAILED", "cannot start the masker");
+		ret = SC_EXIT_UNAVAILABLE;
+	}
 	if (ret == GO_ON && prog->nr_mcp && !prog->executor) {
 		struct sc_agent_mcp_sink sink = { mcp_event, mcp_conversation, &l };
 
@@ -1548,6 +1577,7 @@ int sc_agent_run(const struct sc_agent_opts *o,
 	acp_end(&l);
 	sc_agent_mcp_end(&l.mcp);
 	sc_coproc_end(l.cls);
+	sc_coproc_end(l.mask);
 	for (size_t i = 0; i < sizeof(l.approved) / sizeof(l.approved[0]); i++)
 		free(l.approved[i]);
 	sc_output_flush(&l.events);

@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "encode.h"
+#include "io.h"
 
 static const struct {
 	const char *sub, *var;
@@ -40,7 +41,7 @@ static const struct {
  * A settings file is compared by content up to this size; a larger one
  * (no agent writes settings that big) by its size and modification time.
  */
-#define DIGEST_MAX ((off_t)4 << 20)
+#define DIGEST_MAX ((size_t)4 << 20)
 
 void sc_agenthome_init(struct sc_agenthome *h)
 {
@@ -158,21 +159,17 @@ struct walk {
 /* The SHA-256 of the regular file NAME in DFD, in hex; -1 if unreadable. */
 static int digest_file(int dfd, const char *name, char hex[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE], buf[65536];
+	struct sc_buf data = SC_BUF_INIT;
+	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n = 0;
-	int ok = ctx && fd >= 0 && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	int ok = sc_read_file_at(dfd, name, DIGEST_MAX,
+				 SC_READ_NOFOLLOW | SC_READ_REGULAR, &data) == 0 &&
+		 EVP_Digest(data.data ? data.data : "", data.len, md, &mdlen,
+			    EVP_sha256(), NULL) && mdlen == 32;
 
-	while (ok && (n = read(fd, buf, sizeof(buf))) > 0)
-		ok = EVP_DigestUpdate(ctx, buf, (size_t)n);
-	ok = ok && n == 0 && EVP_DigestFinal_ex(ctx, md, &mdlen) && mdlen == 32;
 	if (ok)
 		sc_sha256_hex(md, hex);
-	EVP_MD_CTX_free(ctx);
-	if (fd >= 0)
-		close(fd);
+	sc_buf_release(&data);
 	return ok ? 0 : -1;
 }
 
@@ -185,7 +182,7 @@ static void note_file(struct sc_buf *out, int dfd, const char *name,
 {
 	char hex[65] = "";
 
-	if (S_ISREG(st->st_mode) && st->st_size <= DIGEST_MAX &&
+	if (S_ISREG(st->st_mode) && (size_t)st->st_size <= DIGEST_MAX &&
 	    digest_file(dfd, name, hex) == 0)
 		sc_buf_addf(out, "%s f %lld %s\n", rel, (long long)st->st_size, hex);
 	else

@@ -5,7 +5,6 @@
 #include "alloc.h"
 #include "checks.h"
 #include "diag.h"
-#include "gitconfig.h"
 #include "opt.h"
 #include "shellwords.h"
 
@@ -83,72 +82,40 @@ static int set_timeout(const char *section, const char *name,
 	return 0;
 }
 
-static int refuse_include(const char *key)
+/* KEY of [SECTION "NAME"]: "NAME.argv" or "NAME.timeout". */
+int sc_checks_entry(struct sc_checks *c, const char *section,
+		    const char *key, const char *value)
 {
-	if (!strncmp(key, "include.", 8) || !strncmp(key, "includeif.", 10))
-		return sc_error("BAD-CONFIG", "includes are refused: a "
-				"configuration must not pull in other files");
-	return 0;
-}
-
-struct load_ctx {
-	struct sc_checks *c;
-	const char *section;     /* "check" or "acceptance" */
-};
-
-static int add_entry(const char *key, const char *value, void *ctx)
-{
-	struct load_ctx *lc = ctx;
-	size_t n = strlen(lc->section);
-	const char *sub, *var;
+	const char *var = strrchr(key, '.');
 	struct sc_check *ck;
 
 	if (!value)
 		value = "";
-	if (refuse_include(key))
-		return -1;
-	if (strncmp(key, lc->section, n) || key[n] != '.')
-		return 0;
-	sub = key + n + 1;
-	var = strrchr(sub, '.');
-	if (!var || var == sub)
-		return sc_error("BAD-CONFIG", "'%s': a %s needs a name: "
-				"[%s \"NAME\"]", key, lc->section, lc->section);
-	ck = check_named(lc->c, sub, (size_t)(var - sub));
+	if (!var || var == key)
+		return sc_error("BAD-CONFIG", "'%s.%s': a %s needs a name: "
+				"[%s \"NAME\"]", section, key, section, section);
+	ck = check_named(c, key, (size_t)(var - key));
 	if (!sc_check_name_valid(ck->name))
 		return sc_error("BAD-CONFIG", "%s name '%s' is not "
 				"[A-Za-z0-9._-]+ (no leading . or -)",
-				lc->section, ck->name);
+				section, ck->name);
 	if (!strcmp(var, ".argv"))
-		return set_argv(lc->section, ck->name, &ck->argv, &ck->argc,
-				value);
+		return set_argv(section, ck->name, &ck->argv, &ck->argc, value);
 	if (!strcmp(var, ".timeout"))
-		return set_timeout(lc->section, ck->name, &ck->timeout, value);
-	return sc_error("BAD-CONFIG", "%s '%s': unknown key '%s'",
-			lc->section, ck->name, var + 1);
+		return set_timeout(section, ck->name, &ck->timeout, value);
+	return sc_error("BAD-CONFIG", "%s '%s': unknown key '%s'", section,
+			ck->name, var + 1);
 }
 
-int sc_checks_load_section(struct sc_checks *c, const char *path,
-			   const char *section)
+int sc_checks_finish(const struct sc_checks *c, const char *section)
 {
-	struct load_ctx lc = { c, section };
 	size_t i;
-	int ret = sc_gitconfig_foreach(path, "BAD-CONFIG", add_entry, &lc);
 
-	for (i = 0; !ret && i < c->nr; i++)
-		if (!c->v[i].argv) {
-			sc_error("BAD-CONFIG", "%s '%s' has no argv", section,
-				 c->v[i].name);
-			ret = SC_GITCONFIG_BAD;
-		}
-	if (ret)
-		sc_checks_release(c);
-	return ret;
-}
-
-int sc_checks_load(struct sc_checks *c, const char *path)
-{
-	return sc_checks_load_section(c, path, "check");
+	for (i = 0; i < c->nr; i++)
+		if (!c->v[i].argv)
+			return sc_error("BAD-CONFIG", "%s '%s' has no argv",
+					section, c->v[i].name);
+	return 0;
 }
 
 /* ---- one step: [format], [mutation] ---- */
@@ -209,74 +176,54 @@ int sc_step_report_valid(const char *p)
 	return 1;
 }
 
-struct step_ctx {
-	struct sc_step *s;
-	const char *section;
-	int mutation;            /* minimum and report are mutation's keys */
-	int seen;
-};
-
-static int step_key(struct step_ctx *sc, const char *var, const char *value)
+/* VAR of [SECTION]; MUTATION: minimum and report are its keys. */
+static int step_key(struct sc_step *s, const char *section, int mutation,
+		    const char *var, const char *value)
 {
-	struct sc_step *s = sc->s;
 	const char *v = value ? value : "";
 
 	if (!strcmp(var, "argv"))
-		return set_argv(sc->section, sc->section, &s->argv, &s->argc, v);
+		return set_argv(section, section, &s->argv, &s->argc, v);
 	if (!strcmp(var, "timeout"))
-		return set_timeout(sc->section, sc->section, &s->timeout, v);
-	if (!sc->mutation && !strcmp(var, "required")) {
+		return set_timeout(section, section, &s->timeout, v);
+	if (!mutation && !strcmp(var, "required")) {
 		if (parse_bool(value, &s->required) < 0)
 			return sc_error("BAD-CONFIG", "%s.required is not a "
-					"boolean", sc->section);
+					"boolean", section);
 		return 0;
 	}
-	if (sc->mutation && !strcmp(var, "minimum")) {
+	if (mutation && !strcmp(var, "minimum")) {
 		if (sc_parse_uint(v, 100, &s->minimum) < 0)
 			return sc_error("BAD-CONFIG", "%s.minimum is not a "
-					"percentage from 0 to 100",
-					sc->section);
+					"percentage from 0 to 100", section);
 		s->has_minimum = 1;
 		return 0;
 	}
-	if (sc->mutation && !strcmp(var, "report")) {
+	if (mutation && !strcmp(var, "report")) {
 		if (!sc_step_report_valid(v))
 			return sc_error("BAD-CONFIG", "%s.report is not a "
 					"path beneath the root (relative, no "
-					"'..')", sc->section);
+					"'..')", section);
 		free(s->report);
 		s->report = sc_xstrdup(v);
 		return 0;
 	}
-	return sc_error("BAD-CONFIG", "%s: unknown key '%s'", sc->section, var);
+	return sc_error("BAD-CONFIG", "%s: unknown key '%s'", section, var);
 }
 
-static int step_entry(const char *key, const char *value, void *ctx)
+int sc_step_entry(struct sc_step *s, const char *section, const char *key,
+		  const char *value)
 {
-	struct step_ctx *sc = ctx;
-	size_t n = strlen(sc->section);
-
-	if (refuse_include(key))
-		return -1;
-	if (strncmp(key, sc->section, n) || key[n] != '.')
-		return 0;
-	if (strchr(key + n + 1, '.'))
-		return sc_error("BAD-CONFIG", "'%s': [%s] takes no name",
-				key, sc->section);
-	sc->seen = 1;
-	return step_key(sc, key + n + 1, value);
+	if (strchr(key, '.'))
+		return sc_error("BAD-CONFIG", "'%s.%s': [%s] takes no name",
+				section, key, section);
+	s->seen = 1;
+	return step_key(s, section, !strcmp(section, "mutation"), key, value);
 }
 
-int sc_step_load(struct sc_step *s, const char *path, const char *section)
+int sc_step_finish(const struct sc_step *s, const char *section)
 {
-	struct step_ctx sc = { s, section, !strcmp(section, "mutation"), 0 };
-	int ret = sc_gitconfig_foreach(path, "BAD-CONFIG", step_entry, &sc);
-
-	if (!ret && sc.seen && !s->argv) {
-		sc_error("BAD-CONFIG", "[%s] has no argv", section);
-		ret = SC_GITCONFIG_BAD;
-	}
-	if (ret)
-		sc_step_release(s);
-	return ret;
+	if (s->seen && !s->argv)
+		return sc_error("BAD-CONFIG", "[%s] has no argv", section);
+	return 0;
 }

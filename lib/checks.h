@@ -25,16 +25,18 @@ void sc_checks_init(struct sc_checks *c);
 void sc_checks_release(struct sc_checks *c);
 
 /*
- * Read the checks of PATH in file order.  0, or an sc_gitconfig_status
- * with error[BAD-CONFIG] (or CONFIG-UNREADABLE) printed: a check without
- * argv, two argv for one check, an argv that does not split, a bad
- * timeout, a name that could not be a file name, an include.
+ * Read by sc_config_load (config.h), the one reader of speccoder.conf,
+ * which hands each entry of [SECTION "NAME"] ("check", "acceptance") here
+ * in file order: KEY is "NAME.VAR" as libgit2 names it, VALUE NULL for a
+ * key without "=".  0, or -1 with error[BAD-CONFIG] printed: two argv for
+ * one check, an argv that does not split, a bad timeout, a name that
+ * could not be a file name, an unknown key.
  */
-int sc_checks_load(struct sc_checks *c, const char *path);
-
-/* The same for another section of named commands: "acceptance". */
-int sc_checks_load_section(struct sc_checks *c, const char *path,
-			   const char *section);
+int sc_checks_entry(struct sc_checks *c, const char *section,
+		    const char *key, const char *value);
+/* After the last entry: -1 with error[BAD-CONFIG] for a check without
+ * argv. */
+int sc_checks_finish(const struct sc_checks *c, const char *section);
 
 /* 1 when NAME may name a check (and so a file of a run). */
 int sc_check_name_valid(const char *name);
@@ -53,12 +55,16 @@ struct sc_step {
 	unsigned long long minimum;  /* mutation.minimum, percent */
 	int has_minimum;
 	char *report;                /* mutation.report, or NULL */
+	int seen;                    /* the section has a key */
 };
 
 void sc_step_init(struct sc_step *s);
 void sc_step_release(struct sc_step *s);
-/* Read [SECTION] of PATH; 0 (argv NULL when absent) or as above. */
-int sc_step_load(struct sc_step *s, const char *path, const char *section);
+/* One entry of [SECTION] (KEY without "SECTION."), from sc_config_load;
+ * then the check that a present section has an argv.  0 or -1 as above. */
+int sc_step_entry(struct sc_step *s, const char *section, const char *key,
+		  const char *value);
+int sc_step_finish(const struct sc_step *s, const char *section);
 /* 1 when P is a relative path with no empty, "." or ".." component. */
 int sc_step_report_valid(const char *p);
 

@@ -8,12 +8,24 @@
  * configuration that decides what is allowed must not pull in files the
  * agent can write.
  *
+ * This is its one reader: sc_config_load reads the file once, hands each
+ * section's entries to the module that owns its type (checks.h,
+ * executor.h, mcpconf.h, skills.h, profile.h), checks every section, and
+ * gives every tool the same struct sc_config.  A file with one bad entry
+ * is refused whole, by every tool alike.
+ *
  * An argv is one string split as a shell splits words (quotes and
  * backslashes honoured, nothing expanded); a key that holds a list is
  * repeated.
  */
 
 #include <stddef.h>
+
+#include "checks.h"
+#include "executor.h"
+#include "mcpconf.h"
+#include "profile.h"
+#include "skills.h"
 
 struct sc_argv {
 	char **v;        /* NULL-terminated */
@@ -43,13 +55,32 @@ struct sc_net_rule {
 	size_t nr_hosts, alloc_hosts;
 };
 
+/* One entry as written, for sc-config --get and --list. */
+struct sc_config_entry {
+	char *key;       /* libgit2's spelling: section and variable lower case */
+	char *value;     /* NULL for a key without "=" */
+};
+
+/* [mcp "NAME"]: a server, its settings read for every server. */
+struct sc_mcp_server {
+	char *name;
+	struct sc_mcp_conf conf;
+};
+
 struct sc_config {
-	struct sc_argv_list checks;          /* check.NAME.argv */
+	struct sc_checks checks;             /* [check "NAME"] */
+	struct sc_checks acceptance;         /* [acceptance "NAME"] */
+	struct sc_step format, mutation;     /* [format], [mutation] */
+	struct sc_executor executor;         /* [executor] */
+	struct sc_skill_confs skills;        /* [skill "ID"] */
+	/* [sandbox]: the keys of the sandbox itself, as a profile's; unset
+	 * values stay unset (sc_sandbox_policy_init). */
+	struct sc_sandbox_policy sandbox;
 	struct sc_argv_list allow;           /* commands.allow: exact argv */
 	struct sc_argv_list allow_prefix;    /* commands.allowPrefix */
 	struct sc_argv_list net_allow;       /* sandbox.networkAllow */
 	struct sc_argv_list net_allow_prefix; /* sandbox.networkAllowPrefix */
-	char **servers;                      /* every mcp.NAME section */
+	struct sc_mcp_server *servers;       /* every mcp.NAME section */
 	size_t nr_servers, alloc_servers;
 	struct sc_mcp_allow *mcp;            /* mcp.NAME.allow */
 	size_t nr_mcp, alloc_mcp;
@@ -60,18 +91,32 @@ struct sc_config {
 	char **allow_fps;                    /* mask.allowFingerprint, checked:
 						16 lower-case hex digits */
 	size_t nr_allow_fps, alloc_allow_fps;
+	struct sc_config_entry *entries;     /* every entry, in file order */
+	size_t nr_entries, alloc_entries;
 };
 
 enum sc_config_status {
 	SC_CONFIG_OK = 0,
 	SC_CONFIG_UNREADABLE = -1,  /* error[CONFIG-UNREADABLE] printed */
 	SC_CONFIG_BAD = -2,         /* error[BAD-CONFIG] printed */
+	SC_CONFIG_NO_LIBGIT2 = -3,  /* error[LIBGIT2-UNAVAILABLE] printed */
 };
 
 void sc_config_init(struct sc_config *cfg);
 void sc_config_release(struct sc_config *cfg);
-/* Read PATH into CFG.  Returns an sc_config_status. */
+/* Read PATH into CFG.  Returns an sc_config_status; CFG is empty on
+ * failure.  A missing file is error[CONFIG-UNREADABLE]. */
 int sc_config_load(struct sc_config *cfg, const char *path);
+/*
+ * The same, a missing file reported as error[CODE] (sc-config's
+ * BAD-CONFIG).  FLAGS SC_CONFIG_ENTRIES: the entries alone, for
+ * sc-config --get, --get-all and --list, which answer for any key, the
+ * project's own included: the syntax, includes and host lists are
+ * checked, no section is read.
+ */
+enum { SC_CONFIG_ENTRIES = 1 };
+int sc_config_read(struct sc_config *cfg, const char *path, const char *code,
+		   unsigned flags);
 
 /*
  * Parse a config file's text held in memory (for the fuzz target): the
@@ -81,21 +126,20 @@ int sc_config_load_mem(struct sc_config *cfg, const char *data, size_t len);
 
 /* 1 when SERVER has an [mcp "SERVER"] section. */
 int sc_config_has_server(const struct sc_config *cfg, const char *server);
-
-void sc_argv_free(struct sc_argv *a);
-
-/* 1 when KEY (libgit2's spelling) holds host list entries:
- * sandbox.networkhosts and network.NAME.hosts. */
-int sc_config_host_key(const char *key);
+/* The settings of server SERVER, or NULL when it has no section. */
+struct sc_mcp_conf *sc_config_mcp(struct sc_config *cfg, const char *server);
 
 /*
- * Check VALUE, entry AT (from 0, in file order) of PATH (NULL: from
- * memory) named KEY, as sc-sandbox-exec --allow-host checks a host: 0, or
- * -1 with error[BAD-CONFIG] naming the file, the entry's line, the key and
- * why.  sc-classify and sc-config --get-all check alike.
+ * The sandbox policy of CFG's [sandbox] with OVER (a profile and the
+ * command line, already merged) applied on top, into OUT (initialised
+ * here): OVER's lists are added and its values win.  sandbox.networkHosts
+ * gives --network hosts with those hosts, unless sandbox.network names
+ * another network than loopback or OVER names any.
  */
-int sc_config_check_host(const char *path, size_t at, const char *key,
-			 const char *value);
+void sc_config_sandbox_policy(const struct sc_config *cfg,
+			      const struct sc_sandbox_policy *over,
+			      struct sc_sandbox_policy *out);
 
+void sc_argv_free(struct sc_argv *a);
 
 #endif

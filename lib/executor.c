@@ -7,7 +7,6 @@
 #include "alloc.h"
 #include "diag.h"
 #include "executor.h"
-#include "gitconfig.h"
 #include "shellwords.h"
 
 void sc_executor_init(struct sc_executor *e)
@@ -50,33 +49,22 @@ static int add_env(struct sc_executor *e, const char *value)
 	return 0;
 }
 
-static int on_entry(const char *key, const char *value, void *ctx)
+int sc_executor_entry(struct sc_executor *e, const char *key,
+		      const char *value)
 {
-	struct sc_executor *e = ctx;
-
 	if (!value)
 		value = "";
-	if (!strncmp(key, "include.", 8) || !strncmp(key, "includeif.", 10))
-		return sc_error("BAD-CONFIG", "includes are refused: a "
-				"configuration must not pull in other files");
-	if (strncmp(key, "executor.", 9))
-		return 0;
-	if (!strcmp(key, "executor.command"))
+	if (!strcmp(key, "command"))
 		return set_command(e, value);
-	if (!strcmp(key, "executor.env"))
+	if (!strcmp(key, "env"))
 		return add_env(e, value);
-	return sc_error("BAD-CONFIG", "unknown key '%s'", key);
+	return sc_error("BAD-CONFIG", "unknown key 'executor.%s'", key);
 }
 
-int sc_executor_load(struct sc_executor *e, const char *path)
+int sc_executor_finish(const struct sc_executor *e)
 {
-	int ret = sc_gitconfig_foreach(path, "BAD-CONFIG", on_entry, e);
-
-	if (!ret && e->nr_env && !e->argv) {
-		sc_error("BAD-CONFIG", "executor.env without executor.command");
-		ret = SC_GITCONFIG_BAD;
-	}
-	if (ret)
-		sc_executor_release(e);
-	return ret;
+	if (e->nr_env && !e->argv)
+		return sc_error("BAD-CONFIG", "executor.env without "
+				"executor.command");
+	return 0;
 }

@@ -21,12 +21,15 @@ void sc_executor_init(struct sc_executor *e);
 void sc_executor_release(struct sc_executor *e);
 
 /*
- * Read the executor of PATH.  0 (e->argv NULL when none is configured),
- * or an sc_gitconfig_status with error[BAD-CONFIG] printed: two commands,
- * a command that does not split or is empty, a name that is not a
- * variable name, executor.env without executor.command, an unknown key,
- * an include.
+ * One entry of [executor] (KEY without "executor."), handed here by
+ * sc_config_load (config.h), the one reader of speccoder.conf; then the
+ * check of the whole section.  0, or -1 with error[BAD-CONFIG] printed:
+ * two commands, a command that does not split or is empty, a name that is
+ * not a variable name, an unknown key, executor.env without
+ * executor.command.
  */
-int sc_executor_load(struct sc_executor *e, const char *path);
+int sc_executor_entry(struct sc_executor *e, const char *key,
+		      const char *value);
+int sc_executor_finish(const struct sc_executor *e);
 
 #endif

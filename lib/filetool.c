@@ -95,25 +95,23 @@ static int open_parent(int rootfd, const char *rel, int create,
 int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 		 int *truncated, struct sc_buf *why)
 {
-	struct stat st;
 	int fd = sc_open_beneath(rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+	int st, e;
 
 	*truncated = 0;
 	if (fd < 0)
 		return fail(why, "cannot open", errno);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	/* A larger file is shown cut at MAX: the model reads a prefix. */
+	st = sc_read_fd_max(fd, max, SC_READ_REGULAR, out);
+	e = errno;
+	close(fd);
+	*truncated = st == -2;
+	if (st == -1 && (e == EISDIR || e == EINVAL)) {
 		sc_buf_reset(why);
 		sc_buf_adds(why, "not a regular file");
 		return -1;
 	}
-	if (sc_read_fd_capped(fd, out->len + max, out, truncated) < 0) {
-		int e = errno;
-		close(fd);
-		return fail(why, "cannot read", e);
-	}
-	close(fd);
-	return 0;
+	return st == -1 ? fail(why, "cannot read", e) : 0;
 }
 
 /* The most names a listing reads: the model sees the first ones, sorted. */
@@ -189,6 +187,7 @@ int sc_file_write_mode(int rootfd, const char *rel, const char *data,
 		[SC_REPLACE_CREATE] = "cannot create a temporary file",
 		[SC_REPLACE_WRITE] = "cannot write",
 		[SC_REPLACE_NAME] = "cannot name the new file",
+		[SC_REPLACE_CHECK] = "the file changed",
 		[SC_REPLACE_RENAME] = "cannot replace the file",
 		[SC_REPLACE_SYNC] = "cannot sync the directory",
 	};

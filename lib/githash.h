@@ -131,22 +131,6 @@ int sc_hg_compare(const struct sc_hg_manifest *old,
 		  size_t *nfound);
 
 /*
- * Read the --protect list at PATH into LIST.  Returns an exit code: 0, 3
- * (error[BAD-PATTERN], naming the line; error[PROTECT-TOO-LARGE]) or 5
- * (error[READ-FAILED]).
- */
-/*
- * The whole of sc-hash-git: open the repository at DIR with sc_gitopen, build
- * its manifest, and write it to OUT, or, when CHECK is set, read the manifest
- * at CHECK ("-" for stdin) and write the findings.  The manifest is read
- * before the repository is looked at.  Returns the exit code (0 written or
- * no change, 1 changes found, 3 malformed manifest, 4 no usable repository,
- * 5 a read or write failure), the diagnostic printed.
- */
-int sc_hg_run(const char *dir, const struct sc_hg_options *opt,
-	      const char *check, int out_fd);
-
-/*
  * The --protect list: gitignore-style patterns, one a line (at most
  * SC_HG_PROTECT_MAX bytes), matched in any letter case as the policy
  * matches protected names.  --protect-records: the type=protected records

@@ -5,21 +5,13 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "buf.h"
 #include "diag.h"
-#include "gitconfig.h"
 #include "mcpconf.h"
 #include "opt.h"
 #include "shellwords.h"
 
 /* The longest timeout of a server's call: an hour. */
 #define MAX_TIMEOUT 3600
-
-struct ctx {
-	struct sc_mcp_conf *c;
-	const char *prefix;     /* "mcp.NAME." */
-	size_t len;
-};
 
 void sc_mcp_conf_init(struct sc_mcp_conf *c)
 {
@@ -49,11 +41,14 @@ int sc_mcp_server_name_ok(const char *name)
 		      "0123456789-") == n;
 }
 
-static int set_key(struct sc_mcp_conf *c, const char *key, const char *value)
+int sc_mcp_conf_entry(struct sc_mcp_conf *c, const char *key,
+		      const char *value)
 {
 	const char *why;
 	unsigned long long t;
 
+	if (!value)
+		value = "";
 	if (!strcmp(key, "command")) {
 		if (c->argv)
 			return sc_error("BAD-CONFIG", "mcp.*.command is set twice");
@@ -94,38 +89,9 @@ static int set_key(struct sc_mcp_conf *c, const char *key, const char *value)
 	return 0;
 }
 
-static int on_entry(const char *key, const char *value, void *data)
+void sc_mcp_conf_finish(struct sc_mcp_conf *c)
 {
-	struct ctx *x = data;
-
-	if (!value)
-		value = "";
-	if (!strncmp(key, "include.", 8) || !strncmp(key, "includeif.", 10))
-		return sc_error("BAD-CONFIG", "includes are refused: a "
-				"configuration must not pull in other files");
-	/* libgit2 gives the subsection as written, the rest lower-cased. */
-	if (strncmp(key, x->prefix, x->len) || strchr(key + x->len, '.'))
-		return 0;
-	return set_key(x->c, key + x->len, value);
-}
-
-int sc_mcp_conf_load(struct sc_mcp_conf *c, const char *path, const char *name)
-{
-	struct sc_buf prefix = SC_BUF_INIT;
-	struct ctx x;
-	int ret;
-
-	sc_mcp_conf_init(c);
-	sc_buf_addf(&prefix, "mcp.%s.", name);
-	x.c = c;
-	x.prefix = prefix.data;
-	x.len = prefix.len;
-	ret = sc_gitconfig_foreach(path, "BAD-CONFIG", on_entry, &x);
-	sc_buf_release(&prefix);
 	/* A server with hosts of its own reaches those, through the proxy. */
-	if (!ret && c->nr_hosts)
+	if (c->nr_hosts)
 		c->network = "hosts";
-	if (ret)
-		sc_mcp_conf_release(c);
-	return ret;
 }

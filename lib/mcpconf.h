@@ -10,7 +10,7 @@
  *           network = none | loopback             (default none)
  *           host = HOST[:PORT]                    (repeated: network hosts)
  *           timeout = SECONDS                     (default 60)
- *           allow = TOOL [sha256:...]             (read by config.c)
+ *           allow = TOOL [sha256:...]             (config.h: sc_mcp_allow)
  *
  * NAME is [A-Za-z0-9-]{1,32}: it becomes part of the model's tool names
  * (mcp__NAME__TOOL), whose "__" must stay unambiguous.
@@ -36,11 +36,15 @@ void sc_mcp_conf_release(struct sc_mcp_conf *c);
 int sc_mcp_server_name_ok(const char *name);
 
 /*
- * Read server NAME of PATH.  0, or an sc_gitconfig_status with
- * error[BAD-CONFIG] printed (a key set twice, a command that does not
- * split, a bad name, network or timeout, an include); c->argv is NULL
- * when the server has no command.
+ * One key of [mcp "NAME"] (KEY without "mcp.NAME."), handed here by
+ * sc_config_load (config.h), the one reader of speccoder.conf, for every
+ * server; 0, or -1 with error[BAD-CONFIG] printed (a command set twice or
+ * that does not split, a bad env name, network, host or timeout).
+ * c->argv stays NULL when the server has no command.
  */
-int sc_mcp_conf_load(struct sc_mcp_conf *c, const char *path, const char *name);
+int sc_mcp_conf_entry(struct sc_mcp_conf *c, const char *key,
+		      const char *value);
+/* After the last entry: a server with hosts gets network "hosts". */
+void sc_mcp_conf_finish(struct sc_mcp_conf *c);
 
 #endif

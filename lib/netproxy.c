@@ -328,6 +328,33 @@ static int try_addr(struct conn *c, struct sockaddr_storage *ss, socklen_t len)
 	return c->up >= 0 ? 1 : -1;
 }
 
+/*
+ * The system's resolver, NSS modules and all.  The statically linked
+ * sc-sandbox-exec must not load them (twin.h): its twin serves --network
+ * hosts, and this copy refuses every name.
+ */
+static int resolve(const char *name, const struct addrinfo *hints,
+		   struct addrinfo **res)
+{
+#ifdef SC_STATIC_EXE
+	(void)name;
+	(void)hints;
+	*res = NULL;
+	return EAI_FAIL;
+#else
+	return getaddrinfo(name, NULL, hints, res);
+#endif
+}
+
+static void resolved_free(struct addrinfo *res)
+{
+#ifdef SC_STATIC_EXE
+	(void)res;
+#else
+	freeaddrinfo(res);
+#endif
+}
+
 /* Judge the host, resolve it ourselves, connect.  0, or -1 refused. */
 static int open_upstream(struct conn *c, int *status)
 {
@@ -365,7 +392,7 @@ static int open_upstream(struct conn *c, int *status)
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(hr.name, NULL, &hints, &res) != 0) {
+	if (resolve(hr.name, &hints, &res) != 0) {
 		*status = 502;
 		c->reason = "cannot resolve the host";
 		return -1;
@@ -378,7 +405,7 @@ static int open_upstream(struct conn *c, int *status)
 		r = try_addr(c, &ss, ai->ai_addrlen);
 		internal |= !r;
 	}
-	freeaddrinfo(res);
+	resolved_free(res);
 	if (r > 0)
 		return 0;
 	c->reason = internal && !c->address[0] ?

@@ -37,7 +37,7 @@ void sc_sandbox_policy_init(struct sc_sandbox_policy *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->net = -1;
-	p->mode = SC_MODE_UNSET;
+	p->mode = SC_SANDBOX_MODE_UNSET;
 	p->tier = SC_TIER_BEST;
 	p->env = -1;
 	p->timeout_ms = -1;
@@ -63,8 +63,8 @@ void sc_sandbox_policy_defaults(struct sc_sandbox_policy *p)
 {
 	if (p->net < 0)
 		p->net = SC_NET_LOOPBACK;
-	if (p->mode == SC_MODE_UNSET)
-		p->mode = SC_MODE_REQUIRED;
+	if (p->mode == SC_SANDBOX_MODE_UNSET)
+		p->mode = SC_SANDBOX_MODE_REQUIRED;
 	if (p->env < 0)
 		p->env = SC_ENV_SCRUB;
 	if (p->timeout_ms < 0)
@@ -98,7 +98,7 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 		p->root_read_only = 1;
 	if (o->net >= 0)
 		p->net = o->net;
-	if (o->mode != SC_MODE_UNSET)
+	if (o->mode != SC_SANDBOX_MODE_UNSET)
 		p->mode = o->mode;
 	if (o->tier != SC_TIER_BEST)
 		p->tier = o->tier;
@@ -173,6 +173,9 @@ static char *find_profile(const char *name, const char *exe)
 	static const char *const rel[] = {
 		"/../share/speccoder/profiles/", /* PREFIX/bin */
 		"/../../share/profiles/",         /* build/bin in the tree */
+		/* A twin (twin.h) in PREFIX/libexec/speccoder, in the tree */
+		"/../../share/speccoder/profiles/",
+		"/../../../share/profiles/",
 		NULL,
 	};
 	char *dir = realpath(exe, NULL), *slash = dir ? strrchr(dir, '/') : NULL;
@@ -207,126 +210,207 @@ static int valid_profile_name(const char *name)
 	return 1;
 }
 
-struct load_ctx {
-	struct sc_sandbox_policy *p;
-	const char *file;
-	size_t at;   /* the entry being read, to find its line */
-};
-
-static int bad_value(struct load_ctx *c, const char *name)
+/* "FILE:LINE: " (or "FILE: ") before a message about entry SRC->at. */
+static void where(struct sc_buf *b, const struct sc_sandbox_src *src,
+		  const char *name)
 {
-	return sc_error("BAD-PROFILE", "%s: bad value for '%s'", c->file, name);
+	unsigned line = src->file ? sc_gitconfig_line(src->file, src->at,
+						       name) : 0;
+
+	if (line)
+		sc_buf_addf(b, "%s:%u: ", src->file, line);
+	else if (src->file)
+		sc_buf_addf(b, "%s: ", src->file);
 }
 
-static int set_number(struct load_ctx *c, const char *name, const char *value,
-		      long long *to, unsigned long long scale)
+static int bad_value(const struct sc_sandbox_src *src, const char *name,
+		     const char *value, const char *why)
+{
+	struct sc_buf b = SC_BUF_INIT;
+
+	where(&b, src, name);
+	if (why)
+		sc_error(src->code, "%s%s '%s': %s", b.data ? b.data : "",
+			 name, value, why);
+	else
+		sc_error(src->code, "%sbad value for '%s'",
+			 b.data ? b.data : "", name);
+	sc_buf_release(&b);
+	return -1;
+}
+
+/* A misspelt key would leave the sandbox wider than meant: refused. */
+static int unknown_key(const struct sc_sandbox_src *src, const char *name)
+{
+	struct sc_buf b = SC_BUF_INIT;
+
+	where(&b, src, name);
+	sc_error(src->code, "%sunknown key '%s'", b.data ? b.data : "", name);
+	sc_buf_release(&b);
+	return -1;
+}
+
+static int set_number(const struct sc_sandbox_src *src, const char *name,
+		      const char *value, long long *to,
+		      unsigned long long scale)
 {
 	unsigned long long n;
 
 	/* "key" alone (no "=") is a boolean with no value: not a number. */
 	if (!value ||
 	    sc_parse_uint(value, (unsigned long long)LLONG_MAX / scale, &n))
-		return bad_value(c, name);
+		return bad_value(src, name, "", NULL);
 	*to = (long long)(n * scale);
 	return 0;
 }
 
 /*
  * A profile names paths that exist on some machines only (package caches):
- * one that does not exist here is skipped.  On the command line a missing
- * path is an error.
+ * one that does not exist here is skipped.  speccoder.conf's paths are
+ * the project's own and go as the command line's do: one that does not
+ * exist is an error when the command runs.
  */
-static void add_path(struct sc_strlist *l, const char *value)
+static int add_path(struct sc_strlist *l, const struct sc_sandbox_src *src,
+		    const char *name, const char *value)
 {
-	char *path = sc_expand_home(value);
+	char *path;
 	struct stat st;
 
+	if (!value || !*value)
+		return bad_value(src, name, "", NULL);
+	if (!src->profile) {
+		sc_strlist_add(l, value);
+		return 0;
+	}
+	path = sc_expand_home(value);
 	if (!stat(path, &st))
 		sc_strlist_add(l, path);
 	free(path);
+	return 0;
 }
 
-/*
- * One entry of the profile; libgit2 gives names in lower case and a NULL
- * VALUE for a key written without "=".
- */
-static int load_one(const char *name, const char *value, void *payload)
+/* sandbox.acceptGaps: "unix-sockets,kill-all", as --accept-gaps. */
+static int add_gaps(struct sc_sandbox_policy *p,
+		    const struct sc_sandbox_src *src, const char *name,
+		    const char *v)
 {
-	struct load_ctx *c = payload;
-	struct sc_sandbox_policy *p = c->p;
-	const char *key = name, *v = value ? value : "";
-	int n;
+	char *list = sc_xstrdup(v), *save = NULL, *gap;
+	int ret = 0;
 
-	if (strncmp(key, "sandbox.", 8))
-		return sc_error("BAD-PROFILE", "%s: unknown key '%s'", c->file,
-				key);
-	key += 8;
-	if (!strcmp(key, "network")) {
-		if ((n = sc_net_parse(v)) < 0)
-			return bad_value(c, name);
-		p->net = n;
-	} else if (!strcmp(key, "env")) {
-		if ((n = sc_env_mode_parse(v)) < 0)
-			return bad_value(c, name);
-		p->env = n;
-	} else if (!strcmp(key, "writable") && *v) {
-		add_path(&p->writable, v);
-	} else if (!strcmp(key, "writableoutside") && *v) {
-		add_path(&p->writable_outside, v);
-	} else if (!strcmp(key, "rootwritable")) {
-		int b;
+	for (gap = strtok_r(list, ",", &save); gap && !ret;
+	     gap = strtok_r(NULL, ",", &save))
+		if (sc_sandbox_gap_acceptable(gap))
+			sc_strlist_add(&p->accept_gaps, gap);
+		else
+			ret = bad_value(src, name, gap, "not a protection that "
+					"may be accepted");
+	free(list);
+	return ret;
+}
 
+/* The keys of a profile alone: the drivers decide these for a project. */
+static int profile_key(struct sc_sandbox_policy *p,
+		       const struct sc_sandbox_src *src, const char *name,
+		       const char *key, const char *value)
+{
+	const char *why;
+	int b;
+
+	if (!strcmp(key, "rootwritable")) {
 		if (!value)
 			b = 1;  /* "key" alone is true, as git reads it */
 		else if (sc_gitconfig_bool(value, &b) < 0)
-			return bad_value(c, name);
+			return bad_value(src, name, value, NULL);
 		p->root_read_only = !b;
-	} else if (!strcmp(key, "readonly") && *v) {
-		add_path(&p->read_only, v);
-	} else if (!strcmp(key, "hide") && *v) {
-		add_path(&p->hide, v);
-	} else if (!strcmp(key, "allowhost")) {
-		const char *why;
+		return 0;
+	}
+	if (!strcmp(key, "allowhost")) {
+		if (!value || sc_host_entry_check(value, &why) < 0)
+			return bad_value(src, name, value ? value : "",
+					 value ? why : "not a host");
+		sc_strlist_add(&p->allow_hosts, value);
+		return 0;
+	}
+	if (!strcmp(key, "timeout"))
+		return set_number(src, name, value, &p->timeout_ms, 1000);
+	if (!strcmp(key, "maxoutput"))
+		return set_number(src, name, value, &p->max_output, 1);
+	return 1;
+}
 
-		if (sc_host_entry_check(v, &why) < 0) {
-			unsigned line = sc_gitconfig_line(c->file, c->at, name);
+/* The keys of speccoder.conf's [sandbox] alone. */
+static int config_key(struct sc_sandbox_policy *p,
+		      const struct sc_sandbox_src *src, const char *name,
+		      const char *key, const char *v)
+{
+	int n;
 
-			if (line)
-				return sc_error("BAD-PROFILE", "%s:%u: %s '%s': %s",
-						c->file, line, name, v, why);
-			return sc_error("BAD-PROFILE", "%s: %s '%s': %s", c->file,
-					name, v, why);
-		}
-		sc_strlist_add(&p->allow_hosts, v);
-	} else if (!strcmp(key, "envkeep") && *v) {
+	if (!strcmp(key, "mode")) {
+		if ((n = sc_mode_parse(v)) < 0)
+			return bad_value(src, name, v, NULL);
+		p->mode = n;
+		return 0;
+	}
+	if (!strcmp(key, "acceptgaps"))
+		return add_gaps(p, src, name, v);
+	return 1;
+}
+
+int sc_sandbox_entry(struct sc_sandbox_policy *p,
+		     const struct sc_sandbox_src *src, const char *name,
+		     const char *value)
+{
+	const char *key = name + 8, *v = value ? value : "";
+	int n;
+
+	if (strncmp(name, "sandbox.", 8))
+		return unknown_key(src, name);
+	if (!strcmp(key, "network")) {
+		if ((n = sc_net_parse(v)) < 0)
+			return bad_value(src, name, v, NULL);
+		p->net = n;
+	} else if (!strcmp(key, "env")) {
+		if ((n = sc_env_mode_parse(v)) < 0)
+			return bad_value(src, name, v, NULL);
+		p->env = n;
+	} else if (!strcmp(key, "writable")) {
+		return add_path(&p->writable, src, name, value);
+	} else if (!strcmp(key, "writableoutside")) {
+		return add_path(&p->writable_outside, src, name, value);
+	} else if (!strcmp(key, "readonly")) {
+		return add_path(&p->read_only, src, name, value);
+	} else if (!strcmp(key, "hide")) {
+		return add_path(&p->hide, src, name, value);
+	} else if (!strcmp(key, "envkeep")) {
+		if (!*v)
+			return bad_value(src, name, v, NULL);
 		sc_strlist_add(&p->env_keep, v);
-	} else if (!strcmp(key, "timeout")) {
-		return set_number(c, name, value, &p->timeout_ms, 1000);
-	} else if (!strcmp(key, "maxoutput")) {
-		return set_number(c, name, value, &p->max_output, 1);
 	} else {
-		return sc_error("BAD-PROFILE", "%s: unknown key '%s'", c->file,
-				name);
+		n = src->profile ? profile_key(p, src, name, key, value) :
+				   config_key(p, src, name, key, v);
+		if (n > 0)
+			return unknown_key(src, name);
+		return n;
 	}
 	return 0;
 }
 
-/* One entry, counted so that a bad one can be named by its line. */
+/* One entry of a profile, counted so that a bad one is named by its line. */
 static int load_entry(const char *name, const char *value, void *payload)
 {
-	struct load_ctx *c = payload;
-	int ret = load_one(name, value, payload);
+	struct sc_sandbox_src *src = payload;
+	int ret = sc_sandbox_entry(src->policy, src, name, value);
 
-	c->at++;
+	src->at++;
 	return ret;
 }
 
 static int load_file(struct sc_sandbox_policy *p, const char *file)
 {
-	struct load_ctx c = { p, file, 0 };
+	struct sc_sandbox_src src = { "BAD-PROFILE", file, 0, 1, p };
 
 	/* Only this file: no global, system or repository configuration. */
-	if (sc_gitconfig_foreach(file, "BAD-PROFILE", load_entry, &c))
+	if (sc_gitconfig_foreach(file, "BAD-PROFILE", load_entry, &src))
 		return -1;
 	return 0;
 }

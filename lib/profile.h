@@ -40,10 +40,11 @@ void sc_strlist_add(struct sc_strlist *l, const char *s);
 void sc_strlist_release(struct sc_strlist *l);
 
 enum sc_sandbox_mode {
-	SC_MODE_UNSET = -1,
-	SC_MODE_REQUIRED = 0, /* every protection or nothing runs (125) */
-	SC_MODE_AUTO,         /* what the host can, naming what it cannot */
-	SC_MODE_OFF,          /* no confinement, said on stderr */
+	SC_SANDBOX_MODE_UNSET = -1,
+	/* every protection or nothing runs (125) */
+	SC_SANDBOX_MODE_REQUIRED = 0,
+	SC_SANDBOX_MODE_AUTO,   /* what the host can, naming what it cannot */
+	SC_SANDBOX_MODE_OFF,    /* no confinement, said on stderr */
 };
 
 enum sc_tier {
@@ -111,6 +112,31 @@ int sc_sandbox_gap_acceptable(const char *name);
 /* 1 when NAME is in POL's accepted gaps. */
 int sc_sandbox_gap_accepted(const struct sc_sandbox_policy *pol,
 			    const char *name);
+
+/*
+ * Where a [sandbox] entry is read: a profile (sc_profile_load) or
+ * speccoder.conf (sc_config_load, config.h).  Both read the keys of the
+ * sandbox alike: network, env, writable, writableOutside, readOnly, hide
+ * and envKeep.  A profile alone has rootWritable, allowHost, timeout and
+ * maxOutput, and skips a path that does not exist here; speccoder.conf
+ * alone has mode and acceptGaps, and its paths go as the command line's.
+ */
+struct sc_sandbox_src {
+	const char *code;      /* "BAD-PROFILE" or "BAD-CONFIG" */
+	const char *file;      /* NULL: read from memory */
+	size_t at;             /* the entry, from 0, to name its line */
+	int profile;           /* 1: a profile's keys and paths */
+	struct sc_sandbox_policy *policy;  /* where a profile's entries go */
+};
+
+/*
+ * One entry NAME (libgit2's spelling, "sandbox.network") into P: 0, or -1
+ * with error[SRC->code] naming the file, the entry's line and the key (a
+ * bad value, or a key that is not one of SRC's kind).
+ */
+int sc_sandbox_entry(struct sc_sandbox_policy *p,
+		     const struct sc_sandbox_src *src, const char *name,
+		     const char *value);
 
 /* Expand a leading "~/" with HOME; a new string. */
 char *sc_expand_home(const char *path);

@@ -156,10 +156,8 @@ int sc_scanner_allow_config(struct sc_scanner *sc, const char *config)
 
 	sc_config_init(&cfg);
 	st = sc_config_load(&cfg, config);
-	if (st == SC_CONFIG_UNREADABLE)
-		return SC_EXIT_UNAVAILABLE;
 	if (st != SC_CONFIG_OK)
-		return SC_EXIT_MALFORMED;
+		return st;
 	/* Checked by the reader: each is a fingerprint's form. */
 	for (i = 0; i < cfg.nr_allow_fps; i++)
 		sc_scanner_allow(sc, cfg.allow_fps[i]);
@@ -1098,13 +1096,13 @@ int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 	}
 	if (sc_output_flush(out) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
-		return SC_EXIT_INTERNAL;
+		return SC_SCAN_FAILED;
 	}
 	if (w.internal)
-		return SC_EXIT_INTERNAL;
+		return SC_SCAN_FAILED;
 	if (w.incomplete)
-		return SC_EXIT_UNAVAILABLE;
+		return SC_SCAN_INCOMPLETE;
 	if (w.failed)
-		return SC_EXIT_USAGE;
-	return w.found ? SC_EXIT_NO : SC_EXIT_OK;
+		return SC_SCAN_NO_PATH;
+	return w.found ? SC_SCAN_FOUND : SC_SCAN_CLEAN;
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "config.h"
 #include "diag.h"
 #include "gitconfig.h"
 #include "paths.h"
@@ -74,7 +75,35 @@ static char *joined(const char *top, const char *path)
 	return sc_buf_detach(&b, NULL);
 }
 
-static int set_key(struct skills *s, struct skill *sk, const char *var,
+void sc_skill_confs_release(struct sc_skill_confs *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		free(c->v[i].id);
+		free(c->v[i].version);
+		free(c->v[i].path);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct sc_skill_conf *conf_named(struct sc_skill_confs *c,
+					const char *id, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		if (strlen(c->v[i].id) == len && !memcmp(c->v[i].id, id, len))
+			return &c->v[i];
+	SC_ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	memset(&c->v[c->nr], 0, sizeof(c->v[c->nr]));
+	c->v[c->nr].id = sc_xmemdup(id, len);
+	c->v[c->nr].required = 1;
+	return &c->v[c->nr++];
+}
+
+static int set_key(struct sc_skill_conf *sk, const char *var,
 		   const char *value)
 {
 	if (!strcmp(var, "version")) {
@@ -90,7 +119,7 @@ static int set_key(struct skills *s, struct skill *sk, const char *var,
 			return sc_error("BAD-CONFIG", "skill '%s': empty path",
 					sk->id);
 		free(sk->path);
-		sk->path = joined(s->top, value);
+		sk->path = sc_xstrdup(value);
 		return 0;
 	}
 	if (!strcmp(var, "required")) {
@@ -103,36 +132,51 @@ static int set_key(struct skills *s, struct skill *sk, const char *var,
 			var);
 }
 
-static int config_entry(const char *key, const char *value, void *ctx)
+int sc_skill_conf_entry(struct sc_skill_confs *c, const char *key,
+			const char *value)
 {
-	struct skills *s = ctx;
-	const char *sub, *var;
-	struct skill *sk;
+	const char *var = strrchr(key, '.');
+	struct sc_skill_conf *sk;
 
-	if (strncmp(key, "skill.", 6))
-		return 0;
-	sub = key + 6;
-	var = strrchr(sub, '.');
-	if (!var || var == sub)
-		return sc_error("BAD-CONFIG", "'%s': a skill needs an id: "
+	if (!var || var == key)
+		return sc_error("BAD-CONFIG", "'skill.%s': a skill needs an id: "
 				"[skill \"ID\"]", key);
-	sk = skill_named(s, sub, (size_t)(var - sub));
+	sk = conf_named(c, key, (size_t)(var - key));
 	if (!sc_pin_valid_id(sk->id, strlen(sk->id)))
 		return sc_error("BAD-CONFIG", "skill id '%s' is not valid "
 				"(see speccoder-lock(5))", sk->id);
-	return set_key(s, sk, var + 1, value ? value : "");
+	return set_key(sk, var + 1, value ? value : "");
 }
 
-static int load_config(struct skills *s, const char *config)
+int sc_skill_conf_finish(const struct sc_skill_confs *c)
 {
 	size_t i;
 
-	if (sc_gitconfig_foreach(config, "BAD-CONFIG", config_entry, s))
-		return -1;
-	for (i = 0; i < s->nr; i++)
-		if (!s->v[i].version || !s->v[i].path)
+	for (i = 0; i < c->nr; i++)
+		if (!c->v[i].version || !c->v[i].path)
 			return sc_error("BAD-CONFIG", "skill '%s' needs a "
-					"version and a path", s->v[i].id);
+					"version and a path", c->v[i].id);
+	return 0;
+}
+
+/* The configured skills, read by the one reader, paths joined to the top. */
+static int load_config(struct skills *s, const char *config)
+{
+	struct sc_config cfg;
+	size_t i;
+
+	sc_config_init(&cfg);
+	if (sc_config_load(&cfg, config) != SC_CONFIG_OK)
+		return -1;
+	for (i = 0; i < cfg.skills.nr; i++) {
+		const struct sc_skill_conf *c = &cfg.skills.v[i];
+		struct skill *sk = skill_named(s, c->id, strlen(c->id));
+
+		sk->version = sc_xstrdup(c->version);
+		sk->path = joined(s->top, c->path);
+		sk->required = c->required;
+	}
+	sc_config_release(&cfg);
 	return 0;
 }
 

@@ -29,6 +29,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "encode.h"
+#include "io.h"
 #include "sshsig.h"
 
 #define SSHSIG_MAGIC "SSHSIG"
@@ -589,27 +590,12 @@ int sc_sshkey_parse_private(struct sc_sshkey *k, const void *data, size_t len,
 
 static int read_key_file(const char *path, struct sc_buf *out)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-	ssize_t n;
+	int st = sc_read_file_at(AT_FDCWD, path, KEYFILE_MAX, SC_READ_NOFOLLOW,
+				 out);
 
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		sc_buf_grow(out, 4096);
-		n = read(fd, out->data + out->len, 4096);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		sc_buf_setlen(out, out->len + (size_t)n);
-		if (out->len > KEYFILE_MAX) {
-			errno = EFBIG;
-			n = -1;
-			break;
-		}
-	}
-	close(fd);
-	return n < 0 ? -1 : 0;
+	if (st == -2)
+		errno = EFBIG;
+	return st < 0 ? -1 : 0;
 }
 
 int sc_sshkey_load_private(struct sc_sshkey *k, const char *path)

@@ -106,15 +106,15 @@ static void join(struct sc_buf *out, const char *dir, const char *name)
 /* Read a regular file FD whole (at most SC_TREE_FILE_MAX bytes). */
 static int read_capped(int fd, struct sc_buf *data, const char *path)
 {
-	int truncated = 0;
-
 	sc_buf_reset(data);
-	if (sc_read_fd_capped(fd, SC_TREE_FILE_MAX, data, &truncated) < 0)
+	switch (sc_read_fd_max(fd, SC_TREE_FILE_MAX, 0, data)) {
+	case -1:
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
 				  path);
-	if (truncated)
+	case -2:
 		return path_error(SC_EXIT_NO, "FILE-TOO-LARGE",
 				  "larger than 64 MiB", path);
+	}
 	return 0;
 }
 
@@ -277,20 +277,19 @@ static int load_start_ignored(struct diff *d, const char *path)
 {
 	struct sc_buf data;
 	size_t i, start = 0;
-	int fd, truncated = 0, ret = 0;
+	int ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		sc_error_errno("FILE-UNREADABLE", "cannot open the ignored list");
-		return SC_EXIT_UNAVAILABLE;
-	}
 	sc_buf_init(&data);
-	if (sc_read_fd_capped(fd, (size_t)64 << 20, &data, &truncated) < 0 ||
-	    truncated) {
+	switch (sc_read_file_max(path, (size_t)64 << 20, &data)) {
+	case -1:
+		sc_error_errno("FILE-UNREADABLE", "cannot read the ignored list");
+		ret = SC_EXIT_UNAVAILABLE;
+		break;
+	case -2:
 		sc_error("FILE-UNREADABLE", "the ignored list cannot be read whole (64 MiB at most)");
 		ret = SC_EXIT_UNAVAILABLE;
+		break;
 	}
-	close(fd);
 	for (i = 0; !ret && i <= data.len; i++) {
 		if (i < data.len && data.data[i])
 			continue;
@@ -1213,7 +1212,7 @@ static int remove_entry(int dfd, const char *name, const char *path,
 static int same_file(struct restore *r, int dfd, const char *name,
 		     const struct stat *st, git_blob *blob, unsigned mode)
 {
-	int fd, truncated = 0, x = (st->st_mode & 0111) != 0, ok;
+	int fd, x = (st->st_mode & 0111) != 0, ok;
 
 	if (!S_ISREG(st->st_mode) || (st->st_mode & (S_ISUID | S_ISGID)) ||
 	    x != (mode == GIT_FILEMODE_BLOB_EXECUTABLE) ||
@@ -1223,8 +1222,8 @@ static int same_file(struct restore *r, int dfd, const char *name,
 	if (fd < 0)
 		return 0;
 	sc_buf_reset(&r->data);
-	ok = sc_read_fd_capped(fd, (size_t)git_blob_rawsize(blob) + 1,
-			       &r->data, &truncated) == 0 && !truncated &&
+	ok = sc_read_fd_max(fd, (size_t)git_blob_rawsize(blob), 0,
+			    &r->data) == 0 &&
 	     r->data.len == git_blob_rawsize(blob) &&
 	     !memcmp(r->data.data, git_blob_rawcontent(blob), r->data.len);
 	close(fd);

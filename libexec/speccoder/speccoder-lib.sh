@@ -218,19 +218,15 @@ sc_mask_init() { # TOP MASK
 }
 
 # Fill the array named ARRAY with the sc-sandbox-exec options of this
-# project: its root, and the [sandbox] settings of speccoder.conf unless a
-# PROFILE or NETWORK given on the command line says otherwise.
+# project: its root, speccoder.conf, whose [sandbox] section
+# sc-sandbox-exec reads itself (sc-sandbox-exec(1), --config), and a
+# PROFILE or NETWORK given on the command line, which win over it.
 sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	local -n _args=$1
-	local mode net w file
-	mode=$(sc_conf_get "$2" sandbox.mode required)
-	net=${4:-$(sc_conf_get "$2" sandbox.network loopback)}
-	_args=(--root "$2" --mode "$mode" --network "$net")
-	# Gaps of a lower tier the person accepts by name (sc-sandbox-exec(1)).
-	local gaps
-	gaps=$(sc_conf_get "$2" sandbox.acceptGaps "")
-	if [ -n "$gaps" ]; then
-		_args+=(--accept-gaps "$gaps")
+	local file
+	_args=(--root "$2")
+	if [ -n "$4" ]; then
+		_args+=(--network "$4")
 	fi
 	if [ -n "$3" ]; then
 		_args+=(--profile "$3")
@@ -270,33 +266,16 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	fi
 	file=$(sc_conf_file "$2")
 	if [ -e "$file" ]; then
-		_args+=(--read-only "$file")
-		local -a list
-		sc_conf_all list "$file" sandbox.writable
-		for w in "${list[@]}"; do
-			_args+=(--writable "$w")
-		done
-		# Places outside the root (a build cache), asked for by name.
-		sc_conf_all list "$file" sandbox.writableOutside
-		for w in "${list[@]}"; do
-			_args+=(--writable-outside "$w")
-		done
-		# Variables a check needs although their names look secret: kept
-		# in the command's environment, still masked in its output.
-		sc_conf_all list "$file" sandbox.envKeep
-		for w in "${list[@]}"; do
-			_args+=(--env-keep "$w")
-		done
-		# sandbox.networkHosts: every command reaches these hosts, and
-		# only these, through sc-sandbox-exec's proxy, unless a network
-		# was given on the command line.  sc-sandbox-exec checks them.
-		sc_conf_all list "$file" sandbox.networkHosts
-		if [ "${#list[@]}" -gt 0 ] && [ -z "$4" ] && [ "$net" = loopback ]; then
-			_args+=(--network hosts)
-			for w in "${list[@]}"; do
-				_args+=(--allow-host "$w")
-			done
-		fi
+		# Read whole first: a bad entry stops the driver (exit 2), not
+		# each command (sc-sandbox-exec would refuse it, 125).
+		local cst=0
+		"$(sc_tool sc-config)" --file "$file" --check || cst=$?
+		case "$cst" in
+		0) ;;
+		3) exit 2 ;;
+		*) exit "$cst" ;;
+		esac
+		_args+=(--read-only "$file" --config "$file")
 	fi
 }
 

@@ -1,66 +1,57 @@
 /*
  * The checks of speccoder.conf (what sc-config --checks and the drivers
- * read) on arbitrary text: no crash, and every check accepted has a valid
- * name and a non-empty argv; the same for the acceptance tests, and the
- * formatter and the mutation tool ([format], [mutation]) read have a
- * non-empty argv and a report path beneath the root.
+ * read) on arbitrary text, through the one reader: no crash, and every
+ * check accepted has a valid name and a non-empty argv; the same for the
+ * acceptance tests, and the formatter and the mutation tool ([format],
+ * [mutation]) read have a non-empty argv and a report path beneath the
+ * root.
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "checks.h"
+#include "config.h"
 #include "diag.h"
-#include "io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_step(const char *path, const char *section)
+static void check_step(const struct sc_step *s)
 {
-	struct sc_step s;
+	if (s->argv && (!s->argc || !s->argv[0]))
+		abort();
+	if (s->report && !sc_step_report_valid(s->report))
+		abort();
+	if (s->minimum > 100)
+		abort();
+	if (s->seen && !s->argv)
+		abort();
+}
 
-	sc_step_init(&s);
-	if (sc_step_load(&s, path, section) == 0) {
-		if (s.argv && (!s.argc || !s.argv[0]))
+static void check_named(const struct sc_checks *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		if (!sc_check_name_valid(c->v[i].name) || !c->v[i].argc ||
+		    !c->v[i].argv[0])
 			abort();
-		if (s.report && !sc_step_report_valid(s.report))
-			abort();
-		if (s.minimum > 100)
-			abort();
-	}
-	sc_step_release(&s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[] = "/tmp/fuzz-checks.XXXXXX";
-	static int fd = -1;
-	struct sc_checks c;
-	size_t i;
+	static int init;
+	struct sc_config cfg;
 
-	if (fd < 0) {
+	if (!init) {
 		sc_diag_init("fuzz-checks");
-		fd = mkstemp(path);
-		if (fd < 0)
-			abort();
+		init = 1;
 	}
-	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0 ||
-	    sc_write_all(fd, data, size) < 0)
-		abort();
-	sc_checks_init(&c);
-	if (sc_checks_load(&c, path) == 0)
-		for (i = 0; i < c.nr; i++)
-			if (!sc_check_name_valid(c.v[i].name) || !c.v[i].argc ||
-			    !c.v[i].argv[0])
-				abort();
-	sc_checks_release(&c);
-	sc_checks_init(&c);
-	if (sc_checks_load_section(&c, path, "acceptance") == 0)
-		for (i = 0; i < c.nr; i++)
-			if (!sc_check_name_valid(c.v[i].name) || !c.v[i].argc)
-				abort();
-	sc_checks_release(&c);
-	check_step(path, "format");
-	check_step(path, "mutation");
+	sc_config_init(&cfg);
+	if (sc_config_load_mem(&cfg, (const char *)data, size) == SC_CONFIG_OK) {
+		check_named(&cfg.checks);
+		check_named(&cfg.acceptance);
+		check_step(&cfg.format);
+		check_step(&cfg.mutation);
+	}
+	sc_config_release(&cfg);
 	return 0;
 }
