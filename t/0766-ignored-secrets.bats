@@ -7,7 +7,7 @@
 # included directory.  The driver used to compare the names itself, byte
 # for byte, with jq.
 
-# shellcheck disable=SC2154 # bats run sets status, output, stderr
+# shellcheck disable=SC2154,SC2030,SC2031 # bats run sets status, output, stderr; each @test is a subshell
 load lib/common
 
 setup() {
