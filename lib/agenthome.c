@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "encode.h"
 #include "io.h"
+#include "paths.h"
 #include "strlist.h"
 
 static const struct {
@@ -185,14 +186,6 @@ static void note_file(struct sc_buf *out, int dfd, const char *name,
 			    (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
 }
 
-/* 1 when PATH (absolute, lexically clean) is ROOT or beneath it. */
-static int beneath(const char *path, const char *root)
-{
-	size_t n = strlen(root);
-
-	return !strncmp(path, root, n) && (path[n] == '/' || !path[n]);
-}
-
 /*
  * A symlink matters when it reaches outside the private home (a link to
  * the user's own configuration imports it); one that stays inside, such
@@ -218,7 +211,7 @@ static void note_link(struct walk *w, int dfd, const char *name,
 			    (int)(strrchr(rel, '/') ? strrchr(rel, '/') - rel : 0),
 			    rel, strrchr(rel, '/') ? "/" : "", target);
 	if (strstr(full.data, "/../") || strstr(full.data, "/./") ||
-	    !beneath(full.data, w->root))
+	    !sc_path_is_beneath(full.data, w->root))
 		sc_buf_addf(w->out, "%s l %s\n", rel, target);
 	sc_buf_release(&full);
 }

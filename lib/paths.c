@@ -54,6 +54,29 @@ const char *sc_path_status_text(int status)
 	}
 }
 
+/*
+ * Component-wise, so "/a/bc" is not beneath "/a/b"; DIR's trailing
+ * slashes are dropped first, which makes "/" (and "//") the whole tree.
+ */
+const char *sc_path_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	if (strncmp(path, dir, n) || (path[n] != '/' && path[n]))
+		return NULL;
+	path += n;
+	while (*path == '/')
+		path++;
+	return path;
+}
+
+int sc_path_is_beneath(const char *path, const char *dir)
+{
+	return sc_path_below(path, dir) != NULL;
+}
+
 int sc_path_normalize(const char *path, size_t len, struct sc_buf *out)
 {
 	size_t i = 0;

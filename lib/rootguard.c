@@ -39,17 +39,10 @@ static int is_startup_file(const char *folded)
 	return 0;
 }
 
-static int is_beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
-
 int sc_rootguard_check_writable(const char *root, const char *real,
 				const char *given)
 {
-	if (is_beneath(real, root))
+	if (sc_path_is_beneath(real, root))
 		return 0;
 	return sc_error("WRITABLE-OUTSIDE-ROOT", "'%s' lies outside the root "
 			"'%s': --writable makes a path inside the root writable; "
@@ -58,7 +51,7 @@ int sc_rootguard_check_writable(const char *root, const char *real,
 
 void sc_rootguard_note_outside(const char *root, const char *real)
 {
-	if (!is_beneath(real, root))
+	if (!sc_path_is_beneath(real, root))
 		sc_warning("WRITABLE-OUTSIDE", "'%s' is writable although it "
 			   "lies outside the root (--writable-outside)", real);
 }
@@ -164,7 +157,7 @@ static int guard_gitfile(const char *root, const char *dotgit,
 	if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
 		ret = sc_error("BAD-GITDIR", "'%s' names a missing directory '%s'",
 			       dotgit, ptr);
-	else if (!is_beneath(real, root) && !is_foreign_gitdir(real))
+	else if (!sc_path_is_beneath(real, root) && !is_foreign_gitdir(real))
 		ret = sc_error("BAD-GITDIR", "'%s' points outside the root to "
 			       "'%s', which is no linked worktree's or "
 			       "submodule's git directory", dotgit, real);
@@ -267,7 +260,7 @@ int sc_rootguard_resolve(const char *root, const struct sc_strlist *writable,
 		for (j = 0; j < writable->nr; j++) {
 			const char *w = writable->v[j];
 
-			if (!strcmp(w, root) || !is_beneath(w, p))
+			if (!strcmp(w, root) || !sc_path_is_beneath(w, p))
 				continue;
 			if (!strcmp(w, p)) {
 				lift = 1;
