@@ -297,8 +297,6 @@ int main(int argc, char *argv[])
 		fail("BAD-OPTION", "--probe takes no command", NULL);
 	if (!probe && !argc)
 		fail("BAD-OPTION", "no command to run", NULL);
-	if (cli.mode == SC_SANDBOX_MODE_OFF && cli.tier != SC_TIER_BEST)
-		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
 	/* Precedence: the options, then the profile, then speccoder.conf. */
 	if (files.profile &&
 	    sc_profile_load(&pol, files.profile, "/proc/self/exe") < 0)
@@ -306,6 +304,9 @@ int main(int argc, char *argv[])
 	sc_sandbox_policy_merge(&pol, &cli);
 	if (files.config)
 		apply_config(&pol, files.config);
+	/* the mode may come from the project's file (--config) */
+	if (pol.mode == SC_SANDBOX_MODE_OFF && pol.tier != SC_TIER_BEST)
+		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
 	/* A host list asks for --network hosts; with another mode it would
 	 * be ignored, so it is refused. */
 	if (pol.allow_hosts.nr && pol.net < 0)

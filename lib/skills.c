@@ -17,52 +17,37 @@
 const char *const sc_skill_dirs[] = { ".claude/skills", ".agents/skills",
 	".codex/skills", NULL };
 
-struct skill {
-	char *id;
-	char *version;
-	char *path;      /* as it will be read: joined to the top if relative */
-	int required;
-};
-
+/* Every skill a run loads: the configured ones first, their paths joined
+ * to the top as they will be read, then the repository's. */
 struct skills {
 	const char *top;
-	struct skill *v;
-	size_t nr, alloc;
+	struct sc_skill_confs c;
 };
 
-static void skills_release(struct skills *s)
+static struct sc_skill_conf *skill_find(struct sc_skill_confs *c,
+					const char *id, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < s->nr; i++) {
-		free(s->v[i].id);
-		free(s->v[i].version);
-		free(s->v[i].path);
-	}
-	free(s->v);
-}
-
-static struct skill *skill_find(struct skills *s, const char *id, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr; i++)
-		if (strlen(s->v[i].id) == len && !memcmp(s->v[i].id, id, len))
-			return &s->v[i];
+	for (i = 0; i < c->nr; i++)
+		if (strlen(c->v[i].id) == len && !memcmp(c->v[i].id, id, len))
+			return &c->v[i];
 	return NULL;
 }
 
-static struct skill *skill_named(struct skills *s, const char *id, size_t len)
+/* The skill called ID (LEN bytes), added (required) when new. */
+static struct sc_skill_conf *skill_named(struct sc_skill_confs *c,
+					 const char *id, size_t len)
 {
-	struct skill *sk = skill_find(s, id, len);
+	struct sc_skill_conf *sk = skill_find(c, id, len);
 
 	if (sk)
 		return sk;
-	SC_ALLOC_GROW(s->v, s->nr + 1, s->alloc);
-	memset(&s->v[s->nr], 0, sizeof(s->v[s->nr]));
-	s->v[s->nr].id = sc_xmemdup(id, len);
-	s->v[s->nr].required = 1;
-	return &s->v[s->nr++];
+	SC_ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	memset(&c->v[c->nr], 0, sizeof(c->v[c->nr]));
+	c->v[c->nr].id = sc_xmemdup(id, len);
+	c->v[c->nr].required = 1;
+	return &c->v[c->nr++];
 }
 
 static char *joined(const char *top, const char *path)
@@ -86,21 +71,6 @@ void sc_skill_confs_release(struct sc_skill_confs *c)
 	}
 	free(c->v);
 	memset(c, 0, sizeof(*c));
-}
-
-static struct sc_skill_conf *conf_named(struct sc_skill_confs *c,
-					const char *id, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr; i++)
-		if (strlen(c->v[i].id) == len && !memcmp(c->v[i].id, id, len))
-			return &c->v[i];
-	SC_ALLOC_GROW(c->v, c->nr + 1, c->alloc);
-	memset(&c->v[c->nr], 0, sizeof(c->v[c->nr]));
-	c->v[c->nr].id = sc_xmemdup(id, len);
-	c->v[c->nr].required = 1;
-	return &c->v[c->nr++];
 }
 
 /* VALUE NULL: a key without "=", which git reads as true. */
@@ -144,7 +114,7 @@ int sc_skill_conf_entry(struct sc_skill_confs *c, const char *key,
 	if (!var || var == key)
 		return sc_error("BAD-CONFIG", "'skill.%s': a skill needs an id: "
 				"[skill \"ID\"]", key);
-	sk = conf_named(c, key, (size_t)(var - key));
+	sk = skill_named(c, key, (size_t)(var - key));
 	if (!sc_pin_valid_id(sk->id, strlen(sk->id)))
 		return sc_error("BAD-CONFIG", "skill id '%s' is not valid "
 				"(see speccoder-lock(5))", sk->id);
@@ -173,7 +143,8 @@ static int load_config(struct skills *s, const char *config)
 		return -1;
 	for (i = 0; i < cfg.skills.nr; i++) {
 		const struct sc_skill_conf *c = &cfg.skills.v[i];
-		struct skill *sk = skill_named(s, c->id, strlen(c->id));
+		struct sc_skill_conf *sk = skill_named(&s->c, c->id,
+						       strlen(c->id));
 
 		sk->version = sc_xstrdup(c->version);
 		sk->path = joined(s->top, c->path);
@@ -195,7 +166,7 @@ static int configured(const struct skills *s, size_t nconf, const char *path)
 	if (lstat(path, &a) < 0)
 		return 0;
 	for (i = 0; i < nconf; i++)
-		if (stat(s->v[i].path, &b) == 0 && a.st_dev == b.st_dev &&
+		if (stat(s->c.v[i].path, &b) == 0 && a.st_dev == b.st_dev &&
 		    a.st_ino == b.st_ino)
 			return 1;
 	return 0;
@@ -221,13 +192,13 @@ static int add_repo_skill(struct skills *s, size_t nconf, const char *dir,
 		free(path);
 		ret = sc_error("BAD-SKILL-NAME", "a skill under '%s' has a "
 			       "name that is not [A-Za-z0-9._-]+", dir);
-	} else if (skill_find(s, id.data, id.len)) {
+	} else if (skill_find(&s->c, id.data, id.len)) {
 		/* One id, two packages: neither may borrow the other's pin. */
 		free(path);
 		ret = sc_error("BAD-CONFIG", "skill id '%s' names a repository "
 			       "skill but another path", id.data);
 	} else {
-		struct skill *sk = skill_named(s, id.data, id.len);
+		struct sc_skill_conf *sk = skill_named(&s->c, id.data, id.len);
 
 		sk->version = sc_xstrdup("repo");
 		sk->path = path;
@@ -264,14 +235,14 @@ static int write_skills(const struct skills *s, struct sc_output *out)
 	size_t i;
 
 	sc_record_init(&rec);
-	for (i = 0; i < s->nr; i++) {
+	for (i = 0; i < s->c.nr; i++) {
 		sc_record_reset(&rec);
 		sc_record_adds(&rec, "type", "package");
-		sc_record_adds(&rec, "id", s->v[i].id);
-		sc_record_adds(&rec, "version", s->v[i].version);
-		sc_record_adds(&rec, "path", s->v[i].path);
+		sc_record_adds(&rec, "id", s->c.v[i].id);
+		sc_record_adds(&rec, "version", s->c.v[i].version);
+		sc_record_adds(&rec, "path", s->c.v[i].path);
 		sc_record_adds(&rec, "required",
-			       s->v[i].required ? "true" : "false");
+			       s->c.v[i].required ? "true" : "false");
 		sc_record_write(out, &rec);
 	}
 	sc_record_release(&rec);
@@ -288,7 +259,7 @@ static int load_skills(struct skills *s, const char *config)
 
 	if (config)
 		ret = load_config(s, config);
-	nconf = s->nr;
+	nconf = s->c.nr;
 	for (i = 0; !ret && sc_skill_dirs[i]; i++)
 		ret = load_repo_dir(s, nconf, sc_skill_dirs[i]);
 	return ret;
@@ -297,19 +268,19 @@ static int load_skills(struct skills *s, const char *config)
 int sc_skills_list(const char *top, const char *config,
 		   struct sc_output *out)
 {
-	struct skills s = { top, NULL, 0, 0 };
+	struct skills s = { top, { NULL, 0, 0 } };
 	int ret = load_skills(&s, config);
 
 	if (!ret)
 		ret = write_skills(&s, out);
-	skills_release(&s);
+	sc_skill_confs_release(&s.c);
 	return ret;
 }
 
 int sc_skills_at(const char *top, const char *config, const char *path,
 		 char **id, char **version)
 {
-	struct skills s = { top, NULL, 0, 0 };
+	struct skills s = { top, { NULL, 0, 0 } };
 	struct stat want, st;
 	size_t i;
 	int ret;
@@ -319,18 +290,18 @@ int sc_skills_at(const char *top, const char *config, const char *path,
 		return errno == ENOENT || errno == ENOTDIR ? 1 :
 		       sc_error_errno("INPUT", "cannot read a skill's path");
 	if (load_skills(&s, config) < 0) {
-		skills_release(&s);
+		sc_skill_confs_release(&s.c);
 		return -1;
 	}
 	/* The same directory, however the person spelled its path. */
 	ret = 1;
-	for (i = 0; i < s.nr && ret == 1; i++)
-		if (lstat(s.v[i].path, &st) == 0 && st.st_dev == want.st_dev &&
+	for (i = 0; i < s.c.nr && ret == 1; i++)
+		if (lstat(s.c.v[i].path, &st) == 0 && st.st_dev == want.st_dev &&
 		    st.st_ino == want.st_ino) {
-			*id = sc_xstrdup(s.v[i].id);
-			*version = sc_xstrdup(s.v[i].version);
+			*id = sc_xstrdup(s.c.v[i].id);
+			*version = sc_xstrdup(s.c.v[i].version);
 			ret = 0;
 		}
-	skills_release(&s);
+	sc_skill_confs_release(&s.c);
 	return ret;
 }
