@@ -16,7 +16,7 @@
 static const char *const synopsis[] = {
 	"--root DIR --conversation FILE --programs FILE [--system FILE] "
 	"[--trusted FILE]... [--untrusted FILE]... [--grants FILE] "
-	"[--no-prompt] [--answers FILE] [--budget N] [--max-turns N] "
+	"[--no-prompt] [--answers FILE] [--budget N] [--before FILE] [--max-turns N] "
 	"[--read-max BYTES] [--output-max BYTES] [--progress] [--status-line]",
 	NULL,
 };
@@ -34,7 +34,8 @@ static const struct sc_tool tool = {
 	"    --grants FILE         where grants for this run are added\n"
 	"    --no-prompt           nobody is asked: ask is deny\n"
 	"    --answers FILE        scripted answers instead of the terminal\n"
-	"    --budget N            questions this task may ask (default 20)\n"
+	"    --budget N            questions the run may ask (default 20)\n"
+	"    --before FILE         the end record of the run's loop before\n"
 	"    --max-turns N         model turns before the task stops "
 	"(default 50)\n"
 	"    --read-max BYTES      bytes of a file read (default 262144)\n"
@@ -52,7 +53,7 @@ static const struct sc_tool tool = {
 enum { OPT_ROOT = 0x100, OPT_CONV, OPT_PROGRAMS, OPT_SYSTEM, OPT_TRUSTED,
        OPT_UNTRUSTED, OPT_GRANTS, OPT_NO_PROMPT, OPT_ANSWERS, OPT_BUDGET,
        OPT_MAX_TURNS, OPT_READ_MAX, OPT_OUTPUT_MAX, OPT_PROGRESS,
-       OPT_STATUS_LINE };
+       OPT_STATUS_LINE, OPT_BEFORE };
 
 struct cmdline {
 	struct sc_agent_task t;
@@ -95,6 +96,7 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		{ "no-prompt", no_argument, NULL, OPT_NO_PROMPT },
 		{ "answers", required_argument, NULL, OPT_ANSWERS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "before", required_argument, NULL, OPT_BEFORE },
 		{ "max-turns", required_argument, NULL, OPT_MAX_TURNS },
 		{ "read-max", required_argument, NULL, OPT_READ_MAX },
 		{ "output-max", required_argument, NULL, OPT_OUTPUT_MAX },
@@ -126,6 +128,7 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 				       "a number from 0 to 1000");
 			c->t.o.budget = (unsigned)v;
 			break;
+		case OPT_BEFORE: c->t.before = optarg; break;
 		case OPT_MAX_TURNS:
 			c->t.o.max_turns = (unsigned)number(optarg, 10000, "--max-turns");
 			break;

@@ -75,9 +75,9 @@ static char *normalise_key(const char *key)
 	return k;
 }
 
-/* --get (ALL 0: the last value) or --get-all: *FOUND when KEY is set. */
-static void write_values(const struct sc_config *cfg, const char *key,
-			 int all, int nul, struct sc_output *out, int *found)
+/* --get (ALL 0: the last value) or --get-all: 1 when KEY is set. */
+static int write_values(const struct sc_config *cfg, const char *key,
+			int all, int nul, struct sc_output *out)
 {
 	char *k = normalise_key(key);
 	const char *last = NULL;
@@ -98,8 +98,8 @@ static void write_values(const struct sc_config *cfg, const char *key,
 		sc_output_add(out, last, strlen(last));
 		sc_output_add(out, "\n", 1);
 	}
-	*found = last != NULL;
 	free(k);
+	return last != NULL;
 }
 
 static void write_list(const struct sc_config *cfg, struct sc_output *out)
@@ -142,29 +142,26 @@ static void write_checks(const struct sc_checks *c, const char *section,
 		sc_record_adds(&rec, "name", c->v[i].name);
 		for (k = 0; k < c->v[i].argc; k++)
 			sc_record_adds(&rec, "argv", c->v[i].argv[k]);
-		if (c->v[i].timeout)
-			add_number(&rec, "timeout", c->v[i].timeout);
+		add_number(&rec, "timeout", c->v[i].timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
 }
 
-/* [format] or [mutation]: one record, *FOUND when configured. */
-static void write_step(const struct sc_step *s, const char *section,
-		       struct sc_output *out, int *found)
+/* [format] or [mutation]: one record; 1 when configured. */
+static int write_step(const struct sc_step *s, const char *section,
+		      struct sc_output *out)
 {
 	struct sc_record rec;
 	size_t i;
 
 	if (!s->argv)
-		return;
-	*found = 1;
+		return 0;
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", section);
 	for (i = 0; i < s->argc; i++)
 		sc_record_adds(&rec, "argv", s->argv[i]);
-	if (s->timeout)
-		add_number(&rec, "timeout", s->timeout);
+	add_number(&rec, "timeout", s->timeout);
 	if (!strcmp(section, "format"))
 		sc_record_adds(&rec, "required", s->required ? "true" : "false");
 	if (s->has_minimum)
@@ -173,17 +170,17 @@ static void write_step(const struct sc_step *s, const char *section,
 		sc_record_adds(&rec, "report", s->report);
 	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
+	return 1;
 }
 
-static void write_executor(const struct sc_executor *e, struct sc_output *out,
-			   int *found)
+/* [executor]: one record; 1 when configured. */
+static int write_executor(const struct sc_executor *e, struct sc_output *out)
 {
 	struct sc_record rec;
 	size_t i;
 
 	if (!e->argv)
-		return;
-	*found = 1;
+		return 0;
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "executor");
 	for (i = 0; i < e->argc; i++)
@@ -192,6 +189,7 @@ static void write_executor(const struct sc_executor *e, struct sc_output *out,
 		sc_record_adds(&rec, "env", e->env[i]);
 	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
+	return 1;
 }
 
 /* The exit status for a reading failure (diagnostic already printed). */
@@ -209,23 +207,30 @@ static int read_status(int st)
 	}
 }
 
-/* What MODE asks of CFG, into OUT; *FOUND when it is configured. */
-static void answer(const struct sc_config *cfg, int mode, const char *key,
-		   int nul, struct sc_output *out, int *found)
+/* What MODE asks of CFG, into OUT; 1 when it is configured. */
+static int answer(const struct sc_config *cfg, int mode, const char *key,
+		  int nul, struct sc_output *out)
 {
-	*found = 1;
 	switch (mode) {
-	case 'l': write_list(cfg, out); break;
-	case 'c': write_checks(&cfg->checks, "check", out); break;
-	case 'a': write_checks(&cfg->acceptance, "acceptance", out); break;
-	case 'F': *found = 0; write_step(&cfg->format, "format", out, found); break;
+	case 'l':
+		write_list(cfg, out);
+		return 1;
+	case 'c':
+		write_checks(&cfg->checks, "check", out);
+		return 1;
+	case 'a':
+		write_checks(&cfg->acceptance, "acceptance", out);
+		return 1;
+	case 'F':
+		return write_step(&cfg->format, "format", out);
 	case 'M':
-		*found = 0;
-		write_step(&cfg->mutation, "mutation", out, found);
-		break;
-	case 'x': *found = 0; write_executor(&cfg->executor, out, found); break;
-	case 'C': break;
-	default: write_values(cfg, key, mode == 'A', nul, out, found); break;
+		return write_step(&cfg->mutation, "mutation", out);
+	case 'x':
+		return write_executor(&cfg->executor, out);
+	case 'C':
+		return 1;
+	default:
+		return write_values(cfg, key, mode == 'A', nul, out);
 	}
 }
 
@@ -236,7 +241,7 @@ static int run(int mode, const char *file, const char *key, int nul)
 			   SC_CONFIG_ENTRIES : 0;
 	struct sc_config cfg;
 	struct sc_output out;
-	int ret, found = 0;
+	int ret;
 
 	/* Records are a table for a person, unless -z asks for records. */
 	sc_output_init_records(&out, STDOUT_FILENO, nul);
@@ -244,8 +249,7 @@ static int run(int mode, const char *file, const char *key, int nul)
 	/* Nothing half-read goes out: a failed read writes nothing. */
 	ret = read_status(sc_config_read(&cfg, file, "BAD-CONFIG", entries));
 	if (!ret) {
-		answer(&cfg, mode, key, nul, &out, &found);
-		if (!found)
+		if (!answer(&cfg, mode, key, nul, &out))
 			ret = SC_EXIT_NO;
 		if (sc_output_flush(&out) < 0) {
 			sc_error_errno("WRITE-FAILED", "cannot write output");

@@ -23,9 +23,9 @@
 #include <jansson.h>
 
 #include "acp.h"
-#include "agenthome.h"
 #include "acpmcp.h"
 #include "acptrack.h"
+#include "agenthome.h"
 #include "buf.h"
 #include "io.h"
 #include "jsonrpc.h"

@@ -202,7 +202,8 @@ int sc_acp_read_failed(struct acp *a, int st)
 	case SC_RPC_TOO_LONG:
 		return sc_acp_protocol_error(a, "a line longer than the limit");
 	case SC_RPC_MALFORMED:
-		return sc_acp_protocol_error(a, a->rpc.why ? a->rpc.why : "bad JSON-RPC");
+		return sc_acp_protocol_error(a, a->rpc.why ? a->rpc.why :
+					     "bad JSON-RPC");
 	case SC_RPC_IO:
 		return sc_acp_stop(a, "ACP-EXITED",
 				   "cannot read from the agent", NULL);
@@ -270,7 +271,8 @@ int sc_acp_call_agent(struct acp *a, const char *method, json_t *params,
 		}
 		if (!json_is_integer(m->id) || json_integer_value(m->id) != id) {
 			sc_rpc_msg_release(m);
-			return sc_acp_protocol_error(a, "a response to no request of ours");
+			return sc_acp_protocol_error(a, "a response to no "
+						     "request of ours");
 		}
 		if (m->kind == SC_RPC_ERROR) {
 			char reason[160];
@@ -284,7 +286,8 @@ int sc_acp_call_agent(struct acp *a, const char *method, json_t *params,
 		}
 		if (!json_is_object(m->result)) {
 			sc_rpc_msg_release(m);
-			return sc_acp_protocol_error(a, "a result that is not an object");
+			return sc_acp_protocol_error(a, "a result that is not "
+						     "an object");
 		}
 		return 0;
 	}

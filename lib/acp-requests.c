@@ -109,7 +109,8 @@ int sc_acp_ask(struct acp *a, struct sc_record *r, struct answer *ans)
 {
 	char id[32];
 
-	return sc_acp_send_call(a, r, id) < 0 ? ENDED : sc_acp_await_result(a, id, ans);
+	return sc_acp_send_call(a, r, id) < 0 ? ENDED :
+	       sc_acp_await_result(a, id, ans);
 }
 
 /*
@@ -239,7 +240,8 @@ static int fs_write(struct acp *a, struct sc_rpc_msg *m)
 		      json_string_length(content));
 	if ((st = sc_acp_ask(a, &r, &ans)) <= 0)
 		return st < 0 ? st : sc_acp_refuse_cancelled(a, m);
-	return ans.allow ? sc_acp_respond(a, m->id, NULL) : sc_acp_deny(a, m->id, &ans);
+	return ans.allow ? sc_acp_respond(a, m->id, NULL) :
+	       sc_acp_deny(a, m->id, &ans);
 }
 
 /* The optionId of the first option of KIND, or NULL. */
@@ -403,7 +405,8 @@ int sc_acp_refuse_cancelled(struct acp *a, struct sc_rpc_msg *m)
 {
 	if (!strcmp(m->method, "session/request_permission"))
 		return select_option(a, m->id, NULL);
-	return sc_acp_respond_error(a, m->id, SC_RPC_CANCELLED, "the turn was cancelled");
+	return sc_acp_respond_error(a, m->id, SC_RPC_CANCELLED,
+				    "the turn was cancelled");
 }
 
 int sc_acp_handle_request(struct acp *a, struct sc_rpc_msg *m)

@@ -224,7 +224,8 @@ int sc_acp_term_serve(struct acp *a, struct sc_rpc_msg *m)
 	const char *op = m->method + strlen("terminal/");
 
 	if (!t)
-		return sc_acp_respond_error(a, m->id, ACP_NOT_FOUND, "no such terminal");
+		return sc_acp_respond_error(a, m->id, ACP_NOT_FOUND,
+					    "no such terminal");
 	if (!strcmp(op, "output") && t->call)
 		return sc_acp_respond(a, m->id, json_pack("{s:s, s:b}", "output", "",
 						   "truncated", 0));

@@ -240,7 +240,8 @@ static int turn_ended(struct acp *a, struct sc_rpc_msg *m)
 	}
 	reason = sc_json_str(m->result, "stopReason");
 	if (!reason)
-		return sc_acp_protocol_error(a, "a prompt result without stopReason");
+		return sc_acp_protocol_error(a, "a prompt result without "
+					     "stopReason");
 	if (sc_acp_check_settings(a, 1) < 0)
 		return ENDED;
 	return emit_simple(a, "end", "reason", reason, strlen(reason));
@@ -261,7 +262,8 @@ static int handle_message(struct acp *a, struct sc_rpc_msg *m)
 			return sc_acp_protocol_error(a, "a response to no request "
 						     "of ours");
 		if (m->kind == SC_RPC_RESULT && !json_is_object(m->result))
-			return sc_acp_protocol_error(a, "a result that is not an object");
+			return sc_acp_protocol_error(a, "a result that is not "
+						     "an object");
 		return turn_ended(a, m) < 0 ? ENDED : 1;
 	}
 }

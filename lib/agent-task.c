@@ -145,38 +145,20 @@ static int write_conversation(int fd, const struct sc_buf *wire)
 	return ret;
 }
 
-static void write_end(const struct sc_agent_stats *s, int status,
-		      int force_records)
+static void write_end(const struct sc_agent_opts *o,
+		      const struct sc_agent_stats *s, int status)
 {
 	struct sc_output out;
 	struct sc_record r;
-	char n[4][16];
 
-	snprintf(n[0], sizeof(n[0]), "%u", s->turns);
-	snprintf(n[1], sizeof(n[1]), "%u", s->allowed);
-	snprintf(n[2], sizeof(n[2]), "%u", s->asked);
-	snprintf(n[3], sizeof(n[3]), "%u", s->denied);
-	sc_output_init_records(&out, STDOUT_FILENO, force_records);
+	sc_output_init_records(&out, STDOUT_FILENO, o->force_records);
 	sc_record_init(&r);
-	sc_record_adds(&r, "type", status == 0 ? "done" : "stop");
-	if (status == 0)
-		sc_record_adds(&r, "reason", "end-turn");
-	else {
-		sc_record_adds(&r, "code", s->code[0] ? s->code : "FAILED");
-		sc_record_adds(&r, "reason", s->reason.len ? s->reason.data :
-			       "the loop failed (see the error above)");
-	}
-	sc_record_adds(&r, "turns", n[0]);
-	sc_record_adds(&r, "allowed", n[1]);
-	sc_record_adds(&r, "asked", n[2]);
-	sc_record_adds(&r, "denied", n[3]);
-	sc_agent_stamp(&r);
+	sc_agent_end_record(o, s, status, &r);
 	sc_record_write(&out, &r);
 	sc_output_flush(&out);
 	sc_output_release(&out);
 	sc_record_release(&r);
 }
-
 
 int sc_agent_task_run(struct sc_agent_task *t)
 {
@@ -188,6 +170,8 @@ int sc_agent_task_run(struct sc_agent_task *t)
 
 	memset(&prog, 0, sizeof(prog));
 	memset(&stats, 0, sizeof(stats));
+	if (t->before && sc_agent_read_before(t->before, &t->o.before) < 0)
+		return SC_EXIT_UNAVAILABLE;
 	if ((fd = open_programs(t->programs)) < 0)
 		return SC_EXIT_UNAVAILABLE;
 	if (read_programs(fd, &prog) < 0)
@@ -210,7 +194,7 @@ int sc_agent_task_run(struct sc_agent_task *t)
 		t->o.status_fd = t->status_line ? STDERR_FILENO : -1;
 		ret = sc_agent_run(&t->o, &prog, &stats);
 		if (ret <= SC_EXIT_NO || stats.code[0])
-			write_end(&stats, ret, t->o.force_records);
+			write_end(&t->o, &stats, ret);
 		if (ret == SC_EXIT_NO && stats.code[0])
 			sc_error(stats.code, "%s", stats.reason.data);
 		sc_asker_close(&asker);

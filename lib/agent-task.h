@@ -19,6 +19,7 @@ struct sc_agent_task {
 	const char *programs;      /* the programs file */
 	const char *system;        /* the system prompt of a new conversation */
 	const char *answers;       /* scripted answers, or NULL: the terminal */
+	const char *before;        /* --before: the run's loop before, or NULL */
 	const struct sc_agent_message *msgs;
 	size_t nr_msgs;
 	int progress, status_line;

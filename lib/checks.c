@@ -1,10 +1,10 @@
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "alloc.h"
 #include "checks.h"
 #include "diag.h"
+#include "gitconfig.h"
 #include "opt.h"
 #include "shellwords.h"
 
@@ -107,14 +107,17 @@ int sc_checks_entry(struct sc_checks *c, const char *section,
 			ck->name, var + 1);
 }
 
-int sc_checks_finish(const struct sc_checks *c, const char *section)
+int sc_checks_finish(struct sc_checks *c, const char *section)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr; i++)
+	for (i = 0; i < c->nr; i++) {
 		if (!c->v[i].argv)
 			return sc_error("BAD-CONFIG", "%s '%s' has no argv",
 					section, c->v[i].name);
+		if (!c->v[i].timeout)
+			c->v[i].timeout = SC_CHECK_TIMEOUT;
+	}
 	return 0;
 }
 
@@ -130,26 +133,6 @@ void sc_step_release(struct sc_step *s)
 	sc_sw_split_free(s->argv);
 	free(s->report);
 	sc_step_init(s);
-}
-
-/* git's booleans; a key without a value is true. */
-static int parse_bool(const char *v, int *out)
-{
-	static const char *const yes[] = { "true", "yes", "on", "1", NULL };
-	static const char *const no[] = { "false", "no", "off", "0", NULL };
-	size_t i;
-
-	if (!v) {
-		*out = 1;
-		return 0;
-	}
-	for (i = 0; yes[i]; i++)
-		if (!strcasecmp(v, yes[i]))
-			return *out = 1, 0;
-	for (i = 0; no[i]; i++)
-		if (!strcasecmp(v, no[i]))
-			return *out = 0, 0;
-	return -1;
 }
 
 /* A path relative to the root, without "..", "." or empty components. */
@@ -187,7 +170,8 @@ static int step_key(struct sc_step *s, const char *section, int mutation,
 	if (!strcmp(var, "timeout"))
 		return set_timeout(section, section, &s->timeout, v);
 	if (!mutation && !strcmp(var, "required")) {
-		if (parse_bool(value, &s->required) < 0)
+		/* git's booleans, as libgit2 reads them: a key alone is true */
+		if (sc_gitconfig_bool(value, &s->required) < 0)
 			return sc_error("BAD-CONFIG", "%s.required is not a "
 					"boolean", section);
 		return 0;
@@ -221,9 +205,12 @@ int sc_step_entry(struct sc_step *s, const char *section, const char *key,
 	return step_key(s, section, !strcmp(section, "mutation"), key, value);
 }
 
-int sc_step_finish(const struct sc_step *s, const char *section)
+int sc_step_finish(struct sc_step *s, const char *section)
 {
 	if (s->seen && !s->argv)
 		return sc_error("BAD-CONFIG", "[%s] has no argv", section);
+	if (s->argv && !s->timeout)
+		s->timeout = !strcmp(section, "mutation") ? SC_MUTATION_TIMEOUT :
+							    SC_FORMAT_TIMEOUT;
 	return 0;
 }

@@ -13,7 +13,18 @@ struct sc_check {
 	char *name;              /* [A-Za-z0-9._-]+, not starting with . or - */
 	char **argv;             /* NULL-terminated; NULL until argv is seen */
 	size_t argc;
-	unsigned long long timeout; /* seconds; 0 when not set */
+	unsigned long long timeout; /* seconds; the default when not set */
+};
+
+/*
+ * The deadlines when none is set (speccoder.conf(5)), filled in by the
+ * reader so that sc-config's records carry them and no driver decides
+ * them: a check or acceptance test, the formatter, the mutation tool.
+ */
+enum {
+	SC_CHECK_TIMEOUT = 600,
+	SC_FORMAT_TIMEOUT = 120,
+	SC_MUTATION_TIMEOUT = 1800,
 };
 
 struct sc_checks {
@@ -35,8 +46,8 @@ void sc_checks_release(struct sc_checks *c);
 int sc_checks_entry(struct sc_checks *c, const char *section,
 		    const char *key, const char *value);
 /* After the last entry: -1 with error[BAD-CONFIG] for a check without
- * argv. */
-int sc_checks_finish(const struct sc_checks *c, const char *section);
+ * argv; each timeout not set becomes SC_CHECK_TIMEOUT. */
+int sc_checks_finish(struct sc_checks *c, const char *section);
 
 /* 1 when NAME may name a check (and so a file of a run). */
 int sc_check_name_valid(const char *name);
@@ -50,7 +61,7 @@ int sc_check_name_valid(const char *name);
 struct sc_step {
 	char **argv;                 /* NULL when the section is absent */
 	size_t argc;
-	unsigned long long timeout;  /* seconds; 0 when not set */
+	unsigned long long timeout;  /* seconds; the default when not set */
 	int required;                /* format.required */
 	unsigned long long minimum;  /* mutation.minimum, percent */
 	int has_minimum;
@@ -61,10 +72,12 @@ struct sc_step {
 void sc_step_init(struct sc_step *s);
 void sc_step_release(struct sc_step *s);
 /* One entry of [SECTION] (KEY without "SECTION."), from sc_config_load;
- * then the check that a present section has an argv.  0 or -1 as above. */
+ * then the check that a present section has an argv, and its timeout
+ * when not set (SC_FORMAT_TIMEOUT, SC_MUTATION_TIMEOUT).  0 or -1 as
+ * above. */
 int sc_step_entry(struct sc_step *s, const char *section, const char *key,
 		  const char *value);
-int sc_step_finish(const struct sc_step *s, const char *section);
+int sc_step_finish(struct sc_step *s, const char *section);
 /* 1 when P is a relative path with no empty, "." or ".." component. */
 int sc_step_report_valid(const char *p);
 

@@ -139,7 +139,7 @@ static int refuse_includes(const char *path, const char *code)
 	int ret = 0;
 
 	switch (sc_read_file_at(AT_FDCWD, path, (size_t)GITCONFIG_MAX,
-				SC_READ_NONBLOCK, &b)) {
+				SC_OPEN_NONBLOCK, &b)) {
 	case -2:
 		ret = sc_error(code, "%s: larger than a configuration can be",
 			       path);

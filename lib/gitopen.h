@@ -49,8 +49,8 @@ int sc_gitopen_init(void);
  * Open the repository at or above DIR (the search stops at a file system
  * boundary).  On success *OUT is the repository (free it with
  * git_repository_free).  On failure the diagnostic has been printed with
- * sc_error and the status says which; the caller maps it to an exit code
- * with sc_gitopen_exit.
+ * sc_error and the status says which; the tool's run function maps it to
+ * an exit status (lib/diag.h).
  */
 int sc_gitopen(git_repository **out, const char *dir);
 

@@ -21,45 +21,51 @@
  * a repository with more is refused, never given a cut manifest. */
 #define OUTPUT_MAX ((size_t)1 << 30)
 
-static int load_manifest(const char *path, struct sc_hg_manifest *m)
+/*
+ * Read the manifest at PATH ("-": stdin) into M: sc_githash_read's status, or
+ * SC_GITHASH_FAILED when PATH cannot be opened, after a diagnostic.
+ */
+static enum sc_githash_status load_manifest(const char *path,
+					    struct sc_githash_manifest *m)
 {
-	struct sc_input *in = sc_xmalloc(sizeof(*in));
+	struct sc_input *in;
 	struct sc_reader rd;
-	int fd = STDIN_FILENO, ret;
+	enum sc_githash_status ret;
+	int fd = STDIN_FILENO;
 
 	if (strcmp(path, "-")) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			free(in);
 			sc_error_errno("READ-FAILED", "cannot read '%s'", path);
-			return SC_EXIT_INTERNAL;
+			return SC_GITHASH_FAILED;
 		}
 	}
+	in = sc_xmalloc(sizeof(*in));
 	sc_input_init_fd(in, fd);
 	sc_reader_init(&rd, in);
-	ret = sc_hg_read(&rd, m);
+	ret = sc_githash_read(&rd, m);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	free(in);
 	return ret;
 }
 
-static int load_protect(const struct sc_hash_git_opts *o,
-			struct sc_patterns *list)
+static enum sc_githash_status load_protect(const struct sc_hash_git_opts *o,
+				      struct sc_patterns *list)
 {
-	int ret = 0;
+	enum sc_githash_status ret = SC_GITHASH_OK;
 
 	if (o->protect_file)
-		ret = sc_hg_load_protect(o->protect_file, list);
+		ret = sc_githash_load_protect(o->protect_file, list);
 	if (!ret && o->protect_records)
-		ret = sc_hg_load_protect_records(o->protect_records, list);
+		ret = sc_githash_load_protect_records(o->protect_records, list);
 	return ret;
 }
 
 /*
  * Replace PATH by the manifest in FD (an anonymous file): the old manifest
  * or the new one whole, never a half one, and never written through a
- * symlink at PATH.
+ * symlink at PATH.  0, or -1 after a diagnostic.
  */
 static int replace_output(const char *path, int fd)
 {
@@ -92,77 +98,85 @@ out:
 		close(dirfd);
 	sc_buf_release(&data);
 	sc_buf_release(&dir);
-	return ret < 0 ? SC_EXIT_INTERNAL : 0;
+	return ret;
 }
 
-/* Open the repository and write its manifest or the findings to OUT_FD. */
-static int hash_repository(const struct sc_hash_git_opts *o,
-			   const struct sc_hg_manifest *old, int out_fd)
+/*
+ * Build REPO's manifest and write it, or the findings against OLD, to
+ * OUT_FD: the number of findings, or -1 after a diagnostic (never a
+ * partial manifest, never "no change").
+ */
+static long hash_repository(const struct sc_hash_git_opts *o,
+			    git_repository *repo,
+			    const struct sc_githash_manifest *old, int out_fd)
 {
-	struct sc_hg_manifest now;
+	struct sc_githash_manifest now;
 	struct sc_output out;
-	git_repository *repo = NULL;
 	size_t nfound = 0;
-	int ret = SC_EXIT_OK, st;
+	long ret = -1;
+	int st;
 
-	sc_hg_manifest_init(&now);
-	st = sc_gitopen(&repo, o->dir ? o->dir : ".");
-	if (st != SC_GITOPEN_OK) {
-		ret = sc_gitopen_exit(st);
+	sc_githash_manifest_init(&now);
+	if (sc_githash_build(repo, &o->hg, &now) < 0)
 		goto done;
-	}
-	if (sc_hg_build(repo, &o->hg, &now) < 0) {
-		/* never a partial manifest, never "no change" */
-		ret = SC_EXIT_INTERNAL;
-		goto done;
-	}
 	sc_output_init_records(&out, out_fd, o->hg.records && !o->output);
 	if (o->check)
-		st = sc_hg_compare(old, &now, &out, &nfound);
+		st = sc_githash_compare(old, &now, &out, &nfound);
 	else
-		st = sc_hg_write(&now, &out);
-	if (st < 0 || sc_output_flush(&out) < 0) {
+		st = sc_githash_write(&now, &out);
+	if (st < 0 || sc_output_flush(&out) < 0)
 		sc_error_errno("WRITE-FAILED", "cannot write output");
-		ret = SC_EXIT_INTERNAL;
-	} else if (nfound) {
-		ret = SC_EXIT_NO;
-	}
+	else
+		ret = (long)nfound;
 	sc_output_release(&out);
 done:
-	git_repository_free(repo);
-	sc_hg_manifest_release(&now);
+	sc_githash_manifest_release(&now);
 	return ret;
+}
+
+/* The exit status of an input that gave ST (githash.h). */
+static int input_exit(enum sc_githash_status st)
+{
+	return st == SC_GITHASH_OK ? SC_EXIT_OK : st == SC_GITHASH_MALFORMED ?
+	       SC_EXIT_MALFORMED : SC_EXIT_INTERNAL;
 }
 
 int sc_hash_git_run(const struct sc_hash_git_opts *o)
 {
 	struct sc_hash_git_opts opts = *o;
-	struct sc_hg_manifest old;
+	struct sc_githash_manifest old;
 	struct sc_patterns protect;
+	git_repository *repo = NULL;
 	int ret, out_fd = STDOUT_FILENO;
+	long found = -1;
 
-	sc_hg_manifest_init(&old);
+	sc_githash_manifest_init(&old);
 	sc_patterns_init(&protect);
-	ret = load_protect(o, &protect);
+	/* The lists and the manifest are read before the repository. */
+	ret = input_exit(load_protect(o, &protect));
 	if (!ret && (o->protect_file || o->protect_records))
 		opts.hg.protect = &protect;
 	if (!ret && o->check)
-		ret = load_manifest(o->check, &old);
-	if (!ret && o->output) {
-		out_fd = sc_anon_file("sc-hash-git-manifest");
-		if (out_fd < 0) {
-			sc_error_errno("WRITE-FAILED", "cannot make a "
-				       "temporary file");
-			ret = SC_EXIT_INTERNAL;
-		}
+		ret = input_exit(load_manifest(o->check, &old));
+	if (!ret && (ret = sc_gitopen(&repo, o->dir ? o->dir : ".")) !=
+	    SC_GITOPEN_OK)
+		ret = sc_gitopen_exit(ret);
+	if (!ret && o->output &&
+	    (out_fd = sc_anon_file("sc-hash-git-manifest")) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot make a temporary file");
+		ret = SC_EXIT_INTERNAL;
 	}
 	if (!ret)
-		ret = hash_repository(&opts, &old, out_fd);
-	if (!ret && o->output)
-		ret = replace_output(o->output, out_fd);
+		found = hash_repository(&opts, repo, &old, out_fd);
+	if (!ret && found > 0)
+		ret = SC_EXIT_NO;
+	else if (!ret && (found < 0 ||
+			  (o->output && replace_output(o->output, out_fd) < 0)))
+		ret = SC_EXIT_INTERNAL;
 	if (out_fd != STDOUT_FILENO && out_fd >= 0)
 		close(out_fd);
-	sc_hg_manifest_release(&old);
+	git_repository_free(repo);
+	sc_githash_manifest_release(&old);
 	sc_patterns_release(&protect);
 	return ret;
 }

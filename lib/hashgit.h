@@ -16,7 +16,7 @@ struct sc_hash_git_opts {
 	const char *output;           /* --output FILE, or NULL: stdout */
 	const char *protect_file;     /* --protect */
 	const char *protect_records;  /* --protect-records */
-	struct sc_hg_options hg;      /* refs excluded, status, tree, records */
+	struct sc_githash_options hg; /* refs excluded, status, tree, records */
 };
 
 /*

@@ -181,7 +181,7 @@ int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out)
 
 	if (fstat(fd, &st) < 0)
 		return -1;
-	if ((flags & SC_READ_REGULAR) && !S_ISREG(st.st_mode)) {
+	if ((flags & SC_OPEN_REGULAR) && !S_ISREG(st.st_mode)) {
 		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		return -1;
 	}
@@ -199,9 +199,9 @@ int sc_read_file_at(int dirfd, const char *path, size_t max, unsigned flags,
 {
 	int oflags = O_RDONLY | O_CLOEXEC | O_NOCTTY, fd, st, e;
 
-	if (flags & SC_READ_NOFOLLOW)
+	if (flags & SC_OPEN_NOFOLLOW)
 		oflags |= O_NOFOLLOW;
-	if (flags & (SC_READ_REGULAR | SC_READ_NONBLOCK))
+	if (flags & (SC_OPEN_REGULAR | SC_OPEN_NONBLOCK))
 		oflags |= O_NONBLOCK;
 	fd = openat(dirfd, path, oflags);
 	if (fd < 0)

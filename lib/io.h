@@ -126,24 +126,26 @@ int sc_replace_file_how(int dirfd, const char *name, const void *data,
 int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated);
 
 /*
- * How sc_read_file_at and sc_read_fd_max take a file.  A file given by a
- * person or found in a tree may be a FIFO (open would wait for a writer,
- * read for ever), a device, or a symlink to either: a reader that has to
- * stand that says so here rather than with its own open and read loop.
+ * How sc_read_file_at and sc_read_fd_max take a file (SC_OPEN_*, not to
+ * be confused with the record reader's SC_READ_* statuses).  A file given
+ * by a person or found in a tree may be a FIFO (open would wait for a
+ * writer, read for ever), a device, or a symlink to either: a reader that
+ * has to stand that says so here rather than with its own open and read
+ * loop.
  */
 enum {
 	/* A symlink at the last component is refused (ELOOP). */
-	SC_READ_NOFOLLOW = 1 << 0,
+	SC_OPEN_NOFOLLOW = 1 << 0,
 	/* Anything but a regular file is refused (EISDIR for a directory,
 	 * EINVAL otherwise), and the open never waits (O_NONBLOCK). */
-	SC_READ_REGULAR = 1 << 1,
+	SC_OPEN_REGULAR = 1 << 1,
 	/* The open never waits, whatever the file: a FIFO reads as empty. */
-	SC_READ_NONBLOCK = 1 << 2,
+	SC_OPEN_NONBLOCK = 1 << 2,
 };
 
 /*
  * Append the whole file PATH (relative to DIRFD, or AT_FDCWD) to OUT, as
- * FLAGS (SC_READ_*) allow: 0; -1 with errno when it cannot be opened,
+ * FLAGS (SC_OPEN_*) allow: 0; -1 with errno when it cannot be opened,
  * is refused or cannot be read; -2 when it holds more than MAX bytes
  * (OUT then holds the first MAX, for a caller that shows a prefix).
  * A regular file is read into one allocation of its size, so a secret

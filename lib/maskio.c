@@ -516,29 +516,14 @@ static int add_source(struct sc_secrets *s, const struct sc_mask_source *src)
 
 /*
  * The credential rules of --scan and --check-diff, with the fingerprints
- * of --allow-fingerprint and --config's mask.allowFingerprint allowed;
- * NULL after an error, with *CST set to the config's sc_config_status
- * (SC_CONFIG_OK when the rules themselves failed).
+ * of --allow-fingerprint and --config's mask.allowFingerprint allowed.
  */
 static struct sc_scanner *scanner(const struct sc_mask_opts *o, int *cst)
 {
-	struct sc_scanner *sc = sc_scanner_new();
-	size_t i;
-
-	*cst = SC_CONFIG_OK;
-	if (!sc)
-		return NULL;
-	/* The main checked their form. */
-	for (i = 0; i < o->nr_allow; i++)
-		sc_scanner_allow(sc, o->allow[i]);
-	if (o->config && (*cst = sc_scanner_allow_config(sc, o->config))) {
-		sc_scanner_free(sc);
-		return NULL;
-	}
-	return sc;
+	return sc_scanner_new_allowing(o->config, o->allow, o->nr_allow, cst);
 }
 
-/* The exit status when scanner() failed with CST. */
+/* The exit status when sc_scanner_new_allowing() failed with CST. */
 static int scanner_exit(int cst)
 {
 	if (cst == SC_CONFIG_OK)

@@ -9,7 +9,7 @@
  * (its root), in /proc/self/mountinfo (proc(5)).
  */
 
-#include "profile.h"
+#include "strlist.h"
 
 /* Bound on the mount table read: it is read before every command. */
 #define SC_MOUNTINFO_MAX_ENTRIES 100000

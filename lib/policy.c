@@ -521,7 +521,7 @@ static int add_host_grant(struct sc_policy *p, const struct sc_record *rec,
 	return 0;
 }
 
-int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code)
+int sc_policy_load_grants(struct sc_policy *p, int fd)
 {
 	struct sc_input in;
 	struct sc_reader rd;
@@ -544,7 +544,7 @@ int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code)
 		sc_strset_add(&p->grants, o->value, o->value_len);
 	}
 	if (st < 0)
-		*exit_code = sc_reader_report(&rd, st);
+		sc_reader_report(&rd, st);
 	sc_record_release(&rec);
 	sc_strset_sort(&p->grants);
 	return st < 0 ? st : 0;

@@ -317,10 +317,9 @@ static int profile_key(struct sc_sandbox_policy *p,
 	int b;
 
 	if (!strcmp(key, "rootwritable")) {
-		if (!value)
-			b = 1;  /* "key" alone is true, as git reads it */
-		else if (sc_gitconfig_bool(value, &b) < 0)
-			return bad_value(src, name, value, NULL);
+		/* "key" alone is true, as git reads it */
+		if (sc_gitconfig_bool(value, &b) < 0)
+			return bad_value(src, name, value ? value : "", NULL);
 		p->root_read_only = !b;
 		return 0;
 	}

@@ -30,14 +30,7 @@
 
 #include "env.h"
 #include "seccomp-filter.h"
-
-struct sc_strlist {
-	char **v;   /* NULL-terminated when nr > 0 */
-	size_t nr, alloc;
-};
-
-void sc_strlist_add(struct sc_strlist *l, const char *s);
-void sc_strlist_release(struct sc_strlist *l);
+#include "strlist.h"
 
 enum sc_sandbox_mode {
 	SC_SANDBOX_MODE_UNSET = -1,

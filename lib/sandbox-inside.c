@@ -26,6 +26,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "landlock.h"
+#include "paths.h"
 #include "sandbox-int.h"
 #include "seccomp-filter.h"
 
@@ -129,12 +130,12 @@ static int shown_in(const struct plan *pl, const char *shown, const char *dir)
 {
 	size_t i;
 
-	if (!sc_sandbox_is_beneath(shown, dir) || !strcmp(shown, dir))
+	if (!sc_path_is_beneath(shown, dir) || !strcmp(shown, dir))
 		return 0;
 	for (i = 0; i < pl->shown.nr; i++)
 		if (strcmp(pl->shown.v[i], shown) &&
-		    sc_sandbox_is_beneath(shown, pl->shown.v[i]) &&
-		    sc_sandbox_is_beneath(pl->shown.v[i], dir) &&
+		    sc_path_is_beneath(shown, pl->shown.v[i]) &&
+		    sc_path_is_beneath(pl->shown.v[i], dir) &&
 		    strcmp(pl->shown.v[i], dir))
 			return 0;
 	return 1;

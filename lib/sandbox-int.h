@@ -64,7 +64,6 @@ struct report {
 };
 
 /* sandbox-plan.c */
-int sc_sandbox_is_beneath(const char *path, const char *dir);
 int sc_sandbox_beneath_any(const char *path, const struct sc_strlist *l);
 int sc_sandbox_plan_resolve(struct plan *pl,
 			    const struct sc_sandbox_policy *pol,

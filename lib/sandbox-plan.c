@@ -18,6 +18,7 @@
 #include "landlock.h"
 #include "mountinfo.h"
 #include "passwd.h"
+#include "paths.h"
 #include "rootguard.h"
 #include "sandbox-int.h"
 
@@ -26,21 +27,12 @@
 
 /* ---- resolving the policy ---------------------------------------- */
 
-int sc_sandbox_is_beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return 1;
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
-
 int sc_sandbox_beneath_any(const char *path, const struct sc_strlist *l)
 {
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		if (sc_sandbox_is_beneath(path, l->v[i]))
+		if (sc_path_is_beneath(path, l->v[i]))
 			return 1;
 	return 0;
 }

@@ -18,15 +18,14 @@
 #include "diag.h"
 #include "env.h"
 #include "sandbox-int.h"
+#include "sandbox.h"
 
 static int make_tmpdir(struct plan *pl)
 {
-	const char *base = getenv("TMPDIR");
+	const char *base = sc_env_tmpdir();
 	struct sc_buf b = SC_BUF_INIT;
 
-	if (!base || *base != '/')
-		base = "/tmp";
-	sc_buf_addf(&b, "%s/sc-sandbox.XXXXXX", base);
+	sc_buf_addf(&b, "%s/" SC_SANDBOX_TMPDIR_TEMPLATE, base);
 	if (!mkdtemp(b.data)) {
 		sc_buf_release(&b);
 		return sc_error_errno("TMPDIR-FAILED", "cannot create a private "

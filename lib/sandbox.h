@@ -14,4 +14,11 @@ enum {
 	SC_SANDBOX_NOT_FOUND = 127,
 };
 
+/*
+ * mkdtemp(3) template of the command's private TMPDIR, made under the
+ * caller's absolute TMPDIR or /tmp on both platforms: one name, so a
+ * left-over directory is recognised whichever tier made it.
+ */
+#define SC_SANDBOX_TMPDIR_TEMPLATE "sc-sandbox.XXXXXX"
+
 #endif

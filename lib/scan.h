@@ -106,6 +106,16 @@ int sc_scanner_allow(struct sc_scanner *sc, const char *fp);
  * line) or error[CONFIG-UNREADABLE].
  */
 int sc_scanner_allow_config(struct sc_scanner *sc, const char *config);
+/*
+ * sc_scanner_new() with the NR_ALLOW fingerprints ALLOW (each of the
+ * form: the caller checked) and, when CONFIG is set, its
+ * mask.allowFingerprint allowed.  NULL after an error, with *CST the
+ * config's sc_config_status (lib/config.h), or SC_CONFIG_OK when the rules
+ * themselves failed.
+ */
+struct sc_scanner *sc_scanner_new_allowing(const char *config,
+					   char *const *allow, size_t nr_allow,
+					   int *cst);
 /* 1 when FP is a fingerprint's form: 16 lower-case hex digits. */
 int sc_scan_fingerprint_valid(const char *fp);
 

@@ -422,7 +422,6 @@ int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
 				  0, 0 };
 	struct sc_strlist defs = { NULL, 0, 0 };
 	struct sc_buf profile = SC_BUF_INIT, tmp = SC_BUF_INIT;
-	const char *base = getenv("TMPDIR");
 	char **env = NULL;
 	int ret = SC_SANDBOX_FAILED;
 
@@ -431,8 +430,8 @@ int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
 			   "unconfined");
 	else if (check_gaps(pol) < 0)
 		return SC_SANDBOX_FAILED;
-	sc_buf_addf(&tmp, "%s/sc-sandbox.XXXXXX",
-		    base && *base == '/' ? base : "/tmp");
+	sc_buf_addf(&tmp, "%s/" SC_SANDBOX_TMPDIR_TEMPLATE,
+		    sc_env_tmpdir());
 	if (!mkdtemp(tmp.data)) {
 		sc_error_errno("TMPDIR-FAILED", "cannot create a private "
 			       "temporary directory");

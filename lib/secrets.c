@@ -189,7 +189,7 @@ int sc_secrets_from_fd(struct sc_secrets *s, const char *name, int fd)
 static int read_secret_file(const char *path, struct sc_buf *out)
 {
 	int st = sc_read_file_at(AT_FDCWD, path, SECRETS_FILE_MAX,
-				 SC_READ_REGULAR, out);
+				 SC_OPEN_REGULAR, out);
 
 	if (st == -2)
 		errno = EFBIG;

@@ -103,9 +103,12 @@ static struct sc_skill_conf *conf_named(struct sc_skill_confs *c,
 	return &c->v[c->nr++];
 }
 
+/* VALUE NULL: a key without "=", which git reads as true. */
 static int set_key(struct sc_skill_conf *sk, const char *var,
-		   const char *value)
+		   const char *raw)
 {
+	const char *value = raw ? raw : "";
+
 	if (!strcmp(var, "version")) {
 		if (!sc_pin_valid_version(value, strlen(value)))
 			return sc_error("BAD-CONFIG", "skill '%s': version is "
@@ -123,7 +126,7 @@ static int set_key(struct sc_skill_conf *sk, const char *var,
 		return 0;
 	}
 	if (!strcmp(var, "required")) {
-		if (sc_gitconfig_bool(value, &sk->required) < 0)
+		if (sc_gitconfig_bool(raw, &sk->required) < 0)
 			return sc_error("BAD-CONFIG", "skill '%s': required is "
 					"not true or false", sk->id);
 		return 0;
@@ -145,7 +148,7 @@ int sc_skill_conf_entry(struct sc_skill_confs *c, const char *key,
 	if (!sc_pin_valid_id(sk->id, strlen(sk->id)))
 		return sc_error("BAD-CONFIG", "skill id '%s' is not valid "
 				"(see speccoder-lock(5))", sk->id);
-	return set_key(sk, var + 1, value ? value : "");
+	return set_key(sk, var + 1, value);
 }
 
 int sc_skill_conf_finish(const struct sc_skill_confs *c)

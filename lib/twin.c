@@ -27,9 +27,9 @@ int sc_twin_exec(const char *name, const char *exe, char *const argv[])
 	free(dir);
 	execve(path.data, argv, environ);
 	err = errno;
-	sc_error("TWIN-MISSING", "cannot run '%s' (a profile and --network "
-		 "hosts need this dynamically linked build): %s", path.data,
-		 strerror(err));
+	sc_error("TWIN-MISSING", "cannot run '%s' (a profile, a configuration "
+		 "and --network hosts need this dynamically linked build): %s",
+		 path.data, strerror(err));
 	sc_buf_release(&path);
 	return -1;
 }

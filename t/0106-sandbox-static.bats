@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # sc-sandbox-exec linked statically (start-up cost): what would need NSS or
 # dlopen takes another route.  The home directory is read from /etc/passwd
-# itself; profiles and --network hosts run the dynamically linked twin.
+# itself; profiles, speccoder.conf and --network hosts run the
+# dynamically linked twin.
 
 # shellcheck disable=SC2154,SC2016 # bats run sets status, output, stderr; '$' is for the inner shell
 load lib/common
@@ -20,11 +21,16 @@ interp() {
 	[ "$(interp "$SC_TOP/build/libexec/speccoder/sc-sandbox-exec")" = 1 ]
 }
 
-@test "a profile and --network hosts run the twin; without it they are refused and nothing runs" {
+@test "a profile, a configuration and --network hosts run the twin; without it they are refused and nothing runs" {
 	mkdir -p "$SC_TMP/inst/bin"
 	cp "$SC_TOP/build/bin/sc-sandbox-exec" "$SC_TMP/inst/bin/"
 	local sbx="$SC_TMP/inst/bin/sc-sandbox-exec"
 	run --separate-stderr "$sbx" --root "$ROOT" --profile readonly -- touch "$ROOT/ran"
+	assert_failure 125
+	[[ "$stderr" == *"error[TWIN-MISSING]"* ]] || fail "$stderr"
+	printf '[sandbox]\n\tnetwork = none\n' >"$SC_TMP/speccoder.conf"
+	run --separate-stderr "$sbx" --root "$ROOT" --config "$SC_TMP/speccoder.conf" \
+		-- touch "$ROOT/ran"
 	assert_failure 125
 	[[ "$stderr" == *"error[TWIN-MISSING]"* ]] || fail "$stderr"
 	run --separate-stderr "$sbx" --root "$ROOT" --network hosts \

@@ -115,7 +115,7 @@ setup() {
 	assert_success
 	sc-config --file speccoder.conf --format -z >"$SC_TMP/format"
 	run sc-rec --to-json <"$SC_TMP/format"
-	assert_output '{"type":"format","argv":["cargo","fmt"],"required":"false"}'
+	assert_output '{"type":"format","argv":["cargo","fmt"],"timeout":"120","required":"false"}'
 	run grep -E '^	# argv = ' speccoder.conf
 	assert_line "	# argv = gofmt -l -w ."
 	assert_line "	# argv = prettier --write ."
@@ -137,7 +137,7 @@ setup() {
 	assert_success
 	sc-config --file speccoder.conf --format -z >"$SC_TMP/format"
 	run sc-rec --to-json <"$SC_TMP/format"
-	assert_output "{\"type\":\"format\",\"argv\":[\"sh\",\"-c\",\"git ls-files -z -- '*.[ch]' '*.cc' '*.cpp' '*.hpp' | xargs -0r clang-format -i --\"],\"required\":\"false\"}"
+	assert_output "{\"type\":\"format\",\"argv\":[\"sh\",\"-c\",\"git ls-files -z -- '*.[ch]' '*.cc' '*.cpp' '*.hpp' | xargs -0r clang-format -i --\"],\"timeout\":\"120\",\"required\":\"false\"}"
 }
 
 @test "init without a formatter leaves [format] commented" {

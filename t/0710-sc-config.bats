@@ -45,7 +45,8 @@ CONF
 	assert_success
 	run sc-rec --to-json <"$SC_TMP/out"
 	assert_line --index 0 '{"type":"check","name":"unit","argv":["make","test","ARGS=a b","q"],"timeout":"60"}'
-	assert_line --index 1 '{"type":"check","name":"lint","argv":["sh","-c","exit 0"]}'
+	# a check without a timeout: the default, decided here, not by a driver
+	assert_line --index 1 '{"type":"check","name":"lint","argv":["sh","-c","exit 0"],"timeout":"600"}'
 }
 
 @test "--list writes every entry as a record" {
@@ -154,7 +155,7 @@ CONF
 	sc_run_io /dev/null "$SC_TMP/out" sc-config --format
 	assert_success
 	run sc-rec --to-json <"$SC_TMP/out"
-	assert_output '{"type":"format","argv":["gofmt","-l","-w","."],"required":"true"}'
+	assert_output '{"type":"format","argv":["gofmt","-l","-w","."],"timeout":"120","required":"true"}'
 	sc_run_io /dev/null "$SC_TMP/out" sc-config --mutation
 	assert_success
 	run sc-rec --to-json <"$SC_TMP/out"
@@ -204,4 +205,18 @@ CONF
 		[[ "$stderr" == *"error[BAD-CONFIG]"* ]] || fail "'$body': $stderr"
 		[ ! -s "$SC_TMP/out" ] || fail "'$body': wrote output"
 	done
+}
+
+@test "a step without a timeout gets its default in the record: checks and acceptance 600, format 120, mutation 1800" {
+	printf '[acceptance "e2e"]\n\targv = make e2e\n[format]\n\targv = cargo fmt\n[mutation]\n\targv = cargo mutants\n' >steps.conf
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --file steps.conf --acceptance
+	assert_success
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_output '{"type":"acceptance","name":"e2e","argv":["make","e2e"],"timeout":"600"}'
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --file steps.conf --format
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_output '{"type":"format","argv":["cargo","fmt"],"timeout":"120","required":"false"}'
+	sc_run_io /dev/null "$SC_TMP/out" sc-config --file steps.conf --mutation
+	run sc-rec --to-json <"$SC_TMP/out"
+	assert_output '{"type":"mutation","argv":["cargo","mutants"],"timeout":"1800"}'
 }

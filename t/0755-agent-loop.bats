@@ -6,6 +6,7 @@
 # nothing unmasked goes on; the end record carries the counts.
 
 # shellcheck disable=SC2154 # bats run sets status, output, stderr
+# shellcheck disable=SC2016 # the model's scripts expand in their own shell
 load lib/common
 load lib/run
 bats_require_minimum_version 1.5.0
@@ -74,7 +75,7 @@ end_field() { # NAME
 	model_runs 'echo "token $DEMO_API_KEY"'
 	agent
 	[ "$status" -eq 0 ] || { echo "status $status: $stderr" >&2; cat "$SC_TMP/events" >&2; false; }
-	assert_equal "$(end_field type)" done
+	assert_equal "$(end_field type)" "done"
 	assert_equal "$(end_field allowed)" 2
 	assert_equal "$(end_field denied)" 0
 	assert_equal "$(end_field asked)" 0
@@ -138,7 +139,8 @@ end_field() { # NAME
 	# The masker died before the command's output was masked.
 	[ "$status" -eq 4 ]
 	[[ "$stderr" == *"error[MASK-FAILED]"* ]]
-	! kill -0 "$(cat "$SC_TMP/mask.pid")" 2>/dev/null
+	run kill -0 "$(cat "$SC_TMP/mask.pid")"
+	assert_failure
 	# The command ran and printed the token; it went nowhere.
 	[ -e "$SC_TMP/ran" ]
 	cat "$SC_TMP/conv" "$SC_TMP/events.rec" "$SC_TMP/stderr" >"$SC_TMP/all"
@@ -175,4 +177,38 @@ S
 	[ "$status" -eq 0 ] || { echo "status $status: $stderr" >&2; cat "$SC_TMP/events" >&2; false; }
 	run wc -l <"$SC_TMP/mask.starts"
 	assert_output 1
+}
+
+@test "--before: the end record counts the run, the loop before included" {
+	model_runs 'true'
+	agent
+	[ "$status" -eq 0 ]
+	cp "$SC_TMP/events.rec" "$SC_TMP/before"
+	rm -f "$SC_TMP/conv"
+	jq -cn '{type:"turn"}, {type:"call",id:"d1",tool:"read",path:".env"},
+		{type:"turn"}, {type:"text",text:"done"}' >"$SC_TMP/t"
+	agent_before() {
+		status=0
+		timeout 120 sc-agent --root . --conversation "$SC_TMP/conv" \
+			--programs "$SC_TMP/programs" --no-prompt --trusted "$SC_TMP/task" \
+			--before "$1" >"$SC_TMP/events.rec" 2>"$SC_TMP/stderr" || status=$?
+		sc-rec --to-json <"$SC_TMP/events.rec" >"$SC_TMP/events"
+	}
+	agent_before "$SC_TMP/before"
+	[ "$status" -eq 0 ]
+	assert_equal "$(end_field allowed)" 0
+	assert_equal "$(end_field denied)" 1
+	assert_equal "$(end_field run-allowed)" 2
+	assert_equal "$(end_field run-denied)" 1
+	assert_equal "$(end_field run-turns)" 5
+	# A run's first loop has no file yet; a file with no end record is
+	# refused, never taken as zero.
+	rm -f "$SC_TMP/conv"
+	agent_before "$SC_TMP/none"
+	[ "$status" -eq 0 ]
+	assert_equal "$(end_field run-denied)" 1
+	sc-rec type=done allowed=1 >"$SC_TMP/bad"
+	agent_before "$SC_TMP/bad"
+	[ "$status" -eq 4 ]
+	grep -q 'error\[BEFORE-MALFORMED\]' "$SC_TMP/stderr"
 }

@@ -85,7 +85,7 @@ sc_tool() { # NAME
 		sc_die 4 TOOL-MISSING "$1 is not built here: run 'make' (or install speccoder)"
 }
 
-# The path of hooks-guard program NAME (sc-git, guard): beside the drivers
+# The path of hooks-guard program NAME (sc-git): beside the drivers
 # once installed (libexec/speccoder/hooks-guard), at the top of the source
 # tree otherwise.
 sc_guard_tool() { # NAME

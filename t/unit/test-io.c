@@ -62,7 +62,7 @@ static void test_read_whole_and_at_limit(void **state)
 	assert_memory_equal(b.data, "xa\0cde", 7);
 	sc_buf_release(&b);
 	put("empty", "", 0);
-	assert_int_equal(sc_read_file_at(rootfd, "empty", 0, SC_READ_REGULAR,
+	assert_int_equal(sc_read_file_at(rootfd, "empty", 0, SC_OPEN_REGULAR,
 					 &b), 0);
 	assert_int_equal(b.len, 0);
 	sc_buf_release(&b);
@@ -101,7 +101,7 @@ static void test_nofollow_refuses_symlink(void **state)
 	put("target", "secret", 6);
 	assert_int_equal(symlinkat("target", rootfd, "link"), 0);
 	errno = 0;
-	assert_int_equal(sc_read_file_at(rootfd, "link", 100, SC_READ_NOFOLLOW,
+	assert_int_equal(sc_read_file_at(rootfd, "link", 100, SC_OPEN_NOFOLLOW,
 					 &b), -1);
 	assert_int_equal(errno, ELOOP);
 	assert_int_equal(b.len, 0);
@@ -119,16 +119,16 @@ static void test_regular_refuses_fifo_and_dir(void **state)
 	(void)state;
 	assert_int_equal(mkfifoat(rootfd, "fifo", 0600), 0);
 	errno = 0;
-	assert_int_equal(sc_read_file_at(rootfd, "fifo", 100, SC_READ_REGULAR,
+	assert_int_equal(sc_read_file_at(rootfd, "fifo", 100, SC_OPEN_REGULAR,
 					 &b), -1);
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(mkdirat(rootfd, "dir", 0700), 0);
 	errno = 0;
-	assert_int_equal(sc_read_file_at(rootfd, "dir", 100, SC_READ_REGULAR,
+	assert_int_equal(sc_read_file_at(rootfd, "dir", 100, SC_OPEN_REGULAR,
 					 &b), -1);
 	assert_int_equal(errno, EISDIR);
 	/* NONBLOCK alone reads a writerless FIFO as empty. */
-	assert_int_equal(sc_read_file_at(rootfd, "fifo", 100, SC_READ_NONBLOCK,
+	assert_int_equal(sc_read_file_at(rootfd, "fifo", 100, SC_OPEN_NONBLOCK,
 					 &b), 0);
 	assert_int_equal(b.len, 0);
 	sc_buf_release(&b);
