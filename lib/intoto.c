@@ -437,6 +437,10 @@ static int add_record(struct evidence *e, struct sc_record *r)
 		return add_evidence(e, r);
 	if (!strcmp(type, "protection"))
 		return add_protection(e, r);
+	/* A probe's list starts at its host record: only the last probe's
+	 * protections count, never ones that came before it in the stream. */
+	if (!strcmp(type, "host"))
+		json_array_clear(e->protections);
 	for (k = 0; k < LAST_NR; k++)
 		if (!strcmp(type, last_types[k])) {
 			/* Keep it by swapping: R gets the old one's storage. */

@@ -78,6 +78,20 @@ static void test_evidence(void **state)
 	sc_buf_release(&out);
 }
 
+/* Protections before the last host record are not the last probe's. */
+static void test_probe_list(void **state)
+{
+	struct sc_buf out = SC_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(BUILD(
+		"type=protection\0name=forged\0tier=full\0enforced=yes\0\0"
+		BASE
+		"type=protection\0name=p\0tier=full\0enforced=yes\0\0", &out), 0);
+	assert_non_null(strstr(out.data, "\"enforced\":[\"p\"]"));
+	sc_buf_release(&out);
+}
+
 static void test_task_id(void **state)
 {
 	struct sc_buf out = SC_BUF_INIT;
@@ -175,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal),
 		cmocka_unit_test(test_evidence),
+		cmocka_unit_test(test_probe_list),
 		cmocka_unit_test(test_task_id),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_limits),
