@@ -38,7 +38,8 @@ DEB_PACKAGES = gcc make pkg-config git perl jq \
 	bats bats-assert bats-support shellcheck scdoc \
 	clang libclang-rt-14-dev \
 	bubblewrap ripgrep hyperfine time openssh-client iproute2 procps \
-	curl openssl chromium python3-yaml python3-jsonschema
+	curl openssl chromium python3-yaml python3-jsonschema \
+	libc6-dev
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -69,6 +70,9 @@ SCRIPTS = $(shell git ls-files -- bin libexec hooks-guard .ci contrib t 2>/dev/n
 LIB_OBJ = $(LIB_SRC:%.c=build/obj/%.o)
 LIB = build/libsc.a
 TOOLS = $(TOOL_SRC:bin/%.c=build/bin/%)
+# Tools linked statically, and their dynamically linked twins (lib/twin.h).
+STATIC_TOOLS = sc-sandbox-exec
+TWINS = $(STATIC_TOOLS:%=build/libexec/speccoder/%)
 UNIT = $(UNIT_SRC:t/unit/%.c=build/t/unit/%)
 ASAN_LIB_OBJ = $(LIB_SRC:%.c=build/asan/obj/%.o)
 ASAN_LIB = build/asan/libsc.a
@@ -79,7 +83,7 @@ TEST_HELPERS = $(TEST_HELPER_SRC:t/lib/%.c=build/t/%)
 MAN = $(MAN_SRC:Documentation/%.scd=build/man/%)
 BATS = $(sort $(wildcard t/*.bats) $(wildcard t/escape/*.bats))
 
-all: check-pkgs $(LIB) $(TOOLS) $(MAN)
+all: check-pkgs $(LIB) $(TOOLS) $(TWINS) $(MAN)
 
 check-pkgs:
 ifneq ($(PKGS_OK),yes)
@@ -123,6 +127,26 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 build/bin/%: build/obj/bin/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# sc-sandbox-exec starts every sandboxed command, and statically linked it
+# starts sooner (sc-sandbox-exec(1), START-UP COST).  It needs libc only;
+# its objects that would use dlopen or NSS are built with SC_STATIC_EXE
+# (lib/twin.h), and any glibc warning about such a call fails the link
+# (libc.a is libc6-dev's).
+# Its twin, linked as every tool is, serves what needs them.
+STATIC_EXE_OBJ = build/static/obj/lib/gitconfig.o build/static/obj/lib/netproxy.o
+
+build/static/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SC_CFLAGS) $(CFLAGS) -DSC_STATIC_EXE -c -o $@ $<
+
+$(STATIC_TOOLS:%=build/bin/%): build/bin/%: build/static/obj/bin/%.o $(STATIC_EXE_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -static -Wl,--fatal-warnings -o $@ $< $(STATIC_EXE_OBJ) $(LIB)
+
+build/libexec/speccoder/%: build/obj/bin/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SC_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
@@ -215,6 +239,7 @@ install: all
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(BINDIR); fi; done
 	@set -e; for f in libexec/speccoder/*; do \
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(LIBEXECDIR); fi; done
+	install -m 755 $(TWINS) $(DESTDIR)$(LIBEXECDIR)
 	install -d $(DESTDIR)$(HOOKSGUARDDIR)/hooks
 	@set -e; for f in hooks-guard/*; do \
 		if [ -f "$$f" ]; then install -m 755 "$$f" $(DESTDIR)$(HOOKSGUARDDIR); fi; done

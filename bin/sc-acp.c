@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "acp.h"
-#include "agenthome.h"
 #include "alloc.h"
 #include "diag.h"
 #include "mcpconf.h"
@@ -36,30 +35,6 @@ static const struct sc_tool tool = {
 	0,
 };
 
-/*
- * The relay the agent is given: the sc-mcp installed beside this program,
- * by absolute path, so nothing the agent's PATH holds is run for it.
- */
-static char *relay_program(void)
-{
-	char *self = realpath("/proc/self/exe", NULL), *slash, *path;
-
-	if (!self || !(slash = strrchr(self, '/'))) {
-		free(self);
-		return NULL;
-	}
-	*slash = '\0';
-	path = sc_xmalloc(strlen(self) + sizeof("/sc-mcp"));
-	strcpy(path, self);
-	strcat(path, "/sc-mcp");
-	free(self);
-	if (access(path, X_OK) < 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
 /* The longest --timeout: a day, so the milliseconds fit an int. */
 #define MAX_TIMEOUT 86400
 
@@ -76,15 +51,13 @@ int main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sc_acp_opts o;
-	struct sc_agenthome home;
-	const char *cwd = ".", *config_home = NULL;
-	char **keep, **mcp, *relay = NULL;
+	char **keep, **mcp;
 	unsigned long long timeout = 600;
-	char *root;
 	int c, ret;
 
 	sc_diag_init(tool.name);
 	memset(&o, 0, sizeof(o));
+	o.cwd = ".";
 	keep = sc_xcalloc((size_t)argc + 1, sizeof(*keep));
 	mcp = sc_xcalloc((size_t)argc + 1, sizeof(*mcp));
 	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
@@ -96,8 +69,8 @@ int main(int argc, char *argv[])
 				sc_usage_error(&tool, "--timeout takes seconds, "
 					       "1 to 86400");
 			break;
-		case 'C': cwd = optarg; break;
-		case 'H': config_home = optarg; break;
+		case 'C': o.cwd = optarg; break;
+		case 'H': o.config_home = optarg; break;
 		case 'e':
 			if (!sc_sw_is_name(optarg, strlen(optarg)))
 				sc_usage_error(&tool, "--env-keep takes a "
@@ -119,30 +92,14 @@ int main(int argc, char *argv[])
 	if (optind >= argc)
 		sc_usage_error(&tool, "the agent's command is missing");
 	/* The sockets live in the agent's private directory. */
-	if (o.nmcp && !config_home)
+	if (o.nmcp && !o.config_home)
 		sc_usage_error(&tool, "--mcp needs --config-home");
-	if (o.nmcp && !(relay = relay_program()))
-		sc_die(SC_EXIT_UNAVAILABLE, "MCP-RELAY", "cannot find sc-mcp "
-		       "beside sc-acp");
-	root = realpath(cwd, NULL);
-	if (!root)
-		sc_die_errno(SC_EXIT_USAGE, "BAD-CWD", "cannot resolve '%s'", cwd);
-	sc_agenthome_init(&home);
 	o.argv = argv + optind;
-	o.cwd = root;
 	o.timeout_ms = (int)timeout * 1000;
-	o.home = config_home ? &home : NULL;
 	o.keep = keep;
 	o.mcp = mcp;
-	o.relay = relay;
-	if (config_home && sc_agenthome_create(&home, config_home) < 0)
-		ret = SC_EXIT_UNAVAILABLE;
-	else
-		ret = sc_acp_run(&o, STDIN_FILENO, STDOUT_FILENO);
-	sc_agenthome_release(&home);
+	ret = sc_acp_run(&o, STDIN_FILENO, STDOUT_FILENO);
 	free(keep);
 	free(mcp);
-	free(relay);
-	free(root);
 	return ret;
 }

@@ -9,12 +9,15 @@
 
 #include "attest.h"
 #include "diag.h"
+#include "intoto.h"
 #include "io.h"
 #include "opt.h"
 #include "rectable.h"
 
 static const char *const synopsis[] = {
 	"[-C DIR] record --commit REV --predicate-type URI --predicate FILE "
+	"[--subject NAME] [--key PATH | --unsigned]",
+	"[-C DIR] record --commit REV --evidence FILE "
 	"[--subject NAME] [--key PATH | --unsigned]",
 	"[-C DIR] sign --commit REV --key PATH",
 	"[-C DIR] show REV",
@@ -30,6 +33,8 @@ static const struct sc_tool tool = {
 	"    --commit REV            the commit the evidence is about\n"
 	"    --predicate-type URI    the predicate's type\n"
 	"    --predicate FILE        the predicate, a JSON object (- for stdin)\n"
+	"    --evidence FILE         or records to build a task-verification\n"
+	"                            predicate from (- for stdin)\n"
 	"    --subject NAME          the subject's name (default: the commit id)\n"
 	"    --key PATH              sign with this OpenSSH private key\n"
 	"    --unsigned              record without a signature\n"
@@ -53,7 +58,7 @@ static const struct sc_tool tool = {
 enum {
 	OPT_COMMIT = 0x100, OPT_PTYPE, OPT_PRED, OPT_SUBJECT, OPT_KEY,
 	OPT_UNSIGNED, OPT_BRANCH, OPT_BASE, OPT_SIGNERS, OPT_ALLOW_UNSIGNED,
-	OPT_NEUTRAL_OK,
+	OPT_NEUTRAL_OK, OPT_EVIDENCE,
 };
 
 struct args {
@@ -66,7 +71,8 @@ struct args {
 
 #define BIT(opt) (1UL << ((opt) - OPT_COMMIT))
 #define RECORD_OPTS (BIT(OPT_COMMIT) | BIT(OPT_PTYPE) | BIT(OPT_PRED) | \
-		     BIT(OPT_SUBJECT) | BIT(OPT_KEY) | BIT(OPT_UNSIGNED))
+		     BIT(OPT_SUBJECT) | BIT(OPT_KEY) | BIT(OPT_UNSIGNED) | \
+		     BIT(OPT_EVIDENCE))
 #define SIGN_OPTS (BIT(OPT_COMMIT) | BIT(OPT_KEY))
 #define VERIFY_OPTS (BIT(OPT_BRANCH) | BIT(OPT_BASE) | BIT(OPT_SIGNERS) | \
 		     BIT(OPT_ALLOW_UNSIGNED) | BIT(OPT_NEUTRAL_OK))
@@ -77,6 +83,7 @@ static void parse(int argc, char *argv[], struct args *a)
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "predicate-type", required_argument, NULL, OPT_PTYPE },
 		{ "predicate", required_argument, NULL, OPT_PRED },
+		{ "evidence", required_argument, NULL, OPT_EVIDENCE },
 		{ "subject", required_argument, NULL, OPT_SUBJECT },
 		{ "key", required_argument, NULL, OPT_KEY },
 		{ "unsigned", no_argument, NULL, OPT_UNSIGNED },
@@ -92,7 +99,7 @@ static void parse(int argc, char *argv[], struct args *a)
 	int c;
 
 	while ((c = sc_getopt(argc, argv, "hzC:", longopts, &tool)) != -1) {
-		if (c >= OPT_COMMIT && c <= OPT_NEUTRAL_OK)
+		if (c >= OPT_COMMIT && c <= OPT_EVIDENCE)
 			a->seen |= BIT(c);
 		switch (c) {
 		case 'C': a->rec.repo_dir = a->ver.repo_dir = optarg; break;
@@ -100,6 +107,7 @@ static void parse(int argc, char *argv[], struct args *a)
 		case OPT_COMMIT: a->rec.commit = optarg; break;
 		case OPT_PTYPE: a->rec.predicate_type = optarg; break;
 		case OPT_PRED: a->rec.predicate_path = optarg; break;
+		case OPT_EVIDENCE: a->rec.evidence_path = optarg; break;
 		case OPT_SUBJECT: a->rec.subject_name = optarg; break;
 		case OPT_KEY: a->rec.key_path = optarg; break;
 		case OPT_UNSIGNED: a->unsigned_ = 1; break;
@@ -117,9 +125,16 @@ static int run_record(struct args *a, struct sc_output *out)
 {
 	if (a->seen & ~RECORD_OPTS)
 		sc_usage_error(&tool, "an option record does not take");
-	if (!a->rec.commit || !a->rec.predicate_type || !a->rec.predicate_path)
-		sc_usage_error(&tool, "record needs --commit, --predicate-type "
-				      "and --predicate");
+	if (!a->rec.commit || !a->rec.predicate_path == !a->rec.evidence_path)
+		sc_usage_error(&tool, "record needs --commit and one of "
+				      "--predicate and --evidence");
+	if (a->rec.predicate_path && !a->rec.predicate_type)
+		sc_usage_error(&tool, "--predicate needs --predicate-type");
+	/* Evidence builds one kind of predicate only. */
+	if (a->rec.evidence_path && a->rec.predicate_type &&
+	    strcmp(a->rec.predicate_type, SC_PREDICATE_TASK))
+		sc_usage_error(&tool, "--evidence builds a task-verification "
+				      "predicate only");
 	if (!a->rec.key_path == !a->unsigned_)
 		sc_usage_error(&tool, "record needs one of --key and --unsigned");
 	return sc_attest_record(&a->rec, out);

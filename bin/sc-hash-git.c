@@ -2,7 +2,8 @@
  * sc-hash-git: the manifest of everything in a repository that can make git
  * run code or change what it shows (config, hooks, info, refs, HEAD), plus
  * protected worktree files; or, with --check, what changed since one.
- * Reads through libgit2 only (see lib/gitopen.h); the logic is lib/githash.c.
+ * Reads through libgit2 only (see lib/gitopen.h); the tool is lib/hashgit.c,
+ * the manifest lib/githash.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,12 @@
 
 #include "alloc.h"
 #include "diag.h"
-#include "githash.h"
+#include "hashgit.h"
 #include "opt.h"
 #include "pattern.h"
 
 static const char *const synopsis[] = {
-	"[-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--protect-tree REV] [--status]",
+	"[-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--protect-tree REV] [--status] [-o FILE]",
 	"--check MANIFEST [-C DIR] [--exclude-ref GLOB]... [--protect FILE] [--protect-records FILE] [--status]",
 	NULL,
 };
@@ -32,6 +33,8 @@ static const struct sc_tool tool = {
 	"    --protect-tree REV  take the protected files from the tree of REV,\n"
 	"                        not the worktree (not with --check)\n"
 	"    --status            also hash the index and the tracked changes\n"
+	"    -o, --output FILE   write the manifest to FILE, replaced whole\n"
+	"                        or left as it was (not with --check)\n"
 	"    --check MANIFEST    compare with MANIFEST ('-': stdin) and write\n"
 	"                        findings; exit 1 when anything changed\n"
 	"    -z, --records       records even when stdout is a terminal\n"
@@ -53,70 +56,46 @@ int main(int argc, char *argv[])
 		{ "protect-tree", required_argument, NULL, OPT_PROTECT_TREE },
 		{ "status", no_argument, NULL, OPT_STATUS },
 		{ "check", required_argument, NULL, OPT_CHECK },
+		{ "output", required_argument, NULL, 'o' },
 		{ "records", no_argument, NULL, 'z' },
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_hg_options opt = { NULL, 0, NULL, 0, NULL, 0 };
-	struct sc_patterns protect;
-	const char **excludes = NULL;
-	const char *dir = ".", *protect_file = NULL, *protect_records = NULL;
-	const char *check = NULL, *what;
+	struct sc_hash_git_opts o;
+	const char **excludes = NULL, *what;
 	size_t alloc = 0;
 	int c, ret;
 
 	sc_diag_init(tool.name);
-	while ((c = sc_getopt(argc, argv, "hzC:", longopts, &tool)) != -1) {
+	memset(&o, 0, sizeof(o));
+	o.dir = ".";
+	while ((c = sc_getopt(argc, argv, "hzC:o:", longopts, &tool)) != -1) {
 		switch (c) {
-		case 'C':
-			dir = optarg;
-			break;
+		case 'C': o.dir = optarg; break;
+		case 'o': o.output = optarg; break;
 		case OPT_EXCLUDE:
 			if (sc_glob_check(optarg, &what) < 0)
 				sc_usage_error(&tool, "--exclude-ref: a bad glob");
-			SC_ALLOC_GROW(excludes, opt.nr_exclude + 1, alloc);
-			excludes[opt.nr_exclude++] = optarg;
+			SC_ALLOC_GROW(excludes, o.hg.nr_exclude + 1, alloc);
+			excludes[o.hg.nr_exclude++] = optarg;
 			break;
-		case OPT_PROTECT:
-			protect_file = optarg;
-			break;
-		case OPT_PROTECT_RECORDS:
-			protect_records = optarg;
-			break;
-		case OPT_STATUS:
-			opt.status = 1;
-			break;
-		case OPT_CHECK:
-			check = optarg;
-			break;
-		case OPT_PROTECT_TREE:
-			opt.protect_tree = optarg;
-			break;
-		case 'z':
-			opt.records = 1;
-			break;
+		case OPT_PROTECT: o.protect_file = optarg; break;
+		case OPT_PROTECT_RECORDS: o.protect_records = optarg; break;
+		case OPT_STATUS: o.hg.status = 1; break;
+		case OPT_CHECK: o.check = optarg; break;
+		case OPT_PROTECT_TREE: o.hg.protect_tree = optarg; break;
+		case 'z': o.hg.records = 1; break;
 		}
 	}
 	if (optind != argc)
 		sc_usage_error(&tool, "no arguments are taken");
 	/* A check compares the worktree as it is now with a baseline. */
-	if (check && opt.protect_tree)
+	if (o.check && o.hg.protect_tree)
 		sc_usage_error(&tool, "--protect-tree is for the manifest, not --check");
-	opt.exclude_refs = excludes;
-	sc_patterns_init(&protect);
-	if (protect_file || protect_records) {
-		ret = protect_file ? sc_hg_load_protect(protect_file, &protect)
-				   : 0;
-		if (!ret && protect_records)
-			ret = sc_hg_load_protect_records(protect_records,
-							 &protect);
-		if (ret)
-			goto out;
-		opt.protect = &protect;
-	}
-	ret = sc_hg_run(dir, &opt, check, STDOUT_FILENO);
-out:
-	sc_patterns_release(&protect);
+	if (o.check && o.output)
+		sc_usage_error(&tool, "--output is for the manifest, not --check");
+	o.hg.exclude_refs = excludes;
+	ret = sc_hash_git_run(&o);
 	free(excludes);
 	return ret;
 }

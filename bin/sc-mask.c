@@ -4,18 +4,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "alloc.h"
 #include "diag.h"
-#include "mask.h"
 #include "maskio.h"
 #include "opt.h"
-#include "rectable.h"
 #include "scan.h"
-#include "secrets.h"
-
-extern char **environ;
 
 static const char *const synopsis[] = {
 	"[SOURCE...] [FILE...]",
@@ -57,93 +51,66 @@ enum { OPT_ENV = 0x100, OPT_SECRET, OPT_FILE, OPT_KEY, OPT_RECORDS,
        OPT_STREAM, OPT_ALL, OPT_DIFF, OPT_SCAN, OPT_ALLOW_FP, OPT_STDIN,
        OPT_SECFILE, OPT_CONFIG };
 
-/* Add one source; -1 when it cannot be read (already reported). */
-static int add_source(struct sc_secrets *s, int c, const char *arg)
+/* The source a SOURCE option names. */
+static enum sc_mask_source_kind source_kind(int c)
 {
 	switch (c) {
 	case OPT_ENV:
-		sc_secrets_from_environ(s, environ);
-		return 0;
+		return SC_MASK_SRC_ENV;
 	case OPT_SECRET:
-		return sc_secrets_from_var(s, arg);
+		return SC_MASK_SRC_VAR;
 	case OPT_FILE:
-		return sc_secrets_from_dotenv(s, arg);
+		return SC_MASK_SRC_DOTENV;
 	case OPT_KEY:
-		return sc_secrets_from_key_file(s, arg);
+		return SC_MASK_SRC_KEY_FILE;
 	case OPT_SECFILE:
-		return sc_secrets_from_file(s, arg);
+		return SC_MASK_SRC_FILE;
 	default:
-		return sc_secrets_from_records(s, arg);
+		return SC_MASK_SRC_RECORDS;
 	}
 }
 
-static int run(int mode, int all_fields, int force_records,
-	       struct sc_masker *m, struct sc_scanner *sc, int argc, char **argv)
+static enum sc_mask_mode mode_of(int c)
 {
-	struct sc_output out;
-	struct sc_input in;
-	int ret;
-
-	/* Masked text stays text; records are a table for a person. */
-	sc_output_init_records(&out, STDOUT_FILENO, force_records || !mode);
-	sc_input_init_fd(&in, STDIN_FILENO);
-	if (mode == OPT_STREAM)
-		ret = sc_mask_records(m, &in, &out, all_fields);
-	else if (mode == OPT_DIFF)
-		ret = sc_mask_check_diff(m, sc, &in, &out);
-	else
-		ret = sc_mask_files(m, argv, argc, &out);
-	sc_output_release(&out);
-	return ret;
+	return c == OPT_STREAM ? SC_MASK_RECORDS :
+	       c == OPT_DIFF ? SC_MASK_DIFF : SC_MASK_SCAN;
 }
 
-/*
- * The credential rules of --scan and --check-diff, with the fingerprints
- * ALLOW and CONFIG's mask.allowFingerprint allowed; NULL with *ST set to
- * the exit code after an error.
- */
-static struct sc_scanner *scanner(const char *config, char **allow,
-				  size_t nr_allow, int *st)
+/* The checks that need the whole command line. */
+static void check(const struct sc_mask_opts *o, int have_mode)
 {
-	struct sc_scanner *sc = sc_scanner_new();
 	size_t i;
 
-	*st = SC_EXIT_INTERNAL;
-	if (!sc)
-		return NULL;
-	for (i = 0; i < nr_allow; i++) {
-		if (sc_scanner_allow(sc, allow[i]) < 0) {
-			sc_scanner_free(sc);
+	if (o->all_fields && o->mode != SC_MASK_RECORDS)
+		sc_usage_error(&tool, "--all-fields goes with --records-stream");
+	if (o->nr_allow && o->mode != SC_MASK_SCAN && o->mode != SC_MASK_DIFF)
+		sc_usage_error(&tool, "--allow-fingerprint goes with --scan "
+			       "or --check-diff");
+	if (o->config && o->mode != SC_MASK_SCAN && o->mode != SC_MASK_DIFF)
+		sc_usage_error(&tool, "--config goes with --scan or "
+			       "--check-diff");
+	if (o->mode == SC_MASK_SCAN) {
+		if (o->nr_sources || o->stdin_name)
+			sc_usage_error(&tool, "--scan takes no secret source");
+		if (!o->npaths)
+			sc_usage_error(&tool, "--scan needs a PATH");
+	} else {
+		if (have_mode && o->npaths)
+			sc_usage_error(&tool, "this mode reads stdin and "
+				       "takes no FILE");
+		if (!o->nr_sources && !o->stdin_name)
+			sc_usage_error(&tool, "no secret source");
+		/* Standard input holds the value: the text must come
+		 * from files. */
+		if (o->stdin_name && (have_mode || !o->npaths))
+			sc_usage_error(&tool, "--secret-stdin reads the value "
+				       "from standard input: name the FILEs "
+				       "to mask");
+	}
+	for (i = 0; i < o->nr_allow; i++)
+		if (!sc_scan_fingerprint_valid(o->allow[i]))
 			sc_usage_error(&tool, "--allow-fingerprint takes 16 "
 				       "lower-case hex digits");
-		}
-	}
-	if (config && (*st = sc_scanner_allow_config(sc, config))) {
-		sc_scanner_free(sc);
-		return NULL;
-	}
-	return sc;
-}
-
-/* --scan needs no secret: it looks for the shape of credentials. */
-static int scan(int sources, int force_records, const char *config,
-		char **allow, size_t nr_allow, int npaths, char **paths)
-{
-	struct sc_scanner *sc;
-	struct sc_output out;
-	int ret;
-
-	if (sources)
-		sc_usage_error(&tool, "--scan takes no secret source");
-	if (!npaths)
-		sc_usage_error(&tool, "--scan needs a PATH");
-	if (!(sc = scanner(config, allow, nr_allow, &ret)))
-		return ret;
-	sc_output_init_records(&out, STDOUT_FILENO, force_records);
-	ret = sc_scan_paths(sc, paths, npaths, &out);
-	sc_output_release(&out);
-	sc_scanner_free(sc);
-	return ret;
 }
 
 int main(int argc, char *argv[])
@@ -165,101 +132,47 @@ int main(int argc, char *argv[])
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_secrets secrets;
-	struct sc_mask_set *set = NULL;
-	struct sc_masker *m = NULL;
-	struct sc_scanner *sc = NULL;
-	const char *stdin_name = NULL, *config = NULL;
-	int mode = 0, all_fields = 0, sources = 0, failed = 0, c, ret;
-	char **allow = NULL;
-	size_t nr_allow = 0;
-	int force_records = 0;
+	struct sc_mask_opts o;
+	struct sc_mask_source *sources;
+	char **allow;
+	int have_mode = 0, c, ret;
 
 	sc_diag_init(tool.name);
-	sc_secrets_init(&secrets);
+	memset(&o, 0, sizeof(o));
+	/* No more sources or fingerprints than arguments. */
+	sources = sc_xcalloc((size_t)argc, sizeof(*sources));
+	allow = sc_xcalloc((size_t)argc, sizeof(*allow));
 	while ((c = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
 		if (c == 'z') {
-			force_records = 1;
-			continue;
-		}
-		if (c == OPT_ALL) {
-			all_fields = 1;
-			continue;
-		}
-		if (c == OPT_CONFIG) {
-			config = optarg;
-			continue;
-		}
-		if (c == OPT_ALLOW_FP) {
-			allow = sc_xrealloc(allow, sc_st_mult(nr_allow + 1,
-							      sizeof(*allow)));
-			allow[nr_allow++] = optarg;
-			continue;
-		}
-		if (c == OPT_STREAM || c == OPT_DIFF || c == OPT_SCAN) {
-			if (mode && mode != c)
+			o.force_records = 1;
+		} else if (c == OPT_ALL) {
+			o.all_fields = 1;
+		} else if (c == OPT_CONFIG) {
+			o.config = optarg;
+		} else if (c == OPT_ALLOW_FP) {
+			allow[o.nr_allow++] = optarg;
+		} else if (c == OPT_STREAM || c == OPT_DIFF || c == OPT_SCAN) {
+			if (have_mode && o.mode != mode_of(c))
 				sc_usage_error(&tool, "choose one mode");
-			mode = c;
-			continue;
-		}
-		sources++;
-		if (c == OPT_STDIN) {
-			if (stdin_name)
+			o.mode = mode_of(c);
+			have_mode = 1;
+		} else if (c == OPT_STDIN) {
+			if (o.stdin_name)
 				sc_usage_error(&tool, "one --secret-stdin: "
 					       "standard input holds one value");
-			stdin_name = optarg;
-			continue;
+			o.stdin_name = optarg;
+		} else {
+			sources[o.nr_sources].kind = source_kind(c);
+			sources[o.nr_sources++].arg = optarg;
 		}
-		/* Read every source, so each bad one is reported at once. */
-		if (add_source(&secrets, c, optarg) < 0)
-			failed = 1;
 	}
-	if (all_fields && mode != OPT_STREAM)
-		sc_usage_error(&tool, "--all-fields goes with --records-stream");
-	if (nr_allow && mode != OPT_SCAN && mode != OPT_DIFF)
-		sc_usage_error(&tool, "--allow-fingerprint goes with --scan "
-			       "or --check-diff");
-	if (config && mode != OPT_SCAN && mode != OPT_DIFF)
-		sc_usage_error(&tool, "--config goes with --scan or "
-			       "--check-diff");
-	if (mode == OPT_SCAN) {
-		ret = scan(sources, force_records, config, allow, nr_allow,
-			   argc - optind, argv + optind);
-		free(allow);
-		return ret;
-	}
-	if (mode && optind < argc)
-		sc_usage_error(&tool, "this mode reads stdin and takes no FILE");
-	if (!sources)
-		sc_usage_error(&tool, "no secret source");
-	/* Standard input holds the value: the text must come from files. */
-	if (stdin_name && (mode || optind == argc))
-		sc_usage_error(&tool, "--secret-stdin reads the value from "
-			       "standard input: name the FILEs to mask");
-	if (stdin_name && sc_secrets_from_fd(&secrets, stdin_name,
-					     STDIN_FILENO) < 0)
-		failed = 1;
-	/* A partial secret list is worse than none: refuse, output nothing. */
-	if (failed) {
-		sc_secrets_release(&secrets);
-		return SC_EXIT_USAGE;
-	}
-	/* --check-diff also looks for credentials no source names. */
-	if (mode == OPT_DIFF && !(sc = scanner(config, allow, nr_allow, &ret))) {
-		sc_secrets_release(&secrets);
-		free(allow);
-		return ret;
-	}
+	o.sources = sources;
+	o.allow = allow;
+	o.paths = argv + optind;
+	o.npaths = argc - optind;
+	check(&o, have_mode);
+	ret = sc_mask_run(&o);
+	free(sources);
 	free(allow);
-	set = sc_mask_set_build(&secrets, 1);
-	sc_secrets_release(&secrets);
-	if (set)
-		m = sc_masker_new(set);
-	ret = m ? run(mode, all_fields, force_records, m, sc, argc - optind,
-		      argv + optind) :
-		  SC_EXIT_INTERNAL;
-	sc_masker_free(m);
-	sc_mask_set_free(set);
-	sc_scanner_free(sc);
 	return ret;
 }

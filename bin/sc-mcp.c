@@ -96,7 +96,7 @@ int main(int argc, char *argv[])
 		/* The agent's side: nothing else may be asked of it. */
 		if (optind < argc || o.server || o.list)
 			sc_usage_error(&tool, "--relay takes no other option");
-		return sc_mcp_relay(relay, STDIN_FILENO, STDOUT_FILENO);
+		return sc_mcp_relay_run(relay, STDIN_FILENO, STDOUT_FILENO);
 	}
 	if (!o.server || !sc_mcp_server_name_ok(o.server))
 		sc_usage_error(&tool, "--server takes a name of [A-Za-z0-9-]");

@@ -4,17 +4,14 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include "diag.h"
-#include "io.h"
 #include "model.h"
+#include "modeltool.h"
 #include "opt.h"
 #include "provider.h"
-#include "record.h"
-#include "rectable.h"
 
 static const char *const synopsis[] = {
 	"--provider anthropic|openai|bedrock|replay [--model NAME] "
@@ -60,78 +57,6 @@ static unsigned long number(const char *arg, unsigned long long lo,
 		sc_usage_error(&tool, why);
 	}
 	return (unsigned long)n;
-}
-
-/*
- * Ask, then write the whole reply at once: never a partial one.  BUDGET:
- * the tokens the conversation may take (0: no bound).
- */
-static int run(struct sc_provider *p, unsigned allowed,
-	       unsigned long long budget, int force_records)
-{
-	struct sc_conversation c;
-	struct sc_reply reply;
-	struct sc_buf out = SC_BUF_INIT;
-	const char *why = NULL;
-	int ret;
-
-	sc_conversation_init(&c);
-	sc_reply_init(&reply);
-	ret = sc_conversation_read(&c, STDIN_FILENO);
-	if (!ret && sc_conversation_check_labels(&c, allowed) < 0)
-		ret = SC_EXIT_NO;
-	if (!ret && sc_conversation_fit(&c, budget, &reply.elided) < 0)
-		ret = SC_EXIT_NO;
-	if (!ret)
-		ret = sc_provider_call(p, &c, &reply);
-	if (!ret && sc_reply_encode(&reply, c.labels, p->name, p->model, &out,
-				    &why) < 0) {
-		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name, why);
-		ret = SC_EXIT_NO;
-	}
-	if (!ret && sc_records_write_encoded(STDOUT_FILENO, out.data, out.len,
-					     force_records) < 0) {
-		sc_error_errno("WRITE-FAILED", "cannot write output");
-		ret = SC_EXIT_INTERNAL;
-	}
-	sc_buf_release(&out);
-	sc_reply_release(&reply);
-	sc_conversation_release(&c);
-	return ret;
-}
-
-/*
- * --credential-source: one record naming where the key or the AWS
- * credentials would come from, for doctor; nothing is read from standard
- * input and nothing is sent.
- */
-static int credential_source(struct sc_provider *p, int force_records)
-{
-	struct sc_record rec;
-	struct sc_buf out = SC_BUF_INIT;
-	const char *why = NULL;
-	char source[192];
-	int ret = sc_provider_credential_source(p, source, sizeof(source), &why);
-
-	if (ret < 0) {
-		sc_error("NO-CREDENTIALS", "%s", why);
-		return SC_EXIT_UNAVAILABLE;
-	}
-	if (ret)
-		return ret;
-	sc_record_init(&rec);
-	sc_record_adds(&rec, "type", "credentials");
-	sc_record_adds(&rec, "provider", p->name);
-	sc_record_adds(&rec, "source", source);
-	sc_record_encode(&rec, &out);
-	if (sc_records_write_encoded(STDOUT_FILENO, out.data, out.len,
-				     force_records) < 0) {
-		sc_error_errno("WRITE-FAILED", "cannot write output");
-		ret = SC_EXIT_INTERNAL;
-	}
-	sc_record_release(&rec);
-	sc_buf_release(&out);
-	return ret;
 }
 
 int main(int argc, char *argv[])
@@ -222,7 +147,7 @@ int main(int argc, char *argv[])
 	p.http.retries = retries;
 	p.transcript_path = transcript;
 	if (show_source) {
-		ret = credential_source(&p, force_records);
+		ret = sc_model_credential_run(&p, force_records);
 		sc_provider_release(&p);
 		return ret;
 	}
@@ -236,8 +161,9 @@ int main(int argc, char *argv[])
 	if (ret < 0)
 		sc_usage_error(&tool, why);   /* nothing secret held yet to wipe */
 	if (!ret)
-		ret = run(&p, allowed, window ? window - max_tokens : 0,
-			  force_records);
+		ret = sc_model_ask_run(&p, allowed,
+				       window ? window - max_tokens : 0,
+				       force_records);
 	sc_provider_release(&p);
 	return ret;
 }

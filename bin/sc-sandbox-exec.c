@@ -1,6 +1,6 @@
 /*
  * sc-sandbox-exec: run one command confined by the OS sandbox.  Options and
- * the profile make a policy; lib/sandbox-linux.c enforces it on Linux,
+ * the profile make a policy; lib/sandbox-*.c enforce it on Linux,
  * lib/seatbelt.c on macOS (compiled there only, not exercised by this
  * project's CI).  Its own failures exit 125 and the command never runs
  * unconfined.
@@ -20,6 +20,7 @@
 #ifdef __APPLE__
 #include "seatbelt.h"
 #endif
+#include "twin.h"
 
 static const char *const synopsis[] = {
 	"[OPTIONS] -- PROGRAM [ARG...]",
@@ -279,6 +280,15 @@ int main(int argc, char *argv[])
 	sc_sandbox_policy_init(&pol);
 	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1)
 		parse_option(c, optarg, &cli, &files, &probe);
+#ifdef SC_STATIC_EXE
+	/* Linked statically: its twin reads profiles and speccoder.conf and
+	 * resolves hosts. */
+	if (files.profile || files.config || cli.net == SC_NET_HOSTS ||
+	    cli.allow_hosts.nr || cli.connections) {
+		sc_twin_exec(tool.name, "/proc/self/exe", argv);
+		exit(SC_SANDBOX_FAILED);
+	}
+#endif
 	argc -= optind;
 	argv += optind;
 	if (probe == PROBE_RECORDS)
@@ -295,7 +305,7 @@ int main(int argc, char *argv[])
 	if (files.config)
 		apply_config(&pol, files.config);
 	/* the mode may come from the project's file (--config) */
-	if (pol.mode == SC_MODE_OFF && pol.tier != SC_TIER_BEST)
+	if (pol.mode == SC_SANDBOX_MODE_OFF && pol.tier != SC_TIER_BEST)
 		fail("BAD-OPTION", "--mode off and --tier conflict", NULL);
 	/* A host list asks for --network hosts; with another mode it would
 	 * be ignored, so it is refused. */

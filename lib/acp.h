@@ -15,29 +15,30 @@
  * at the timeout with its whole process group.
  */
 #include <stddef.h>
-#include "agenthome.h"
 
 /* The most MCP servers an agent gets (--mcp). */
 #define SC_ACP_MAX_MCP 64
 
 struct sc_acp_opts {
 	char *const *argv;          /* the agent's command, NULL-terminated */
-	const char *cwd;            /* the session's root, absolute, resolved */
+	const char *cwd;            /* the session's root (resolved here) */
 	int timeout_ms;             /* bound of each wait for the agent */
-	const struct sc_agenthome *home; /* private configuration, or NULL */
+	const char *config_home;    /* private configuration made here, or NULL */
 	char *const *keep;          /* variable names passed to the agent */
 	size_t nkeep;
 	int force_records;          /* -z: records even to a terminal */
 	char *const *mcp;           /* MCP servers the agent gets (acpmcp.h) */
-	size_t nmcp;                /* needs home: their sockets are there */
-	const char *relay;          /* the relay's program: sc-mcp */
+	size_t nmcp;                /* needs config_home: their sockets are there */
 };
 
 /*
- * Start the agent, open a session, then serve the caller's records from
- * IN_FD and write records to OUT_FD until the caller's input ends or the
- * session fails.  Returns the exit status sc-acp(1) documents; the agent
- * and everything in its process group is gone when it returns.
+ * Resolve the root, make the private configuration and find the relay
+ * (sc-mcp beside this program), start the agent, open a session, then
+ * serve the caller's records from IN_FD and write records to OUT_FD until
+ * the caller's input ends or the session fails.  Returns the exit status
+ * sc-acp(1) documents; the agent and everything in its process group is
+ * gone when it returns.  It is the only function of lib/acp*.c that
+ * returns an exit status (acp-int.h).
  */
 int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd);
 

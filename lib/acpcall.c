@@ -8,6 +8,7 @@
 
 #include "acpcall.h"
 #include "jsonrpc.h"
+#include "paths.h"
 
 void sc_acp_call_start(struct sc_record *r, unsigned long id, const char *tool)
 {
@@ -23,15 +24,10 @@ void sc_acp_call_start(struct sc_record *r, unsigned long id, const char *tool)
 void sc_acp_add_path(struct sc_record *r, const char *root, const char *name,
 		     const char *path)
 {
-	size_t n = strlen(root);
+	const char *rel = sc_path_below(path, root);
 
-	if (!strncmp(path, root, n) && (path[n] == '/' || !path[n])) {
-		path += n;
-		while (*path == '/')
-			path++;
-		if (!*path)
-			path = ".";
-	}
+	if (rel)
+		path = *rel ? rel : ".";
 	sc_record_adds(r, name, path);
 }
 

@@ -18,6 +18,7 @@
 #include "filetool.h"
 #include "io.h"
 #include "model.h"
+#include "opt.h"
 #include "paths.h"
 #include "record.h"
 #include "rectable.h"
@@ -27,7 +28,17 @@
 /* A result is cut here so the conversation stays bounded whatever ran. */
 #define MASK_OUT_MAX ((size_t)8 << 20)
 
-enum outcome { GO_ON = 0, STOPPED = 1 };
+/*
+ * What each step of the loop returns.  Only sc_agent_run turns these into
+ * an exit status: a step that fails has printed its diagnostic and returns
+ * FAILED, never an exit code of its own.
+ */
+enum outcome {
+	FAILED = -1,   /* the loop itself failed, after a diagnostic */
+	GO_ON = 0,     /* the next call, the next turn */
+	STOPPED = 1,   /* the attempt must stop: stats->code says why */
+	ENDED = 2,     /* the model (or the agent) ended its turn */
+};
 
 
 struct loop {
@@ -37,6 +48,11 @@ struct loop {
 	int rootfd;
 	int conv;
 	struct sc_coproc *cls;
+	struct sc_coproc *mask;       /* sc-mask --records-stream */
+	unsigned mask_seq;            /* the id of the last text masked */
+	/* A program the loop was given cannot be used (the masker died, a
+	 * coprocess did not start): the environment's failure, exit 4. */
+	int unusable_program;
 	struct sc_coproc *acp;        /* an external agent's session, or NULL */
 	/* sc-acp's records read while a command ran, for the task loop. */
 	struct sc_record held[16];
@@ -133,6 +149,105 @@ void sc_agent_stamp(struct sc_record *r)
 		sc_record_adds(r, "time", when);
 }
 
+/* ---- the end record ------------------------------------------------ */
+
+static void add_count(struct sc_record *r, const char *name, unsigned n)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%u", n);
+	sc_record_adds(r, name, v);
+}
+
+void sc_agent_end_record(const struct sc_agent_opts *o,
+			 const struct sc_agent_stats *s, int status,
+			 struct sc_record *r)
+{
+	const struct sc_agent_counts *b = &o->before;
+
+	sc_record_adds(r, "type", status == 0 ? "done" : "stop");
+	if (status == 0) {
+		sc_record_adds(r, "reason", "end-turn");
+	} else {
+		sc_record_adds(r, "code", s->code[0] ? s->code : "FAILED");
+		sc_record_adds(r, "reason", s->reason.len ? s->reason.data :
+			       "the loop failed (see the error above)");
+	}
+	add_count(r, "turns", s->turns);
+	add_count(r, "allowed", s->allowed);
+	add_count(r, "asked", s->asked);
+	add_count(r, "denied", s->denied);
+	add_count(r, "run-turns", b->turns + s->turns);
+	add_count(r, "run-allowed", b->allowed + s->allowed);
+	add_count(r, "run-asked", b->asked + s->asked);
+	add_count(r, "run-denied", b->denied + s->denied);
+	sc_agent_stamp(r);
+}
+
+/* The count NAME of R into *N: 0, or -1 when absent or not a number. */
+static int read_count(const struct sc_record *r, const char *name,
+		      unsigned *n)
+{
+	const char *v = sc_record_str(r, name);
+	unsigned long long x;
+
+	if (!v || sc_parse_uint(v, 1000000000, &x) < 0)
+		return -1;
+	*n = (unsigned)x;
+	return 0;
+}
+
+int sc_agent_parse_before(const void *data, size_t len,
+			  struct sc_agent_counts *before)
+{
+	struct sc_input in;
+	struct sc_reader rd;
+	struct sc_record r;
+	int st, found = 0;
+
+	memset(before, 0, sizeof(*before));
+	sc_input_init_mem(&in, data, len);
+	sc_reader_init(&rd, &in);
+	sc_record_init(&r);
+	/* The last end record counts: the loops of a run follow each other. */
+	while ((st = sc_reader_next(&rd, &r)) == SC_READ_RECORD) {
+		const char *type = sc_record_type(&r);
+
+		if (!type || (strcmp(type, "done") && strcmp(type, "stop")))
+			continue;
+		found = 1;
+		if (read_count(&r, "run-turns", &before->turns) < 0 ||
+		    read_count(&r, "run-allowed", &before->allowed) < 0 ||
+		    read_count(&r, "run-asked", &before->asked) < 0 ||
+		    read_count(&r, "run-denied", &before->denied) < 0)
+			found = -1;
+	}
+	sc_record_release(&r);
+	if (st < 0 || found <= 0) {
+		memset(before, 0, sizeof(*before));
+		return -1;
+	}
+	return 0;
+}
+
+int sc_agent_read_before(const char *file, struct sc_agent_counts *before)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	int st = sc_read_file_max(file, 1 << 20, &b), ret = 0;
+
+	memset(before, 0, sizeof(*before));
+	if (st == -1 && errno == ENOENT)
+		ret = 0;   /* the run's first loop */
+	else if (st < 0)
+		ret = sc_error_errno("BEFORE-UNREADABLE", "cannot read '%s'",
+				     file);
+	else if (sc_agent_parse_before(b.data ? b.data : "", b.len, before) < 0)
+		ret = sc_error("BEFORE-MALFORMED", "'%s' holds no end record "
+			       "with the run's counts", file);
+	sc_buf_release(&b);
+	return ret;
+}
+
 /* Write R to the events with the time it happened, as the journal keeps it. */
 static int emit(struct loop *l, const struct sc_record *r)
 {
@@ -223,29 +338,6 @@ static char **concat_argv(char **prefix, const char *sep, char **rest)
 	return v;
 }
 
-/* ---- the classifier coprocess -------------------------------------- */
-
-/*
- * Send CALL, read the answer into VERDICT: a verdict (1), the classifier's
- * stop record (0), or a failure (-1).
- */
-static int coproc_ask(struct sc_coproc *c, const struct sc_record *call,
-		      struct sc_record *verdict)
-{
-	int st;
-
-	if (sc_record_write(&c->out, call) < 0 || sc_output_flush(&c->out) < 0)
-		return -1;
-	while ((st = sc_reader_next(&c->rd, verdict)) == SC_READ_RECORD) {
-		const char *type = sc_record_type(verdict);
-		if (type && !strcmp(type, "verdict"))
-			return 1;
-		if (type && !strcmp(type, "stop"))
-			return 0;
-	}
-	return -1;
-}
-
 /* ---- running the other tools --------------------------------------- */
 
 /* Run ARGV with IN, OUT and ERR (-1: ours) in DIRFD; its status. */
@@ -258,33 +350,61 @@ static int run_tool(char **argv, int in, int out, int err, int dirfd)
 	return sc_wait(pid);
 }
 
-/* Mask TEXT through the mask filter into OUT (replacing it). */
-static int mask_text(struct loop *l, struct sc_buf *text, int *truncated)
-{
-	int raw = sc_anon_file("sc-agent-raw"), out = sc_anon_file("sc-agent-out");
-	int st = -1, trunc = 0;
+/* ---- the masker coprocess ----------------------------------------- */
 
-	if (raw >= 0 && out >= 0 &&
-	    sc_write_all(raw, text->data ? text->data : "", text->len) == 0 &&
-	    lseek(raw, 0, SEEK_SET) == 0) {
-		pid_t pid = sc_spawn(l->prog->mask, raw, out, -1, -1);
-		st = pid < 0 ? -1 : sc_wait(pid);
-	}
-	sc_buf_wipe(text);
-	if (st == 0 && (lseek(out, 0, SEEK_SET) < 0 ||
-			sc_read_fd_capped(out, MASK_OUT_MAX, text, &trunc) < 0))
-		st = -1;
-	if (raw >= 0)
-		close(raw);
-	if (out >= 0)
-		close(out);
-	if (st != 0) {
-		sc_buf_reset(text);
+/*
+ * The masker is gone or broke the framing: it is ended, and every later
+ * result fails too, so nothing unmasked ever goes on.
+ */
+static int mask_failed(struct loop *l)
+{
+	l->unusable_program = 1;
+	if (l->mask) {
+		int st = sc_coproc_end(l->mask);
+
+		l->mask = NULL;
 		return sc_error("MASK-FAILED", "the masker failed (status %d): "
 				"nothing unmasked goes on", st);
 	}
-	*truncated |= trunc;
-	return 0;
+	return sc_error("MASK-FAILED", "the masker is not running: nothing "
+			"unmasked goes on");
+}
+
+/*
+ * Mask TEXT (replaced by its masked form) through the masker coprocess
+ * (sc-mask --records-stream): one type=text record out with an id of its
+ * own, and the answer must be the type=text record with that id, so a
+ * masker that dies, hangs up or answers out of turn is a failure, never a
+ * result passed on unmasked.
+ */
+static int mask_text(struct loop *l, struct sc_buf *text, int *truncated)
+{
+	static const char *const answer[] = { "text", NULL };
+	struct sc_record req, ans;
+	const struct sc_field *f = NULL;
+	char id[32];
+
+	snprintf(id, sizeof(id), "mask-%u", ++l->mask_seq);
+	sc_record_init(&req);
+	sc_record_init(&ans);
+	sc_record_adds(&req, "type", "text");
+	sc_record_adds(&req, "id", id);
+	sc_record_add(&req, "text", text->data ? text->data : "", text->len);
+	if (l->mask && sc_coproc_ask(l->mask, &req, answer, id, &ans) == 0)
+		f = sc_record_get(&ans, "text");
+	sc_buf_wipe(text);
+	if (f) {
+		size_t n = f->value_len > MASK_OUT_MAX ? MASK_OUT_MAX :
+			   f->value_len;
+
+		sc_buf_add(text, f->value, n);
+		*truncated |= n < f->value_len;
+	}
+	sc_buf_wipe(&req.store);
+	sc_record_release(&req);
+	sc_buf_wipe(&ans.store);
+	sc_record_release(&ans);
+	return f ? 0 : mask_failed(l);
 }
 
 /* ---- executing one allowed call ------------------------------------ */
@@ -377,8 +497,7 @@ static int tell_started(struct loop *l, const char *id)
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "started");
 	sc_record_adds(&r, "id", id ? id : "");
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = -1;
 	sc_record_release(&r);
 	return ret;
@@ -822,7 +941,7 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 	l->stats->asked++;
 	if (l->o->no_prompt)
 		how = "no-prompt";
-	else if (l->stats->asked <= l->o->budget)
+	else if (l->o->before.asked + l->stats->asked <= l->o->budget)
 		ans = sc_ask(l->o->asker, describe(call, &what), parts, nr,
 			     sc_record_str(v, "reason"), hosts, &how);
 	sc_buf_release(&what);
@@ -834,7 +953,7 @@ static int ask_person(struct loop *l, const struct sc_record *call,
 	case SC_ANSWER_RUN:
 		if (add_grant(l, parts, nr, hosts) < 0) {
 			free(parts);
-			*ret = SC_EXIT_INTERNAL;
+			*ret = FAILED;
 			return -1;
 		}
 		free(parts);
@@ -862,7 +981,7 @@ static int answer_model(struct loop *l, const char *id,
 	sc_record_adds(&r, "source", res->source);
 	sc_record_add(&r, "text", res->text.data ? res->text.data : "",
 		      res->text.len);
-	ret = append_conversation(l, &r) < 0 ? SC_EXIT_INTERNAL : 0;
+	ret = append_conversation(l, &r) < 0 ? FAILED : 0;
 	sc_record_release(&r);
 	return ret;
 }
@@ -892,8 +1011,7 @@ static int answer_executor(struct loop *l, const char *id,
 		sc_record_adds(&r, "truncated", "1");
 	if (res->missing)
 		sc_record_adds(&r, "error", "not-found");
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
 	sc_record_release(&r);
 	return ret;
@@ -906,7 +1024,7 @@ static int add_result(struct loop *l, const char *id, const char *tool,
 	int ret;
 
 	if (mask_text(l, &res->text, &res->truncated) < 0)
-		return SC_EXIT_UNAVAILABLE;
+		return FAILED;
 	sc_record_init(&r);
 	ret = l->acp ? answer_executor(l, id, res) : answer_model(l, id, res);
 	sc_record_reset(&r);
@@ -926,7 +1044,7 @@ static int add_result(struct loop *l, const char *id, const char *tool,
 	}
 	sc_record_adds(&r, "truncated", res->truncated ? "yes" : "no");
 	if (!ret && emit(l, &r) < 0)
-		ret = SC_EXIT_INTERNAL;
+		ret = FAILED;
 	sc_record_release(&r);
 	return ret;
 }
@@ -934,17 +1052,19 @@ static int add_result(struct loop *l, const char *id, const char *tool,
 static int judge(struct loop *l, const struct sc_record *call,
 		 struct sc_record *v)
 {
-	int st = coproc_ask(l->cls, call, v);
+	/* A verdict (0), or the classifier's stop record (1). */
+	static const char *const answers[] = { "verdict", "stop", NULL };
+	int st = sc_coproc_ask(l->cls, call, answers, NULL, v);
 
 	if (st < 0) {
 		sc_error("CLASSIFY-FAILED", "the classifier gave no verdict");
-		return SC_EXIT_INTERNAL;
+		return FAILED;
 	}
-	if (st == 0)
+	if (st == 1)
 		return stop(l, sc_record_str(v, "code") ?
 			    sc_record_str(v, "code") : "CLASSIFY-STOPPED",
 			    "the policy ended the attempt");
-	return emit(l, v) < 0 ? SC_EXIT_INTERNAL : GO_ON;
+	return emit(l, v) < 0 ? FAILED : GO_ON;
 }
 
 /* ---- MCP tools (lib/agentmcp.c) ------------------------------------ */
@@ -1009,8 +1129,7 @@ static int mcp_to_acp(void *ctx, const struct sc_record *r)
 
 	sc_record_init(&m);
 	ret = masked_tool(l, r, &m);
-	if (!ret && (sc_record_write(&l->acp->out, &m) < 0 ||
-		     sc_output_flush(&l->acp->out) < 0))
+	if (!ret && sc_coproc_send(l->acp, &m) < 0)
 		ret = -1;
 	sc_record_release(&m);
 	return ret;
@@ -1026,11 +1145,10 @@ static int acp_mcp_start(struct loop *l)
 
 	if (sc_agent_mcp_start(&l->mcp, l->prog->mcp, l->prog->nr_mcp,
 			       &sink) < 0)
-		return SC_EXIT_INTERNAL;
+		return FAILED;
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "mcp-ready");
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent's session is gone");
 	sc_record_release(&r);
 	return ret ? ret : GO_ON;
@@ -1044,7 +1162,7 @@ static int judge_mcp(struct loop *l, const struct sc_record *call,
 	int ret;
 
 	sc_record_init(&j);
-	ret = sc_agent_mcp_judged(&l->mcp, call, &j) < 0 ? SC_EXIT_INTERNAL :
+	ret = sc_agent_mcp_judged(&l->mcp, call, &j) < 0 ? FAILED :
 	      judge(l, &j, v);
 	sc_record_release(&j);
 	return ret;
@@ -1058,7 +1176,7 @@ static int mcp_call(struct loop *l, const struct sc_record *call,
 
 	if (sc_agent_mcp_call(&l->mcp, call, l->o->output_max, &res->text, &ok,
 			      &res->truncated, &res->source) < 0)
-		return SC_EXIT_INTERNAL;
+		return FAILED;
 	res->outcome = ok ? "ok" : "error";
 	if (res->truncated)
 		sc_buf_addf(&res->text, "\n[output truncated at %zu bytes]",
@@ -1089,7 +1207,7 @@ static int unmapped(struct loop *l, const struct sc_record *call,
 		sc_record_add(v, "object", req->value, req->value_len);
 	else
 		sc_record_adds(v, "object", title ? title : "");
-	return emit(l, v) < 0 ? SC_EXIT_INTERNAL : GO_ON;
+	return emit(l, v) < 0 ? FAILED : GO_ON;
 }
 
 /*
@@ -1365,13 +1483,13 @@ static int take_reply(struct loop *l, const struct reply *reply,
 		/* The usage goes to the journal, for report's totals. */
 		if (type && !strcmp(type, "usage")) {
 			if (emit(l, r) < 0)
-				return SC_EXIT_INTERNAL;
+				return FAILED;
 			continue;
 		}
 		if (!type || (strcmp(type, "text") && strcmp(type, "call")))
 			continue;
 		if (append_conversation(l, r) < 0 || emit(l, r) < 0)
-			return SC_EXIT_INTERNAL;
+			return FAILED;
 		if (!strcmp(type, "call"))
 			(*calls)++;
 		else {
@@ -1400,7 +1518,7 @@ static int turn(struct loop *l)
 	}
 	reply_release(&reply);
 	if (ret == GO_ON && !calls)
-		return -1;   /* the model ended its turn */
+		return ENDED;
 	return ret;
 }
 
@@ -1422,7 +1540,7 @@ static int acp_event(struct loop *l, const struct sc_record *r)
 	const char *type = sc_record_type(r);
 
 	if (emit(l, r) < 0)
-		return SC_EXIT_INTERNAL;
+		return FAILED;
 	if (!strcmp(type, "text"))
 		progress(l, "  agent: %.160s", sc_record_str(r, "text") ?
 			 sc_record_str(r, "text") : "");
@@ -1439,7 +1557,7 @@ static int acp_event(struct loop *l, const struct sc_record *r)
 		 */
 		int ret = guard(l);
 
-		return ret == GO_ON ? -1 : ret;
+		return ret == GO_ON ? ENDED : ret;
 	} else if (!strcmp(type, "stop"))
 		return stop(l, sc_record_str(r, "code") ?
 			    sc_record_str(r, "code") : "ACP-EXITED",
@@ -1463,8 +1581,7 @@ static int executor_task(struct loop *l)
 	sc_record_adds(&r, "type", "prompt");
 	sc_record_add(&r, "text", l->o->prompt ? l->o->prompt : "",
 		      l->o->prompt_len);
-	if (sc_record_write(&l->acp->out, &r) < 0 ||
-	    sc_output_flush(&l->acp->out) < 0)
+	if (sc_coproc_send(l->acp, &r) < 0)
 		ret = stop(l, "ACP-EXITED", "the external agent did not take the task");
 	while (ret == GO_ON &&
 	       (st = next_from_acp(l, &r)) == SC_READ_RECORD) {
@@ -1511,12 +1628,62 @@ static void acp_end(struct loop *l)
 	l->acp = NULL;
 }
 
+/* The exit status of the loop that ended with outcome RET (agent.h). */
+static int loop_exit(const struct loop *l, int ret)
+{
+	switch (ret) {
+	case ENDED: return SC_EXIT_OK;
+	case STOPPED: return SC_EXIT_NO;
+	default:
+		return l->unusable_program ? SC_EXIT_UNAVAILABLE :
+		       SC_EXIT_INTERNAL;
+	}
+}
+
+/* The coprocess WHAT did not start: FAILED, after error[CODE]. */
+static int not_started(struct loop *l, const char *code, const char *what)
+{
+	l->unusable_program = 1;
+	sc_error_errno(code, "cannot start %s", what);
+	return FAILED;
+}
+
+/*
+ * Start the coprocesses the loop keeps: the classifier, the masker, the
+ * MCP servers, an external agent.  GO_ON, or FAILED after a diagnostic.
+ */
+static int start_programs(struct loop *l)
+{
+	const struct sc_agent_programs *prog = l->prog;
+
+	l->cls = sc_coproc_start(prog->classify);
+	if (!l->cls)
+		return not_started(l, "CLASSIFY-FAILED", "the classifier");
+	/* One masker for the run: its matcher is compiled once. */
+	l->mask = sc_coproc_start(prog->mask);
+	if (!l->mask)
+		return not_started(l, "MASK-FAILED", "the masker");
+	if (prog->nr_mcp && !prog->executor) {
+		struct sc_agent_mcp_sink sink = { mcp_event, mcp_conversation, l };
+
+		/* Servers start once per attempt, before the first turn. */
+		if (sc_agent_mcp_start(&l->mcp, prog->mcp, prog->nr_mcp, &sink) < 0)
+			return FAILED;
+	}
+	if (prog->executor) {
+		l->acp = sc_coproc_start(prog->executor);
+		if (!l->acp)
+			return not_started(l, "ACP-START", "the external agent");
+	}
+	return GO_ON;
+}
+
 int sc_agent_run(const struct sc_agent_opts *o,
 		 const struct sc_agent_programs *prog,
 		 struct sc_agent_stats *stats)
 {
 	struct loop l;
-	int ret = GO_ON;
+	int ret, status;
 
 	memset(&l, 0, sizeof(l));
 	l.o = o;
@@ -1532,30 +1699,11 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		return SC_EXIT_UNAVAILABLE;
 	}
 	sc_output_init_records(&l.events, o->events_fd, o->force_records);
-	l.cls = sc_coproc_start(prog->classify);
-	if (!l.cls) {
-		sc_error_errno("CLASSIFY-FAILED", "cannot start the classifier");
-		ret = SC_EXIT_UNAVAILABLE;
-	}
-	if (ret == GO_ON && prog->nr_mcp && !prog->executor) {
-		struct sc_agent_mcp_sink sink = { mcp_event, mcp_conversation, &l };
-
-		/* Servers start once per attempt, before the first turn. */
-		if (sc_agent_mcp_start(&l.mcp, prog->mcp, prog->nr_mcp, &sink) < 0)
-			ret = SC_EXIT_INTERNAL;
-	}
-	if (ret == GO_ON && prog->executor) {
-		l.acp = sc_coproc_start(prog->executor);
-		if (!l.acp) {
-			sc_error_errno("ACP-START", "cannot start the external agent");
-			ret = SC_EXIT_UNAVAILABLE;
-		} else {
-			if (prog->nr_mcp)
-				ret = acp_mcp_start(&l);
-			if (ret == GO_ON)
-				ret = executor_task(&l);
-		}
-	}
+	ret = start_programs(&l);
+	if (ret == GO_ON && l.acp && prog->nr_mcp)
+		ret = acp_mcp_start(&l);
+	if (ret == GO_ON && l.acp)
+		ret = executor_task(&l);
 	while (ret == GO_ON) {
 		if (l.turn >= o->max_turns) {
 			ret = stop(&l, "MAX-TURNS", "the model took %u turns "
@@ -1564,16 +1712,16 @@ int sc_agent_run(const struct sc_agent_opts *o,
 		}
 		ret = turn(&l);
 	}
-	if (ret < 0)
-		ret = 0;
+	status = loop_exit(&l, ret);
 	acp_end(&l);
 	sc_agent_mcp_end(&l.mcp);
 	sc_coproc_end(l.cls);
+	sc_coproc_end(l.mask);
 	for (size_t i = 0; i < sizeof(l.approved) / sizeof(l.approved[0]); i++)
 		free(l.approved[i]);
 	sc_output_flush(&l.events);
 	sc_output_release(&l.events);
 	close(l.conv);
 	close(l.rootfd);
-	return ret;
+	return status;
 }

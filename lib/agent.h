@@ -18,6 +18,8 @@
 #include "approve.h"
 #include "buf.h"
 
+struct sc_record;
+
 struct sc_agent_programs {
 	char **model;      /* conversation on stdin, reply records on stdout */
 	char **classify;   /* coprocess: call in, verdict out */
@@ -30,12 +32,18 @@ struct sc_agent_programs {
 	size_t nr_mcp;
 };
 
+/* What a loop counted: model turns and calls allowed, asked and denied. */
+struct sc_agent_counts {
+	unsigned turns, allowed, asked, denied;
+};
+
 struct sc_agent_opts {
 	const char *root;
 	const char *conversation;  /* records, appended to as the loop goes */
 	const char *grants;        /* where grants for this run are added */
 	int no_prompt;
-	unsigned budget;           /* questions this task may ask */
+	unsigned budget;           /* questions the run may ask */
+	struct sc_agent_counts before; /* the run's loops before this one */
 	unsigned max_turns;
 	size_t read_max;           /* bytes of a file the model reads */
 	size_t output_max;         /* bytes of a command's masked output */
@@ -54,8 +62,33 @@ struct sc_agent_stats {
 	struct sc_buf reason;
 };
 
+/*
+ * Read into BEFORE the run's counts from FILE, the end record (type=done
+ * or type=stop) an earlier loop of the same run wrote: its run-* fields.
+ * A missing FILE is a run's first loop (all zero).  0, or -1 after a
+ * diagnostic (BEFORE-UNREADABLE, BEFORE-MALFORMED).
+ */
+int sc_agent_read_before(const char *file, struct sc_agent_counts *before);
+
+/*
+ * The same from LEN bytes of records at DATA: 0, or -1 (and BEFORE all
+ * zero) when they are malformed or hold no end record with every run-*
+ * count a number.  Nothing is printed.
+ */
+int sc_agent_parse_before(const void *data, size_t len,
+			  struct sc_agent_counts *before);
+
+/*
+ * The end record of a loop that returned STATUS: type=done or type=stop
+ * (code, reason), this loop's counts (turns, allowed, asked, denied) and
+ * the run's so far, this loop's included (run-turns, run-allowed,
+ * run-asked, run-denied), so the driver reads them instead of adding up.
+ */
+void sc_agent_end_record(const struct sc_agent_opts *o,
+			 const struct sc_agent_stats *s, int status,
+			 struct sc_record *r);
+
 /* Add time=, the UTC time as the journal writes it, to R. */
-struct sc_record;
 void sc_agent_stamp(struct sc_record *r);
 
 /* Add the records that open a new conversation: the tools the loop runs. */

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,9 @@
 #include "alloc.h"
 #include "diag.h"
 #include "encode.h"
+#include "io.h"
+#include "paths.h"
+#include "strlist.h"
 
 static const struct {
 	const char *sub, *var;
@@ -40,7 +44,7 @@ static const struct {
  * A settings file is compared by content up to this size; a larger one
  * (no agent writes settings that big) by its size and modification time.
  */
-#define DIGEST_MAX ((off_t)4 << 20)
+#define DIGEST_MAX ((size_t)4 << 20)
 
 void sc_agenthome_init(struct sc_agenthome *h)
 {
@@ -61,22 +65,19 @@ void sc_agenthome_release(struct sc_agenthome *h)
 /* DIR must be a real, empty directory of ours, closed to others. */
 static int check_dir(const char *dir)
 {
+	struct sc_strlist none = { 0 };
 	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	int fd, n = 0;
+	int fd, n;
 
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return sc_error_errno("CONFIG-HOME", "cannot open '%s'", dir);
-	if (fstat(fd, &st) < 0 || !(d = fdopendir(fd))) {
+	/* At most no names: 1 says there is one. */
+	if (fstat(fd, &st) < 0 || (n = sc_dir_list(fd, 0, &none)) < 0) {
 		close(fd);
 		return sc_error_errno("CONFIG-HOME", "cannot read '%s'", dir);
 	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
+	close(fd);
 	if (st.st_uid != geteuid() || (st.st_mode & 077))
 		return sc_error("CONFIG-HOME", "'%s' must be ours with mode "
 				"0700: other users could plant settings", dir);
@@ -144,11 +145,6 @@ int sc_agenthome_is_settings(const char *name)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 struct walk {
 	struct sc_buf *out;
 	size_t entries;
@@ -158,21 +154,17 @@ struct walk {
 /* The SHA-256 of the regular file NAME in DFD, in hex; -1 if unreadable. */
 static int digest_file(int dfd, const char *name, char hex[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE], buf[65536];
+	struct sc_buf data = SC_BUF_INIT;
+	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n = 0;
-	int ok = ctx && fd >= 0 && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	int ok = sc_read_file_at(dfd, name, DIGEST_MAX,
+				 SC_OPEN_NOFOLLOW | SC_OPEN_REGULAR, &data) == 0 &&
+		 EVP_Digest(data.data ? data.data : "", data.len, md, &mdlen,
+			    EVP_sha256(), NULL) && mdlen == 32;
 
-	while (ok && (n = read(fd, buf, sizeof(buf))) > 0)
-		ok = EVP_DigestUpdate(ctx, buf, (size_t)n);
-	ok = ok && n == 0 && EVP_DigestFinal_ex(ctx, md, &mdlen) && mdlen == 32;
 	if (ok)
 		sc_sha256_hex(md, hex);
-	EVP_MD_CTX_free(ctx);
-	if (fd >= 0)
-		close(fd);
+	sc_buf_release(&data);
 	return ok ? 0 : -1;
 }
 
@@ -185,21 +177,13 @@ static void note_file(struct sc_buf *out, int dfd, const char *name,
 {
 	char hex[65] = "";
 
-	if (S_ISREG(st->st_mode) && st->st_size <= DIGEST_MAX &&
+	if (S_ISREG(st->st_mode) && (size_t)st->st_size <= DIGEST_MAX &&
 	    digest_file(dfd, name, hex) == 0)
 		sc_buf_addf(out, "%s f %lld %s\n", rel, (long long)st->st_size, hex);
 	else
 		sc_buf_addf(out, "%s %o %lld %lld.%09ld\n", rel,
 			    (unsigned)st->st_mode, (long long)st->st_size,
 			    (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
-}
-
-/* 1 when PATH (absolute, lexically clean) is ROOT or beneath it. */
-static int beneath(const char *path, const char *root)
-{
-	size_t n = strlen(root);
-
-	return !strncmp(path, root, n) && (path[n] == '/' || !path[n]);
 }
 
 /*
@@ -227,34 +211,9 @@ static void note_link(struct walk *w, int dfd, const char *name,
 			    (int)(strrchr(rel, '/') ? strrchr(rel, '/') - rel : 0),
 			    rel, strrchr(rel, '/') ? "/" : "", target);
 	if (strstr(full.data, "/../") || strstr(full.data, "/./") ||
-	    !beneath(full.data, w->root))
+	    !sc_path_is_beneath(full.data, w->root))
 		sc_buf_addf(w->out, "%s l %s\n", rel, target);
 	sc_buf_release(&full);
-}
-
-/* The names in directory FD, sorted; NULL-terminated. */
-static char **list_dir(int fd, size_t *nr)
-{
-	DIR *d = fdopendir(fd);
-	struct dirent *e;
-	char **v = NULL;
-	size_t alloc = 0;
-
-	*nr = 0;
-	if (!d) {
-		close(fd);
-		return NULL;
-	}
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		SC_ALLOC_GROW(v, *nr + 1, alloc);
-		v[(*nr)++] = sc_xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*nr)
-		qsort(v, *nr, sizeof(*v), cmp_str);
-	return v;
 }
 
 /* Whole folders an agent loads behaviour from, every file counted. */
@@ -268,24 +227,23 @@ static int loads_folder(const char *name)
 static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
 		     int inside)
 {
+	struct sc_strlist names = { 0 };
 	struct stat st;
-	size_t nr, i;
-	char **names;
+	size_t i;
 	struct sc_buf sub = SC_BUF_INIT;
-	int fd = dup(dfd);
+	int fd;
 
-	if (fd < 0)
+	if (sc_dir_list(dfd, SIZE_MAX, &names) < 0)
 		return;
-	names = list_dir(fd, &nr);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < names.nr; i++) {
 		if (++w->entries > WALK_ENTRIES) {
 			sc_buf_adds(w->out, "(too many entries)\n");
 			break;
 		}
-		if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dfd, names.v[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		sc_buf_reset(&sub);
-		sc_buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		sc_buf_addf(&sub, "%s%s%s", rel, *rel ? "/" : "", names.v[i]);
 		/*
 		 * The homes themselves by identity only (their times change with
 		 * every state file), and every symlink: replacing a home, or
@@ -296,11 +254,11 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
 				    (unsigned)(st.st_mode & S_IFMT),
 				    (unsigned long long)st.st_ino);
 		if (S_ISLNK(st.st_mode)) {
-			note_link(w, dfd, names[i], sub.data);
+			note_link(w, dfd, names.v[i], sub.data);
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			int in = inside || loads_folder(names[i]);
+			int in = inside || loads_folder(names.v[i]);
 
 			if (in)
 				sc_buf_addf(w->out, "%s d\n", sub.data);
@@ -308,19 +266,17 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth,
 				sc_buf_adds(w->out, "(too deep)\n");
 				continue;
 			}
-			fd = openat(dfd, names[i], O_RDONLY | O_DIRECTORY |
+			fd = openat(dfd, names.v[i], O_RDONLY | O_DIRECTORY |
 				    O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0)
 				continue;
 			walk_dir(w, fd, sub.data, depth + 1, in);
 			close(fd);
-		} else if (inside || sc_agenthome_is_settings(names[i])) {
-			note_file(w->out, dfd, names[i], sub.data, &st);
+		} else if (inside || sc_agenthome_is_settings(names.v[i])) {
+			note_file(w->out, dfd, names.v[i], sub.data, &st);
 		}
 	}
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+	sc_strlist_release(&names);
 	sc_buf_release(&sub);
 }
 

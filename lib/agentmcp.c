@@ -289,8 +289,7 @@ int sc_agent_mcp_call(struct sc_agent_mcp *am, const struct sc_record *call,
 	}
 	s = &am->servers[t->server];
 	*source = s->source;
-	if (!s->cp || sc_record_write(&s->cp->out, call) < 0 ||
-	    sc_output_flush(&s->cp->out) < 0) {
+	if (!s->cp || sc_coproc_send(s->cp, call) < 0) {
 		sc_buf_addf(text, "the MCP server '%s' is not running", s->name);
 		return 0;
 	}

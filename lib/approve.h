@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "profile.h"
+#include "strlist.h"
 
 enum sc_answer {
 	SC_ANSWER_ONCE,

@@ -1,5 +1,9 @@
 /*
- * sc-attest's record and verify over git notes, with libgit2.
+ * sc-attest's record, sign, show and verify over git notes, with libgit2.
+ * Every command opens the repository through lib/gitopen (its own
+ * configuration read as data, nothing of it ever run) and maps what fails
+ * to its exit status itself; the helpers below return -1 with a
+ * diagnostic (attest.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +35,7 @@
 
 /* ---- the repository ---- */
 
+/* Report libgit2's last error under CODE; -1. */
 static int git_failed(const char *code, const char *what)
 {
 	const git_error *e = git_error_last();
@@ -39,18 +44,7 @@ static int git_failed(const char *code, const char *what)
 					       "libgit2 error");
 }
 
-/*
- * Open DIR through lib/gitopen: only the repository's own configuration is
- * read, as data, and nothing of the repository ever runs.  0, or the exit
- * code for the failure (its diagnostic printed).
- */
-static int open_repo(git_repository **repo, const char *dir)
-{
-	int st = sc_gitopen(repo, dir ? dir : ".");
-
-	return st ? sc_gitopen_exit(st) : 0;
-}
-
+/* REV peeled to a commit.  0, or -1 with error[BAD-REVISION]. */
 static int resolve_commit(git_repository *repo, const char *rev,
 			  git_commit **commit)
 {
@@ -73,7 +67,10 @@ static void oid_hex(const git_oid *id, char hex[GIT_OID_HEXSZ + 1])
 
 /* ---- record ---- */
 
-static int read_predicate(const char *path, json_t **pred)
+/* Why reading the predicate failed, for the exit status. */
+enum pred_fail { PRED_MALFORMED = 1, PRED_READ };
+
+static int read_predicate_json(const char *path, json_t **pred)
 {
 	json_error_t jerr;
 
@@ -86,39 +83,76 @@ static int read_predicate(const char *path, json_t **pred)
 				jerr.text);
 	if (!json_is_object(*pred)) {
 		json_decref(*pred);
+		*pred = NULL;
 		return sc_error("PREDICATE", "%s: not a JSON object", path);
+	}
+	return 0;
+}
+
+/* The task-verification predicate built from the evidence records. */
+static int build_predicate(const char *path, json_t **pred,
+			   enum pred_fail *why)
+{
+	struct sc_input *in = sc_xmalloc(sizeof(*in));
+	int fd = STDIN_FILENO, st;
+
+	if (strcmp(path, "-") &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+		free(in);
+		*why = PRED_MALFORMED;
+		return sc_error_errno("EVIDENCE", "cannot open '%s'", path);
+	}
+	sc_input_init_fd(in, fd);
+	st = sc_intoto_task_predicate(in, pred);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	free(in);
+	*why = st == SC_EVIDENCE_READ ? PRED_READ : PRED_MALFORMED;
+	return st ? -1 : 0;
+}
+
+/*
+ * The predicate of O, read (and checked against its type's rules) or
+ * built from evidence.  0, or -1 with *WHY and a diagnostic.
+ */
+static int get_predicate(const struct sc_attest_record_opts *o, json_t **pred,
+			 enum pred_fail *why)
+{
+	const char *text;
+
+	*why = PRED_MALFORMED;
+	if (o->evidence_path)
+		return build_predicate(o->evidence_path, pred, why);
+	if (read_predicate_json(o->predicate_path, pred))
+		return -1;
+	if (sc_intoto_check_predicate(o->predicate_type, *pred, &text)) {
+		json_decref(*pred);
+		*pred = NULL;
+		return sc_error("PREDICATE", "%s: %s", o->predicate_path, text);
 	}
 	return 0;
 }
 
 /* The canonical statement about COMMIT, as the envelope's payload. */
 static int make_payload(const struct sc_attest_record_opts *o,
-			git_commit *commit, struct sc_buf *payload)
+			const char *predicate_type, git_commit *commit,
+			json_t *pred, struct sc_buf *payload)
 {
 	char chex[GIT_OID_HEXSZ + 1], thex[GIT_OID_HEXSZ + 1];
-	json_t *pred, *st;
-	const char *why;
+	json_t *st;
 	int ret;
 
-	if (read_predicate(o->predicate_path, &pred))
-		return SC_EXIT_MALFORMED;
-	if (sc_intoto_check_predicate(o->predicate_type, pred, &why)) {
-		json_decref(pred);
-		sc_error("PREDICATE", "%s: %s", o->predicate_path, why);
-		return SC_EXIT_MALFORMED;
-	}
 	oid_hex(git_commit_id(commit), chex);
 	oid_hex(git_commit_tree_id(commit), thex);
 	st = sc_intoto_statement(o->subject_name ? o->subject_name : chex, chex,
-				 thex, o->predicate_type, pred);
-	ret = st && !sc_canonical_json(st, payload) ? 0 : SC_EXIT_INTERNAL;
-	if (ret)
+				 thex, predicate_type, pred);
+	ret = st && !sc_canonical_json(st, payload) ? 0 :
 		sc_error("INTERNAL", "cannot build the statement");
 	json_decref(st);
-	json_decref(pred);
 	return ret;
 }
 
+/* Sign ENV with KEY.  0, or -1 with error[SIGN-FAILED]. */
 static int sign_with(struct sc_dsse *env, const struct sc_sshkey *key)
 {
 	struct sc_buf pae = SC_BUF_INIT, sig = SC_BUF_INIT, fpr = SC_BUF_INIT;
@@ -126,7 +160,7 @@ static int sign_with(struct sc_dsse *env, const struct sc_sshkey *key)
 
 	sc_dsse_pae(&pae, env->payload_type, env->payload.data, env->payload.len);
 	if (sc_sshsig_sign(key, SC_ATTEST_NAMESPACE, pae.data, pae.len, &sig))
-		ret = SC_EXIT_INTERNAL;
+		ret = -1;
 	else {
 		sc_sshkey_fingerprint(key, &fpr);
 		sc_dsse_add_sig(env, fpr.data, sig.data, sig.len);
@@ -134,18 +168,6 @@ static int sign_with(struct sc_dsse *env, const struct sc_sshkey *key)
 	sc_buf_release(&pae);
 	sc_buf_release(&sig);
 	sc_buf_release(&fpr);
-	return ret;
-}
-
-static int sign_envelope(struct sc_dsse *env, const char *key_path)
-{
-	struct sc_sshkey key;
-	int ret = sc_sshkey_load_private(&key, key_path);
-
-	if (ret)
-		return ret;
-	ret = sign_with(env, &key);
-	sc_sshkey_release(&key);
 	return ret;
 }
 
@@ -190,6 +212,7 @@ static int read_note(git_repository *repo, const git_oid *commit,
 	return 1;
 }
 
+/* 0, or -1 with error[NOTES-WRITE]. */
 static int write_note(git_repository *repo, const git_oid *commit,
 		      const char *text)
 {
@@ -199,14 +222,13 @@ static int write_note(git_repository *repo, const git_oid *commit,
 
 	if (git_signature_now(&who, NOTES_NAME, NOTES_EMAIL) < 0 ||
 	    git_note_create(&note_id, repo, SC_ATTEST_NOTES_REF, who, who, commit,
-			    text, 1) < 0) {
-		git_failed("NOTES-WRITE", "cannot write the note");
-		ret = SC_EXIT_INTERNAL;
-	}
+			    text, 1) < 0)
+		ret = git_failed("NOTES-WRITE", "cannot write the note");
 	git_signature_free(who);
 	return ret;
 }
 
+/* Append LINE to COMMIT's note under the lock.  0, or -1. */
 static int append_note(git_repository *repo, const git_oid *commit,
 		       const struct sc_buf *line)
 {
@@ -214,7 +236,7 @@ static int append_note(git_repository *repo, const git_oid *commit,
 	int fd, ret;
 
 	if ((fd = lock_notes(repo)) < 0)
-		return SC_EXIT_INTERNAL;
+		return -1;
 	if (read_note(repo, commit, &text) && text.len &&
 	    text.data[text.len - 1] != '\n')
 		sc_buf_addch(&text, '\n');
@@ -226,6 +248,7 @@ static int append_note(git_repository *repo, const git_oid *commit,
 	return ret;
 }
 
+/* 0, or -1 when the output failed (main reports it). */
 static int write_attestation(struct sc_output *out, git_commit *commit,
 			     const char *predicate_type,
 			     const struct sc_dsse *env)
@@ -242,39 +265,67 @@ static int write_attestation(struct sc_output *out, git_commit *commit,
 	sc_record_adds(&rec, "signed", env->nr ? "yes" : "no");
 	if (env->nr)
 		sc_record_adds(&rec, "keyid", env->sigs[0].keyid);
-	ret = sc_record_write(out, &rec) < 0 ? SC_EXIT_INTERNAL : 0;
+	ret = sc_record_write(out, &rec) < 0 ? -1 : 0;
 	sc_record_release(&rec);
+	return ret;
+}
+
+/*
+ * The envelope about COMMIT, signed with KEY when there is one, appended
+ * to the note, and its record written.  0, or -1 with a diagnostic.
+ */
+static int record_envelope(const struct sc_attest_record_opts *o,
+			   const char *ptype, git_repository *repo,
+			   git_commit *commit, json_t *pred,
+			   const struct sc_sshkey *key, struct sc_output *out)
+{
+	struct sc_dsse env;
+	struct sc_buf line = SC_BUF_INIT;
+	int ret;
+
+	sc_dsse_init(&env);
+	env.payload_type = sc_xstrdup(SC_DSSE_INTOTO);
+	ret = make_payload(o, ptype, commit, pred, &env.payload);
+	if (!ret && key)
+		ret = sign_with(&env, key);
+	if (!ret && sc_dsse_encode(&env, &line))
+		ret = sc_error("INTERNAL", "cannot encode the envelope");
+	if (!ret)
+		ret = append_note(repo, git_commit_id(commit), &line);
+	if (!ret)
+		ret = write_attestation(out, commit, ptype, &env);
+	sc_buf_release(&line);
+	sc_dsse_release(&env);
 	return ret;
 }
 
 int sc_attest_record(const struct sc_attest_record_opts *o,
 		     struct sc_output *out)
 {
+	const char *ptype = o->predicate_type ? o->predicate_type :
+						SC_PREDICATE_TASK;
 	git_repository *repo = NULL;
 	git_commit *commit = NULL;
-	struct sc_dsse env;
-	struct sc_buf line = SC_BUF_INIT;
-	int ret;
+	struct sc_sshkey key;
+	enum pred_fail why;
+	json_t *pred = NULL;
+	int ret = 0, st, have_key = 0;
 
-	sc_dsse_init(&env);
-	if ((ret = open_repo(&repo, o->repo_dir)))
-		return ret;
-	ret = resolve_commit(repo, o->commit, &commit) ? SC_EXIT_USAGE : 0;
-	if (!ret)
-		ret = make_payload(o, commit, &env.payload);
-	if (!ret) {
-		env.payload_type = sc_xstrdup(SC_DSSE_INTOTO);
-		if (o->key_path)
-			ret = sign_envelope(&env, o->key_path);
-	}
-	if (!ret && sc_dsse_encode(&env, &line))
+	if ((st = sc_gitopen(&repo, o->repo_dir ? o->repo_dir : ".")))
+		return sc_gitopen_exit(st);
+	if (resolve_commit(repo, o->commit, &commit))
+		ret = SC_EXIT_USAGE;
+	else if (get_predicate(o, &pred, &why))
+		ret = why == PRED_READ ? SC_EXIT_INTERNAL : SC_EXIT_MALFORMED;
+	else if (o->key_path && !(ret = sc_sshkey_load_private(&key, o->key_path)))
+		have_key = 1;
+	/* Everything is read and checked: only now is the note written. */
+	if (!ret && record_envelope(o, ptype, repo, commit, pred,
+				    have_key ? &key : NULL, out))
 		ret = SC_EXIT_INTERNAL;
-	if (!ret)
-		ret = append_note(repo, git_commit_id(commit), &line);
-	if (!ret)
-		ret = write_attestation(out, commit, o->predicate_type, &env);
-	sc_buf_release(&line);
-	sc_dsse_release(&env);
+	if (have_key)
+		sc_sshkey_release(&key);
+	json_decref(pred);
 	git_commit_free(commit);
 	git_repository_free(repo);
 	return ret;
@@ -293,6 +344,7 @@ struct sign_state {
 /*
  * One note line: signed again only when it is an unsigned in-toto
  * envelope about this very commit and tree; anything else is kept as it is.
+ * 0, or -1 with a diagnostic.
  */
 static int sign_line(struct sign_state *st, const char *line, size_t len,
 		     unsigned long lineno)
@@ -315,7 +367,8 @@ static int sign_line(struct sign_state *st, const char *line, size_t len,
 				    env.payload.len, chex, thex, &ptype,
 				    &why) == SC_SUBJECT_MATCH) {
 		if (!(ret = sign_with(&env, st->key)) &&
-		    !(ret = sc_dsse_encode(&env, &enc) ? SC_EXIT_INTERNAL : 0) &&
+		    !(ret = sc_dsse_encode(&env, &enc) ?
+			      sc_error("INTERNAL", "cannot encode the envelope") : 0) &&
 		    !(ret = write_attestation(st->out, st->commit, ptype, &env))) {
 			sc_buf_add(&st->text, enc.data, enc.len);
 			st->signed_nr++;
@@ -361,18 +414,20 @@ int sc_attest_sign(const char *repo_dir, const char *rev, const char *key_path,
 
 	if ((ret = sc_sshkey_load_private(&key, key_path)))
 		return ret;
-	if ((ret = open_repo(&repo, repo_dir)) != 0) {
-		/* open_repo said why */
-	} else if (resolve_commit(repo, rev, &st.commit))
+	if ((ret = sc_gitopen(&repo, repo_dir ? repo_dir : ".")))
+		ret = sc_gitopen_exit(ret);
+	else if (resolve_commit(repo, rev, &st.commit))
 		ret = SC_EXIT_USAGE;
 	else if ((fd = lock_notes(repo)) < 0)
 		ret = SC_EXIT_INTERNAL;
 	else if (!read_note(repo, git_commit_id(st.commit), &note)) {
 		sc_error("NO-NOTE", "'%s' has no note to sign", rev);
 		ret = SC_EXIT_NO;
-	} else if (!(ret = sign_note(&st, &note)) && st.signed_nr)
-		ret = write_note(repo, git_commit_id(st.commit), st.text.data);
-	else if (!ret) {
+	} else if (sign_note(&st, &note) ||
+		   (st.signed_nr &&
+		    write_note(repo, git_commit_id(st.commit), st.text.data)))
+		ret = SC_EXIT_INTERNAL;
+	else if (!st.signed_nr) {
 		sc_warning("NOTHING-TO-SIGN", "'%s' has no unsigned envelope "
 			   "about itself", rev);
 		ret = SC_EXIT_NO;
@@ -472,9 +527,9 @@ int sc_attest_show(const char *repo_dir, const char *rev,
 	unsigned long n = 0;
 	int ret = 0;
 
-	if ((ret = open_repo(&repo, repo_dir)) != 0) {
-		/* open_repo said why */
-	} else if (resolve_commit(repo, rev, &commit))
+	if ((ret = sc_gitopen(&repo, repo_dir ? repo_dir : ".")))
+		ret = sc_gitopen_exit(ret);
+	else if (resolve_commit(repo, rev, &commit))
 		ret = SC_EXIT_USAGE;
 	else if (!read_note(repo, git_commit_id(commit), &note)) {
 		sc_error("NO-NOTE", "'%s' has no attestation", rev);
@@ -769,25 +824,17 @@ static int write_result(struct sc_output *out, const git_oid *id,
 	return ret;
 }
 
-static int start_walk(git_repository *repo, const struct sc_attest_verify_opts *o,
+/* A walk of TIP's ancestors but BASE's, oldest first.  0, or -1. */
+static int start_walk(git_repository *repo, git_commit *tip, git_commit *base,
 		      git_revwalk **walk)
 {
-	git_commit *tip = NULL, *base = NULL;
-	int ret = 0;
-
-	if (resolve_commit(repo, o->branch, &tip) ||
-	    (o->base && resolve_commit(repo, o->base, &base)))
-		ret = SC_EXIT_USAGE;
-	else if (git_revwalk_new(walk, repo) < 0 ||
-		 git_revwalk_sorting(*walk, GIT_SORT_TOPOLOGICAL |
-					    GIT_SORT_REVERSE) < 0 ||
-		 git_revwalk_push(*walk, git_commit_id(tip)) < 0 ||
-		 (base && git_revwalk_hide(*walk, git_commit_id(base)) < 0))
-		ret = git_failed("WALK", "cannot walk the range"),
-		ret = SC_EXIT_INTERNAL;
-	git_commit_free(tip);
-	git_commit_free(base);
-	return ret;
+	if (git_revwalk_new(walk, repo) < 0 ||
+	    git_revwalk_sorting(*walk, GIT_SORT_TOPOLOGICAL |
+				       GIT_SORT_REVERSE) < 0 ||
+	    git_revwalk_push(*walk, git_commit_id(tip)) < 0 ||
+	    (base && git_revwalk_hide(*walk, git_commit_id(base)) < 0))
+		return git_failed("WALK", "cannot walk the range");
+	return 0;
 }
 
 static int write_conclusion(struct sc_output *out, const char *result,
@@ -809,8 +856,12 @@ static int write_conclusion(struct sc_output *out, const char *result,
 	return ret;
 }
 
+/*
+ * One result per commit of WALK, then the conclusion.  0 with *PASSED
+ * (1 when the conclusion passes), or -1 with a diagnostic.
+ */
 static int walk_range(struct verify_ctx *c, const struct note_map *m,
-		      git_revwalk *walk, struct sc_output *out)
+		      git_revwalk *walk, struct sc_output *out, int *passed)
 {
 	unsigned long n = 0, ok = 0;
 	struct sc_record extra;
@@ -834,16 +885,13 @@ static int walk_range(struct verify_ctx *c, const struct note_map *m,
 			break;
 	}
 	sc_record_release(&extra);
-	if (err != GIT_ITEROVER) {
-		git_failed("WALK", "cannot walk the range");
-		return SC_EXIT_INTERNAL;
-	}
+	if (err != GIT_ITEROVER)
+		return git_failed("WALK", "cannot walk the range");
 	result = !n ? "neutral" : ok == n ? "success" : "failure";
 	if (write_conclusion(out, result, n, ok) < 0)
-		return SC_EXIT_INTERNAL;
-	if (n && ok == n)
-		return SC_EXIT_OK;
-	return !n && c->o->neutral_ok ? SC_EXIT_OK : SC_EXIT_NO;
+		return -1;
+	*passed = n ? ok == n : c->o->neutral_ok;
+	return 0;
 }
 
 /* ---- verify: GitHub Actions ---- */
@@ -932,8 +980,9 @@ int sc_attest_verify(const struct sc_attest_verify_opts *o,
 {
 	struct verify_ctx c = { o, SC_SIGNERS_INIT, NULL };
 	struct note_map m = { NULL, 0, 0 };
+	git_commit *tip = NULL, *base = NULL;
 	git_revwalk *walk = NULL;
-	int ret;
+	int ret, passed = 0;
 
 	if (!o->allowed_signers) {
 		sc_error("NO-TRUST", "no --allowed-signers: trust comes only from "
@@ -942,15 +991,21 @@ int sc_attest_verify(const struct sc_attest_verify_opts *o,
 	}
 	if ((ret = sc_signers_load(&c.signers, o->allowed_signers)))
 		return ret;
-	if ((ret = open_repo(&c.repo, o->repo_dir)) != 0) {
-		/* open_repo said why */
-	} else if (github_check(o, c.repo))
+	if ((ret = sc_gitopen(&c.repo, o->repo_dir ? o->repo_dir : ".")))
+		ret = sc_gitopen_exit(ret);
+	else if (github_check(o, c.repo))
 		ret = SC_EXIT_UNAVAILABLE;
-	else if (load_notes(c.repo, &m))
+	else if (resolve_commit(c.repo, o->branch, &tip) ||
+		 (o->base && resolve_commit(c.repo, o->base, &base)))
+		ret = SC_EXIT_USAGE;
+	else if (load_notes(c.repo, &m) || start_walk(c.repo, tip, base, &walk) ||
+		 walk_range(&c, &m, walk, out, &passed))
 		ret = SC_EXIT_INTERNAL;
-	else if (!(ret = start_walk(c.repo, o, &walk)))
-		ret = walk_range(&c, &m, walk, out);
+	else
+		ret = passed ? SC_EXIT_OK : SC_EXIT_NO;
 	git_revwalk_free(walk);
+	git_commit_free(tip);
+	git_commit_free(base);
 	free(m.v);
 	git_repository_free(c.repo);
 	sc_signers_release(&c.signers);

@@ -10,6 +10,10 @@
  * emptied and without GIT_REPOSITORY_OPEN_FROM_ENV: no git binary, no hook,
  * filter, fsmonitor or helper runs, and neither the environment nor the
  * user's or system's git configuration changes which repository is read.
+ *
+ * The four sc_attest_* functions are sc-attest's commands: each returns
+ * the exit status (diag.h), its diagnostics already printed; everything
+ * beneath them returns -1 with a diagnostic.
  */
 
 #include <time.h>
@@ -22,15 +26,20 @@
 struct sc_attest_record_opts {
 	const char *repo_dir;        /* NULL: discover from "." */
 	const char *commit;          /* a revision */
-	const char *predicate_type;  /* a URI */
+	const char *predicate_type;  /* a URI; NULL: task-verification */
 	const char *predicate_path;  /* a JSON object; "-" for stdin */
+	const char *evidence_path;   /* or: records the task-verification
+				      * predicate is built from (intoto.h);
+				      * "-" for stdin */
 	const char *subject_name;    /* NULL: the commit id */
 	const char *key_path;        /* NULL: the envelope stays unsigned */
 };
 
 /*
  * Add one envelope to the commit's note and write a type=attestation
- * record to OUT.  Returns the exit code (diagnostics already printed).
+ * record to OUT.  The predicate is read, checked and the key loaded
+ * before the note is touched: bad input leaves the note as it was.
+ * Returns the exit code (diagnostics already printed).
  */
 int sc_attest_record(const struct sc_attest_record_opts *o,
 		     struct sc_output *out);

@@ -168,18 +168,24 @@ int sc_aws_time_parse(const char *s, long long *out)
 	return 0;
 }
 
-void sc_aws_creds_take(struct sc_aws_creds *cr, json_t *id, json_t *secret,
-		       json_t *token)
+int sc_aws_creds_take(json_t *root, int ret, struct sc_aws_creds *cr,
+		      json_t *id, json_t *secret, json_t *token)
 {
-	/* What CR held before is wiped, not only forgotten. */
-	sc_buf_wipe(&cr->key_id);
-	sc_buf_adds(&cr->key_id, json_string_value(id));
-	sc_buf_wipe(&cr->secret);
-	sc_buf_adds(&cr->secret, json_string_value(secret));
-	sc_buf_wipe(&cr->token);
-	if (json_is_string(token))
-		sc_buf_adds(&cr->token, json_string_value(token));
-	cr->kind = SC_AWS_KEYS;
+	if (!ret) {
+		/* What CR held before is wiped, not only forgotten. */
+		sc_buf_wipe(&cr->key_id);
+		sc_buf_adds(&cr->key_id, json_string_value(id));
+		sc_buf_wipe(&cr->secret);
+		sc_buf_adds(&cr->secret, json_string_value(secret));
+		sc_buf_wipe(&cr->token);
+		if (json_is_string(token))
+			sc_buf_adds(&cr->token, json_string_value(token));
+		cr->kind = SC_AWS_KEYS;
+	}
+	sc_aws_json_wipe(secret);
+	sc_aws_json_wipe(token);
+	json_decref(root);
+	return ret;
 }
 
 int sc_aws_process_output(const char *data, size_t len, long long now,
@@ -214,12 +220,7 @@ int sc_aws_process_output(const char *data, size_t len, long long now,
 		*why = "printed credentials that have expired";
 	else
 		ret = 0;
-	if (!ret)
-		sc_aws_creds_take(cr, id, secret, token);
-	sc_aws_json_wipe(secret);
-	sc_aws_json_wipe(token);
-	json_decref(root);
-	return ret;
+	return sc_aws_creds_take(root, ret, cr, id, secret, token);
 }
 
 void sc_aws_path(const char *var, const char *name, struct sc_buf *out)

@@ -94,11 +94,14 @@ struct json_t;
 void sc_aws_json_wipe(struct json_t *v);
 
 /*
- * Copy the key id, the secret key and the session token (TOKEN may be
- * NULL or not a string: none), checked strings, into CR as SigV4 keys.
+ * The end of a parse of credentials in the JSON document ROOT: when RET
+ * is 0, copy the key id, the secret key and the session token (TOKEN may
+ * be NULL or not a string: none), checked strings, into CR as SigV4 keys;
+ * either way wipe the secret and the token in ROOT and free it.  RET.
  */
-void sc_aws_creds_take(struct sc_aws_creds *cr, struct json_t *id,
-		       struct json_t *secret, struct json_t *token);
+int sc_aws_creds_take(struct json_t *root, int ret, struct sc_aws_creds *cr,
+		      struct json_t *id, struct json_t *secret,
+		      struct json_t *token);
 
 /* The file named by variable VAR (when VAR is not NULL and set), else
  * ~/.aws/NAME, into OUT. */

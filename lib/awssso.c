@@ -99,12 +99,7 @@ int sc_aws_sso_role_parse(const char *data, size_t len, long long now,
 		*why = "holds credentials that have expired";
 	else
 		ret = 0;
-	if (!ret)
-		sc_aws_creds_take(cr, id, secret, token);
-	sc_aws_json_wipe(secret);
-	sc_aws_json_wipe(token);
-	json_decref(root);
-	return ret;
+	return sc_aws_creds_take(root, ret, cr, id, secret, token);
 }
 
 /* "aws sso login" with the profile, for the person to run. */

@@ -9,9 +9,21 @@
  * the tool's man page.  Control characters in the text are replaced before
  * printing, so input bytes can never move the cursor or forge a line.
  *
- * Library code reports with sc_error() and returns -1; only a tool's main
- * decides the exit status.  A message never holds a secret value: name the
- * variable or the field, never its content.
+ * A message never holds a secret value: name the variable or the field,
+ * never its content.
+ *
+ * Who decides the exit status: a tool's main parses and checks its
+ * command line and calls one function of lib/, sc_TOOL_run() (or, for a
+ * tool with commands, sc_TOOL_CMD_run()), which returns an enum sc_exit.
+ * Those two are the only places an exit status is decided.  Everything
+ * below reports with sc_error() and returns -1; a function whose callers
+ * must tell one failure from another returns a status enum of its own
+ * module instead (enum sc_scan_status, enum sc_tasks_status), documented
+ * in its header, and the run function turns it into an exit status, in
+ * a static function named *_exit when it takes more than a line.
+ * sc_die() with a status is for allocation failure and broken invariants,
+ * and sc_usage_error() (opt.h) for the command line.
+ * t/0000-conventions.bats holds lib/ to this.
  */
 
 #include <stdarg.h>

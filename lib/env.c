@@ -152,3 +152,10 @@ void sc_env_free(char **env)
 		free(*p);
 	free(env);
 }
+
+const char *sc_env_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp == '/' ? tmp : "/tmp";
+}

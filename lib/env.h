@@ -36,4 +36,11 @@ char **sc_env_build(char *const *envp, enum sc_env_mode mode,
 		    char *const *keep, size_t nkeep, const char *tmpdir);
 void sc_env_free(char **env);
 
+/*
+ * Where a tool makes its private temporary files: the caller's TMPDIR
+ * when it is absolute, else /tmp (a relative TMPDIR would move with the
+ * command's working directory).
+ */
+const char *sc_env_tmpdir(void);
+
 #endif

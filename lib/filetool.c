@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -12,6 +11,7 @@
 #include "alloc.h"
 #include "filetool.h"
 #include "io.h"
+#include "strlist.h"
 
 /* The names come from the policy, already canonical: no symlink on the way. */
 #define RESOLVE_FLAGS (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV)
@@ -95,84 +95,73 @@ static int open_parent(int rootfd, const char *rel, int create,
 int sc_file_read(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 		 int *truncated, struct sc_buf *why)
 {
-	struct stat st;
 	int fd = sc_open_beneath(rootfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+	int st, e;
 
 	*truncated = 0;
 	if (fd < 0)
 		return fail(why, "cannot open", errno);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	/* A larger file is shown cut at MAX: the model reads a prefix. */
+	st = sc_read_fd_max(fd, max, SC_OPEN_REGULAR, out);
+	e = errno;
+	close(fd);
+	*truncated = st == -2;
+	if (st == -1 && (e == EISDIR || e == EINVAL)) {
 		sc_buf_reset(why);
 		sc_buf_adds(why, "not a regular file");
 		return -1;
 	}
-	if (sc_read_fd_capped(fd, out->len + max, out, truncated) < 0) {
-		int e = errno;
-		close(fd);
-		return fail(why, "cannot read", e);
-	}
-	close(fd);
-	return 0;
+	return st == -1 ? fail(why, "cannot read", e) : 0;
 }
 
 /* The most names a listing reads: the model sees the first ones, sorted. */
 #define LIST_ENTRIES_MAX 65536
 
-static int by_name(const void *a, const void *b)
+/* NAME in directory FD, with '/' after it when it is a directory. */
+static void add_name(struct sc_buf *line, int fd, const char *name)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	struct stat st;
+
+	sc_buf_reset(line);
+	sc_buf_adds(line, name);
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode))
+		sc_buf_addch(line, '/');
+	sc_buf_addch(line, '\n');
 }
 
 int sc_file_list(int rootfd, const char *rel, size_t max, struct sc_buf *out,
 		 int *truncated, struct sc_buf *why)
 {
-	int fd = sc_open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
-	char **names = NULL;
-	size_t nr = 0, alloc = 0;
-	struct dirent *de;
-	DIR *d;
+	int fd = sc_open_beneath(rootfd, rel, O_RDONLY | O_DIRECTORY, 0), e;
+	struct sc_strlist names = { 0 };
+	struct sc_buf line = SC_BUF_INIT;
+	size_t i;
 
 	*truncated = 0;
 	if (fd < 0)
 		return fail(why, "cannot open the directory", errno);
-	d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
+	/* A command can make millions of names; this process is outside
+	 * the sandbox, so it stops at a bound. */
+	*truncated = sc_dir_list(fd, LIST_ENTRIES_MAX, &names);
+	if (*truncated < 0) {
+		e = errno;
+		*truncated = 0;
 		close(fd);
 		return fail(why, "cannot list", e);
 	}
-	while ((errno = 0, de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		/* A command can make millions of names; this process is
-		 * outside the sandbox, so it stops at a bound. */
-		if (nr == LIST_ENTRIES_MAX) {
+	for (i = 0; i < names.nr; i++) {
+		add_name(&line, fd, names.v[i]);
+		if (out->len + line.len > max) {
+			/* a prefix of the sorted names, never a gap */
 			*truncated = 1;
 			break;
 		}
-		SC_ALLOC_GROW(names, nr + 1, alloc);
-		size_t len = strlen(de->d_name);
-		names[nr] = sc_xmalloc(len + 2);
-		memcpy(names[nr], de->d_name, len + 1);
-		if (de->d_type == DT_DIR)
-			memcpy(names[nr] + len, "/", 2);
-		nr++;
+		sc_buf_add(out, line.data, line.len);
 	}
-	closedir(d);
-	qsort(names, nr, sizeof(*names), by_name);
-	for (size_t i = 0, full = 0; i < nr; i++) {
-		size_t len = strlen(names[i]);
-		if (!full && out->len + len + 1 <= max) {
-			sc_buf_add(out, names[i], len);
-			sc_buf_addch(out, '\n');
-		} else {
-			full = 1;   /* a prefix of the sorted names, never a gap */
-			*truncated = 1;
-		}
-		free(names[i]);
-	}
-	free(names);
+	sc_buf_release(&line);
+	sc_strlist_release(&names);
+	close(fd);
 	return 0;
 }
 
@@ -189,6 +178,7 @@ int sc_file_write_mode(int rootfd, const char *rel, const char *data,
 		[SC_REPLACE_CREATE] = "cannot create a temporary file",
 		[SC_REPLACE_WRITE] = "cannot write",
 		[SC_REPLACE_NAME] = "cannot name the new file",
+		[SC_REPLACE_CHECK] = "the file changed",
 		[SC_REPLACE_RENAME] = "cannot replace the file",
 		[SC_REPLACE_SYNC] = "cannot sync the directory",
 	};

@@ -29,6 +29,19 @@ struct git_api {
 	int (*version)(int *major, int *minor, int *rev);
 };
 
+#ifdef SC_STATIC_EXE
+/*
+ * The statically linked sc-sandbox-exec (twin.h): dlopen would bring a
+ * second C library into it, so libgit2 is never loaded here; its twin
+ * reads profiles.
+ */
+static const struct git_api *git_api(void)
+{
+	sc_error("LIBGIT2-UNAVAILABLE", "a statically linked tool does not "
+		 "load libgit2");
+	return NULL;
+}
+#else
 /* Set *SLOT to symbol NAME of HANDLE; -1 when it is missing. */
 static int git_sym(void *handle, const char *name, void *slot)
 {
@@ -78,6 +91,7 @@ static const struct git_api *git_api(void)
 	state = 1;
 	return &g;
 }
+#endif
 
 static int refused(const struct git_api *g, const char *path,
 		   const char *code)
@@ -122,24 +136,18 @@ static int refuse_includes(const char *path, const char *code)
 {
 	struct sc_buf b = SC_BUF_INIT;
 	const char *p, *end, *nl;
-	char chunk[8192];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	ssize_t n;
 	int ret = 0;
 
-	if (fd < 0)
-		return sc_error(code, "cannot read '%s'", path);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
-		if ((off_t)(b.len + (size_t)n) > GITCONFIG_MAX) {
-			ret = sc_error(code, "%s: larger than a configuration "
-				       "can be", path);
-			break;
-		}
-		sc_buf_add(&b, chunk, (size_t)n);
-	}
-	if (n < 0 && !ret)
+	switch (sc_read_file_at(AT_FDCWD, path, (size_t)GITCONFIG_MAX,
+				SC_OPEN_NONBLOCK, &b)) {
+	case -2:
+		ret = sc_error(code, "%s: larger than a configuration can be",
+			       path);
+		break;
+	case -1:
 		ret = sc_error(code, "cannot read '%s'", path);
-	close(fd);
+		break;
+	}
 	/* An empty file leaves b.data NULL: no pointer arithmetic on it. */
 	for (p = b.data, end = p ? p + b.len : p; !ret && p && p < end;
 	     p = nl + 1) {

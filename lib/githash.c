@@ -29,20 +29,20 @@
 #define SYMLINK_MAX 65536 /* longer targets than PATH_MAX exist; cap anyway */
 #define MANIFEST_ITEMS_MAX ((size_t)1 << 22)
 
-static const char *const kind_names[SC_HG_NKINDS] = {
+static const char *const kind_names[SC_GITHASH_NKINDS] = {
 	"config", "hook", "info", "head", "ref", "status", "protected",
 };
 
-const char *sc_hg_kind_name(enum sc_hg_kind kind)
+const char *sc_githash_kind_name(enum sc_githash_kind kind)
 {
 	return kind_names[kind];
 }
 
-int sc_hg_kind_parse(const char *name)
+int sc_githash_kind_parse(const char *name)
 {
 	int k;
 
-	for (k = 0; k < SC_HG_NKINDS; k++)
+	for (k = 0; k < SC_GITHASH_NKINDS; k++)
 		if (!strcmp(kind_names[k], name))
 			return k;
 	return -1;
@@ -50,7 +50,7 @@ int sc_hg_kind_parse(const char *name)
 
 #define CHUNK_SIZE 65536
 
-void sc_hg_manifest_init(struct sc_hg_manifest *m)
+void sc_githash_manifest_init(struct sc_githash_manifest *m)
 {
 	m->v = NULL;
 	m->nr = m->alloc = 0;
@@ -60,7 +60,7 @@ void sc_hg_manifest_init(struct sc_hg_manifest *m)
 	m->left = 0;
 }
 
-void sc_hg_manifest_release(struct sc_hg_manifest *m)
+void sc_githash_manifest_release(struct sc_githash_manifest *m)
 {
 	size_t i;
 
@@ -68,11 +68,11 @@ void sc_hg_manifest_release(struct sc_hg_manifest *m)
 		free(m->chunks[i]);
 	free(m->chunks);
 	free(m->v);
-	sc_hg_manifest_init(m);
+	sc_githash_manifest_init(m);
 }
 
 /* A copy of S in M's chunks, or NULL for NULL. */
-static const char *dup_or_null(struct sc_hg_manifest *m, const char *s)
+static const char *dup_or_null(struct sc_githash_manifest *m, const char *s)
 {
 	size_t len;
 	char *p;
@@ -94,12 +94,12 @@ static const char *dup_or_null(struct sc_hg_manifest *m, const char *s)
 	return p;
 }
 
-static struct sc_hg_item *add_item(struct sc_hg_manifest *m,
-				   enum sc_hg_kind kind, const char *name,
-				   const char *mode, const char *digest,
-				   const char *target)
+static struct sc_githash_item *add_item(struct sc_githash_manifest *m,
+					enum sc_githash_kind kind,
+					const char *name, const char *mode,
+					const char *digest, const char *target)
 {
-	struct sc_hg_item *it;
+	struct sc_githash_item *it;
 
 	SC_ALLOC_GROW(m->v, m->nr + 1, m->alloc);
 	it = &m->v[m->nr++];
@@ -114,7 +114,7 @@ static struct sc_hg_item *add_item(struct sc_hg_manifest *m,
 
 static int item_cmp(const void *a, const void *b)
 {
-	const struct sc_hg_item *x = a, *y = b;
+	const struct sc_githash_item *x = a, *y = b;
 
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
@@ -125,7 +125,7 @@ static int item_cmp(const void *a, const void *b)
  * Sort M.  Most of a large manifest is refs, which libgit2 mostly returns
  * in order already: a linear check first spares the qsort then.
  */
-static void sort_items(struct sc_hg_manifest *m)
+static void sort_items(struct sc_githash_manifest *m)
 {
 	size_t i;
 
@@ -138,11 +138,11 @@ static void sort_items(struct sc_hg_manifest *m)
 
 /* Sort the items from START on, which are all of one kind and come after
  * every earlier item's kind. */
-static void sort_tail(struct sc_hg_manifest *m, size_t start)
+static void sort_tail(struct sc_githash_manifest *m, size_t start)
 {
-	struct sc_hg_manifest tail;
+	struct sc_githash_manifest tail;
 
-	sc_hg_manifest_init(&tail);
+	sc_githash_manifest_init(&tail);
 	tail.v = m->v + start;
 	tail.nr = m->nr - start;
 
@@ -150,7 +150,7 @@ static void sort_tail(struct sc_hg_manifest *m, size_t start)
 }
 
 /* Drop repeated items (a file included twice), keeping the first. */
-static void dedup_items(struct sc_hg_manifest *m)
+static void dedup_items(struct sc_githash_manifest *m)
 {
 	size_t i, out = 0;
 
@@ -217,8 +217,8 @@ static int sha256_fd(int fd, char hex[HEX_SHA256])
 /* ---- files, never following a symlink ------------------------------------ */
 
 struct walk {
-	struct sc_hg_manifest *m;
-	enum sc_hg_kind kind;
+	struct sc_githash_manifest *m;
+	enum sc_githash_kind kind;
 	const struct sc_patterns *select; /* NULL: every entry */
 	int skip_dotgit;                  /* the worktree walk */
 };
@@ -295,9 +295,9 @@ static int walk_dir(struct walk *w, int parent, const char *name,
 	DIR *dir;
 	int fd, ret = 0;
 
-	if (depth > SC_HG_MAX_DEPTH) {
+	if (depth > SC_GITHASH_MAX_DEPTH) {
 		return sc_error("READ-FAILED", "'%s': nested deeper than %d",
-				rel, SC_HG_MAX_DEPTH);
+				rel, SC_GITHASH_MAX_DEPTH);
 	}
 	fd = openat(parent, name,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -384,19 +384,19 @@ static int open_dir(const char *path)
 
 /* config, hooks/ and info/ of the common dir; what else decides which
  * config and objects git reads. */
-static int add_gitdir_files(git_repository *repo, struct sc_hg_manifest *m)
+static int add_gitdir_files(git_repository *repo, struct sc_githash_manifest *m)
 {
 	static const struct {
-		enum sc_hg_kind kind;
+		enum sc_githash_kind kind;
 		const char *name;
 		int in_common;
 	} entries[] = {
-		{ SC_HG_CONFIG, "config", 1 },
-		{ SC_HG_CONFIG, "objects/info/alternates", 1 },
-		{ SC_HG_CONFIG, "config.worktree", 0 },
-		{ SC_HG_CONFIG, "commondir", 0 },
-		{ SC_HG_HOOK, "hooks", 1 },
-		{ SC_HG_INFO, "info", 1 },
+		{ SC_GITHASH_CONFIG, "config", 1 },
+		{ SC_GITHASH_CONFIG, "objects/info/alternates", 1 },
+		{ SC_GITHASH_CONFIG, "config.worktree", 0 },
+		{ SC_GITHASH_CONFIG, "commondir", 0 },
+		{ SC_GITHASH_HOOK, "hooks", 1 },
+		{ SC_GITHASH_INFO, "info", 1 },
 	};
 	int common, own, ret = 0;
 	size_t i;
@@ -430,7 +430,7 @@ static int add_gitdir_files(git_repository *repo, struct sc_hg_manifest *m)
  * adding or changing the include line is still seen.
  */
 struct includes {
-	struct sc_hg_manifest *m;
+	struct sc_githash_manifest *m;
 	const char *common;
 	int ret;
 };
@@ -438,7 +438,7 @@ struct includes {
 static int add_include(const git_config_entry *entry, void *payload)
 {
 	struct includes *inc = payload;
-	struct walk w = { inc->m, SC_HG_CONFIG, NULL, 0 };
+	struct walk w = { inc->m, SC_GITHASH_CONFIG, NULL, 0 };
 	struct sc_buf path = SC_BUF_INIT;
 	const char *v = entry->value;
 	const char *home = getenv("HOME");
@@ -453,7 +453,8 @@ static int add_include(const git_config_entry *entry, void *payload)
 		sc_buf_addf(&path, "%s%s", inc->common, v);
 	if (!path.len) {
 		sc_buf_addf(&path, "include:%s", v);
-		add_item(inc->m, SC_HG_CONFIG, path.data, "other", NULL, NULL);
+		add_item(inc->m, SC_GITHASH_CONFIG, path.data, "other", NULL,
+			 NULL);
 	} else {
 		inc->ret = walk_entry(&w, AT_FDCWD, path.data, path.data, 1, 0);
 	}
@@ -461,7 +462,7 @@ static int add_include(const git_config_entry *entry, void *payload)
 	return inc->ret ? 1 : 0;
 }
 
-static int add_includes(git_repository *repo, struct sc_hg_manifest *m)
+static int add_includes(git_repository *repo, struct sc_githash_manifest *m)
 {
 	struct includes inc = { m, git_repository_commondir(repo), 0 };
 	git_config *cfg = NULL;
@@ -480,10 +481,10 @@ static int add_includes(git_repository *repo, struct sc_hg_manifest *m)
 }
 
 static int add_protected(git_repository *repo, const struct sc_patterns *pats,
-			 struct sc_hg_manifest *m)
+			 struct sc_githash_manifest *m)
 {
 	const char *workdir = git_repository_workdir(repo);
-	struct walk w = { m, SC_HG_PROTECTED, pats, 1 };
+	struct walk w = { m, SC_GITHASH_PROTECTED, pats, 1 };
 	int ret;
 
 	if (!workdir)
@@ -525,7 +526,7 @@ static int tree_selected(const struct sc_patterns *pats, const char *rel)
 struct tree_walk {
 	git_repository *repo;
 	const struct sc_patterns *pats;
-	struct sc_hg_manifest *m;
+	struct sc_githash_manifest *m;
 	int ret;
 };
 
@@ -558,7 +559,7 @@ static int tree_entry(const char *root, const git_tree_entry *e, void *payload)
 	if (mode == GIT_FILEMODE_LINK)
 		sc_buf_add(&target, git_blob_rawcontent(blob),
 			   (size_t)git_blob_rawsize(blob));
-	add_item(tw->m, SC_HG_PROTECTED, rel.data, kind, hex,
+	add_item(tw->m, SC_GITHASH_PROTECTED, rel.data, kind, hex,
 		 mode == GIT_FILEMODE_LINK ? (target.data ? target.data : "") : NULL);
 	git_blob_free(blob);
 	sc_buf_release(&rel);
@@ -572,7 +573,7 @@ static int tree_entry(const char *root, const git_tree_entry *e, void *payload)
  * left in the worktree.
  */
 static int add_protected_tree(git_repository *repo, const struct sc_patterns *pats,
-			      const char *rev, struct sc_hg_manifest *m)
+			      const char *rev, struct sc_githash_manifest *m)
 {
 	struct tree_walk tw = { repo, pats, m, 0 };
 	git_object *obj = NULL, *tree = NULL;
@@ -600,7 +601,7 @@ static int git_failed(const char *what)
 	return sc_error("GIT-FAILED", "%s: %s", what, sc_git_errmsg());
 }
 
-static int ref_wanted(const char *name, const struct sc_hg_options *opt)
+static int ref_wanted(const char *name, const struct sc_githash_options *opt)
 {
 	size_t i;
 
@@ -613,7 +614,7 @@ static int ref_wanted(const char *name, const struct sc_hg_options *opt)
 	return 1;
 }
 
-static void add_ref(struct sc_hg_manifest *m, enum sc_hg_kind kind,
+static void add_ref(struct sc_githash_manifest *m, enum sc_githash_kind kind,
 		    const char *name, const git_reference *ref)
 {
 	char hex[GIT_OID_HEXSZ + 1];
@@ -627,8 +628,8 @@ static void add_ref(struct sc_hg_manifest *m, enum sc_hg_kind kind,
 	add_item(m, kind, name, NULL, hex, NULL);
 }
 
-static int add_refs(git_repository *repo, const struct sc_hg_options *opt,
-		    struct sc_hg_manifest *m)
+static int add_refs(git_repository *repo, const struct sc_githash_options *opt,
+		    struct sc_githash_manifest *m)
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
@@ -640,7 +641,7 @@ static int add_refs(git_repository *repo, const struct sc_hg_options *opt,
 		const char *name = git_reference_name(ref);
 
 		if (ref_wanted(name, opt))
-			add_ref(m, SC_HG_REF, name, ref);
+			add_ref(m, SC_GITHASH_REF, name, ref);
 		git_reference_free(ref);
 	}
 	git_reference_iterator_free(it);
@@ -650,16 +651,16 @@ static int add_refs(git_repository *repo, const struct sc_hg_options *opt,
 }
 
 /* HEAD of the opened worktree: its symbolic target and the oid it names. */
-static int add_head(git_repository *repo, struct sc_hg_manifest *m)
+static int add_head(git_repository *repo, struct sc_githash_manifest *m)
 {
 	git_reference *head = NULL, *resolved = NULL;
-	struct sc_hg_item *it;
+	struct sc_githash_item *it;
 	char hex[GIT_OID_HEXSZ + 1];
 	int err;
 
 	if (git_reference_lookup(&head, repo, "HEAD") < 0)
 		return git_failed("cannot read HEAD");
-	add_ref(m, SC_HG_HEAD, "HEAD", head);
+	add_ref(m, SC_GITHASH_HEAD, "HEAD", head);
 	it = &m->v[m->nr - 1];
 	if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
 		err = git_reference_resolve(&resolved, head);
@@ -684,12 +685,12 @@ static int add_head(git_repository *repo, struct sc_hg_manifest *m)
 static int hash_worktree_path(const char *workdir, const char *path,
 			      EVP_MD_CTX *ctx)
 {
-	struct sc_hg_manifest one;
-	struct walk w = { &one, SC_HG_PROTECTED, NULL, 0 };
+	struct sc_githash_manifest one;
+	struct walk w = { &one, SC_GITHASH_PROTECTED, NULL, 0 };
 	struct stat st;
 	int dfd, ret;
 
-	sc_hg_manifest_init(&one);
+	sc_githash_manifest_init(&one);
 	dfd = open_dir(workdir);
 	if (dfd < 0)
 		return -1;
@@ -706,16 +707,16 @@ static int hash_worktree_path(const char *workdir, const char *path,
 	else if (S_ISREG(st.st_mode))
 		ret = add_regular(&w, dfd, path, path, &st);
 	else
-		ret = (add_item(&one, SC_HG_PROTECTED, path, "other", NULL, NULL), 0);
+		ret = (add_item(&one, SC_GITHASH_PROTECTED, path, "other", NULL, NULL), 0);
 	close(dfd);
 	if (!ret) {
-		const struct sc_hg_item *it = &one.v[0];
+		const struct sc_githash_item *it = &one.v[0];
 
 		EVP_DigestUpdate(ctx, it->mode, strlen(it->mode) + 1);
 		if (it->digest)
 			EVP_DigestUpdate(ctx, it->digest, strlen(it->digest));
 	}
-	sc_hg_manifest_release(&one);
+	sc_githash_manifest_release(&one);
 	return ret;
 }
 
@@ -777,10 +778,10 @@ static int hash_changes(git_repository *repo, EVP_MD_CTX *ctx, size_t *count)
 	return ret;
 }
 
-static int add_status(git_repository *repo, struct sc_hg_manifest *m)
+static int add_status(git_repository *repo, struct sc_githash_manifest *m)
 {
 	EVP_MD_CTX *ctx;
-	struct sc_hg_item *it;
+	struct sc_githash_item *it;
 	char hex[HEX_SHA256];
 	size_t changes = 0;
 	int ret;
@@ -800,13 +801,13 @@ static int add_status(git_repository *repo, struct sc_hg_manifest *m)
 	}
 	hex_digest(ctx, hex);
 	EVP_MD_CTX_free(ctx);
-	it = add_item(m, SC_HG_STATUS, "status", NULL, hex, NULL);
+	it = add_item(m, SC_GITHASH_STATUS, "status", NULL, hex, NULL);
 	it->clean = dup_or_null(m, changes ? "no" : "yes");
 	return 0;
 }
 
-int sc_hg_build(git_repository *repo, const struct sc_hg_options *opt,
-		struct sc_hg_manifest *m)
+int sc_githash_build(git_repository *repo, const struct sc_githash_options *opt,
+		     struct sc_githash_manifest *m)
 {
 	size_t start;
 
@@ -834,9 +835,9 @@ int sc_hg_build(git_repository *repo, const struct sc_hg_options *opt,
 
 /* ---- the manifest as records --------------------------------------------- */
 
-static int kind_uses_ref(enum sc_hg_kind kind)
+static int kind_uses_ref(enum sc_githash_kind kind)
 {
-	return kind == SC_HG_HEAD || kind == SC_HG_REF;
+	return kind == SC_GITHASH_HEAD || kind == SC_GITHASH_REF;
 }
 
 /*
@@ -860,7 +861,7 @@ static void put_field(struct sc_output *out, struct sc_record *rec,
 	sc_output_add(out, v, strlen(v) + 1);
 }
 
-static int put_item(const struct sc_hg_item *it, struct sc_output *out)
+static int put_item(const struct sc_githash_item *it, struct sc_output *out)
 {
 	int isref = kind_uses_ref(it->kind), ret;
 	struct sc_record row, *rec = out->table ? &row : NULL;
@@ -869,7 +870,7 @@ static int put_item(const struct sc_hg_item *it, struct sc_output *out)
 		sc_record_init(rec);
 	put_field(out, rec, "type", "item");
 	put_field(out, rec, "kind", kind_names[it->kind]);
-	if (it->kind != SC_HG_STATUS)
+	if (it->kind != SC_GITHASH_STATUS)
 		put_field(out, rec, isref ? "ref" : "path", it->name);
 	put_field(out, rec, "mode", it->mode);
 	put_field(out, rec, isref ? "oid" : "sha256", it->digest);
@@ -884,7 +885,7 @@ static int put_item(const struct sc_hg_item *it, struct sc_output *out)
 	return ret;
 }
 
-int sc_hg_write(const struct sc_hg_manifest *m, struct sc_output *out)
+int sc_githash_write(const struct sc_githash_manifest *m, struct sc_output *out)
 {
 	struct sc_record rec;
 	char count[32];
@@ -911,7 +912,7 @@ int sc_hg_write(const struct sc_hg_manifest *m, struct sc_output *out)
 static int malformed(size_t nrec, const char *what)
 {
 	sc_error("MALFORMED-MANIFEST", "record %zu: %s", nrec, what);
-	return SC_EXIT_MALFORMED;
+	return SC_GITHASH_MALFORMED;
 }
 
 static int hex_ok(const char *s, size_t len)
@@ -941,14 +942,14 @@ static int str_field(const struct sc_record *rec, const char *name,
 }
 
 static int read_item(const struct sc_record *rec, size_t nrec,
-		     struct sc_hg_manifest *m)
+		     struct sc_githash_manifest *m)
 {
 	const char *kind_s, *name, *mode, *digest, *target, *clean;
 	int kind, isref;
-	struct sc_hg_item *it;
+	struct sc_githash_item *it;
 
 	if (str_field(rec, "kind", &kind_s) < 0 || !kind_s ||
-	    (kind = sc_hg_kind_parse(kind_s)) < 0)
+	    (kind = sc_githash_kind_parse(kind_s)) < 0)
 		return malformed(nrec, "item without a known kind");
 	isref = kind_uses_ref(kind);
 	if (str_field(rec, isref ? "ref" : "path", &name) < 0 ||
@@ -957,7 +958,7 @@ static int read_item(const struct sc_record *rec, size_t nrec,
 	    str_field(rec, "target", &target) < 0 ||
 	    str_field(rec, "clean", &clean) < 0)
 		return malformed(nrec, "a field holds a NUL byte");
-	if (kind == SC_HG_STATUS)
+	if (kind == SC_GITHASH_STATUS)
 		name = "status";
 	if (!name || !*name)
 		return malformed(nrec, "item without a path or ref");
@@ -968,7 +969,8 @@ static int read_item(const struct sc_record *rec, size_t nrec,
 		return malformed(nrec, "digest is not lowercase hex of the right length");
 	if (m->nr >= MANIFEST_ITEMS_MAX)
 		return malformed(nrec, "too many items");
-	it = add_item(m, (enum sc_hg_kind)kind, name, mode, digest, target);
+	it = add_item(m, (enum sc_githash_kind)kind, name, mode, digest,
+		      target);
 	it->clean = dup_or_null(m, clean);
 	return 0;
 }
@@ -986,7 +988,16 @@ static int read_end(const struct sc_record *rec, size_t nrec, size_t items)
 	return 0;
 }
 
-int sc_hg_read(struct sc_reader *rd, struct sc_hg_manifest *m)
+/* Report reader status ST of RD: what it says of the input. */
+static enum sc_githash_status reader_failed(const struct sc_reader *rd,
+					    int st)
+{
+	sc_reader_report(rd, st);
+	return st == SC_READ_IO ? SC_GITHASH_FAILED : SC_GITHASH_MALFORMED;
+}
+
+enum sc_githash_status sc_githash_read(struct sc_reader *rd,
+				       struct sc_githash_manifest *m)
 {
 	struct sc_record rec;
 	size_t nrec = 0, i;
@@ -1018,7 +1029,7 @@ int sc_hg_read(struct sc_reader *rd, struct sc_hg_manifest *m)
 		/* other record types inside are skipped (sc-record(5)) */
 	}
 	if (!ret && status < 0)
-		ret = sc_reader_report(rd, status);
+		ret = reader_failed(rd, status);
 	else if (!ret && state != 2)
 		ret = malformed(nrec, "no end record: the manifest is truncated");
 	sc_record_release(&rec);
@@ -1040,18 +1051,19 @@ static int same_str(const char *a, const char *b)
 	return !strcmp(a, b);
 }
 
-static int same_item(const struct sc_hg_item *a, const struct sc_hg_item *b)
+static int same_item(const struct sc_githash_item *a,
+		     const struct sc_githash_item *b)
 {
 	return same_str(a->mode, b->mode) && same_str(a->digest, b->digest) &&
 	       same_str(a->target, b->target) && same_str(a->clean, b->clean);
 }
 
 static int finding(struct sc_output *out, struct sc_record *rec,
-		   const struct sc_hg_item *it, const char *change)
+		   const struct sc_githash_item *it, const char *change)
 {
 	sc_record_reset(rec);
 	sc_record_adds(rec, "type", "finding");
-	if (it->kind == SC_HG_PROTECTED) {
+	if (it->kind == SC_GITHASH_PROTECTED) {
 		sc_record_adds(rec, "code", "INTEGRITY");
 		sc_record_adds(rec, "path", it->name);
 	} else {
@@ -1063,9 +1075,9 @@ static int finding(struct sc_output *out, struct sc_record *rec,
 	return sc_record_write(out, rec);
 }
 
-int sc_hg_compare(const struct sc_hg_manifest *old,
-		  const struct sc_hg_manifest *now, struct sc_output *out,
-		  size_t *nfound)
+int sc_githash_compare(const struct sc_githash_manifest *old,
+		       const struct sc_githash_manifest *now,
+		       struct sc_output *out, size_t *nfound)
 {
 	struct sc_record rec;
 	size_t i = 0, j = 0;
@@ -1103,21 +1115,22 @@ int sc_hg_compare(const struct sc_hg_manifest *old,
 
 /* ---- the --protect list ---------------------------------------------------- */
 
-/* Read PATH whole, at most SC_HG_PROTECT_MAX bytes; an exit code. */
-static int read_protect_file(const char *path, struct sc_buf *text)
+/* Read PATH whole, at most SC_GITHASH_PROTECT_MAX bytes. */
+static enum sc_githash_status read_protect_file(const char *path,
+						struct sc_buf *text)
 {
-	int st = sc_read_file_max(path, SC_HG_PROTECT_MAX, text);
+	int st = sc_read_file_max(path, SC_GITHASH_PROTECT_MAX, text);
 
 	if (st == -2) {
 		sc_error("PROTECT-TOO-LARGE", "'%s' is larger than %zu bytes",
-			 path, SC_HG_PROTECT_MAX);
-		return SC_EXIT_MALFORMED;
+			 path, SC_GITHASH_PROTECT_MAX);
+		return SC_GITHASH_MALFORMED;
 	}
 	if (st < 0) {
 		read_failed(path);
-		return SC_EXIT_INTERNAL;
+		return SC_GITHASH_FAILED;
 	}
-	return 0;
+	return SC_GITHASH_OK;
 }
 
 static int parse_protect(const char *path, const struct sc_buf *text,
@@ -1129,13 +1142,14 @@ static int parse_protect(const char *path, const struct sc_buf *text,
 			      &err) < 0) {
 		sc_error("BAD-PATTERN", "'%s' line %u: the pattern %s", path,
 			 err.line, err.what);
-		return SC_EXIT_MALFORMED;
+		return SC_GITHASH_MALFORMED;
 	}
 	sc_patterns_fold(list);
 	return 0;
 }
 
-int sc_hg_load_protect(const char *path, struct sc_patterns *list)
+enum sc_githash_status sc_githash_load_protect(const char *path,
+					       struct sc_patterns *list)
 {
 	struct sc_buf text = SC_BUF_INIT;
 	int ret = read_protect_file(path, &text);
@@ -1148,7 +1162,7 @@ int sc_hg_load_protect(const char *path, struct sc_patterns *list)
 
 /*
  * The patterns of the type=protected records in TEXT that are watched
- * (watch=yes), one a line, into LINES; an exit code.
+ * (watch=yes), one a line, into LINES.
  */
 static int watched_patterns(const char *path, const struct sc_buf *text,
 			    struct sc_buf *lines)
@@ -1174,19 +1188,20 @@ static int watched_patterns(const char *path, const struct sc_buf *text,
 		    memchr(pat->value, '\0', pat->value_len)) {
 			sc_error("BAD-PATTERN", "'%s': a type=protected record "
 				 "without one pattern on one line", path);
-			ret = SC_EXIT_MALFORMED;
+			ret = SC_GITHASH_MALFORMED;
 			break;
 		}
 		sc_buf_add(lines, pat->value, pat->value_len);
 		sc_buf_addch(lines, '\n');
 	}
 	if (!ret && st < 0)
-		ret = sc_reader_report(&rd, st);
+		ret = reader_failed(&rd, st);
 	sc_record_release(&r);
 	return ret;
 }
 
-int sc_hg_load_protect_records(const char *path, struct sc_patterns *list)
+enum sc_githash_status sc_githash_load_protect_records(const char *path,
+						       struct sc_patterns *list)
 {
 	struct sc_buf text = SC_BUF_INIT, lines = SC_BUF_INIT;
 	int ret = read_protect_file(path, &text);
@@ -1197,76 +1212,5 @@ int sc_hg_load_protect_records(const char *path, struct sc_patterns *list)
 		ret = parse_protect(path, &lines, list);
 	sc_buf_release(&text);
 	sc_buf_release(&lines);
-	return ret;
-}
-
-/* ---- the tool ----------------------------------------------------------------- */
-
-static int load_manifest(const char *path, struct sc_hg_manifest *m)
-{
-	struct sc_input *in = sc_xmalloc(sizeof(*in));
-	struct sc_reader rd;
-	int fd = STDIN_FILENO, ret;
-
-	if (strcmp(path, "-")) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			free(in);
-			read_failed(path);
-			return SC_EXIT_INTERNAL;
-		}
-	}
-	sc_input_init_fd(in, fd);
-	sc_reader_init(&rd, in);
-	ret = sc_hg_read(&rd, m);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	free(in);
-	return ret;
-}
-
-static int write_failed(void)
-{
-	sc_error_errno("WRITE-FAILED", "cannot write output");
-	return SC_EXIT_INTERNAL;
-}
-
-int sc_hg_run(const char *dir, const struct sc_hg_options *opt,
-	      const char *check, int out_fd)
-{
-	struct sc_hg_manifest old, now;
-	struct sc_output out;
-	git_repository *repo = NULL;
-	size_t nfound = 0;
-	int ret = SC_EXIT_OK, st;
-
-	sc_hg_manifest_init(&old);
-	sc_hg_manifest_init(&now);
-	if (check && (ret = load_manifest(check, &old)) != 0)
-		goto done;
-	st = sc_gitopen(&repo, dir);
-	if (st != SC_GITOPEN_OK) {
-		ret = sc_gitopen_exit(st);
-		goto done;
-	}
-	if (sc_hg_build(repo, opt, &now) < 0) {
-		/* never a partial manifest, never "no change" */
-		ret = SC_EXIT_INTERNAL;
-		goto done;
-	}
-	sc_output_init_records(&out, out_fd, opt->records);
-	if (check)
-		st = sc_hg_compare(&old, &now, &out, &nfound);
-	else
-		st = sc_hg_write(&now, &out);
-	if (st < 0 || sc_output_flush(&out) < 0)
-		ret = write_failed();
-	else if (nfound)
-		ret = SC_EXIT_NO;
-	sc_output_release(&out);
-done:
-	git_repository_free(repo);
-	sc_hg_manifest_release(&old);
-	sc_hg_manifest_release(&now);
 	return ret;
 }

@@ -41,19 +41,19 @@
 #include "pattern.h"
 #include "record.h"
 
-enum sc_hg_kind {
-	SC_HG_CONFIG,
-	SC_HG_HOOK,
-	SC_HG_INFO,
-	SC_HG_HEAD,
-	SC_HG_REF,
-	SC_HG_STATUS,
-	SC_HG_PROTECTED,
-	SC_HG_NKINDS
+enum sc_githash_kind {
+	SC_GITHASH_CONFIG,
+	SC_GITHASH_HOOK,
+	SC_GITHASH_INFO,
+	SC_GITHASH_HEAD,
+	SC_GITHASH_REF,
+	SC_GITHASH_STATUS,
+	SC_GITHASH_PROTECTED,
+	SC_GITHASH_NKINDS
 };
 
-struct sc_hg_item {
-	enum sc_hg_kind kind;
+struct sc_githash_item {
+	enum sc_githash_kind kind;
 	/* all owned by the manifest's chunks; NULL when absent */
 	const char *name;   /* path (common-dir- or worktree-relative) or ref */
 	const char *mode;   /* file items: "file", "exec", "symlink", "other" */
@@ -67,8 +67,8 @@ struct sc_hg_item {
  * 64 KiB rather than two or three per item: a manifest of 100,000 refs
  * otherwise spends more time in malloc than in reading the refs).
  */
-struct sc_hg_manifest {
-	struct sc_hg_item *v;
+struct sc_githash_manifest {
+	struct sc_githash_item *v;
 	size_t nr, alloc;
 	char **chunks;
 	size_t nchunks, chunks_alloc;
@@ -76,7 +76,7 @@ struct sc_hg_manifest {
 	size_t left;
 };
 
-struct sc_hg_options {
+struct sc_githash_options {
 	const char *const *exclude_refs; /* globs, '*' not crossing '/' */
 	size_t nr_exclude;
 	const struct sc_patterns *protect; /* NULL: no protected files */
@@ -88,36 +88,49 @@ struct sc_hg_options {
 
 /* The deepest directory nesting walked (hooks/, info/, the worktree): a
  * deeper tree is an error, never a silently partial manifest. */
-#define SC_HG_MAX_DEPTH 256
+#define SC_GITHASH_MAX_DEPTH 256
 
-void sc_hg_manifest_init(struct sc_hg_manifest *m);
-void sc_hg_manifest_release(struct sc_hg_manifest *m);
+void sc_githash_manifest_init(struct sc_githash_manifest *m);
+void sc_githash_manifest_release(struct sc_githash_manifest *m);
 
 /* The name of a kind on the wire ("config", "hook", ...), and back (-1). */
-const char *sc_hg_kind_name(enum sc_hg_kind kind);
-int sc_hg_kind_parse(const char *name);
+const char *sc_githash_kind_name(enum sc_githash_kind kind);
+int sc_githash_kind_parse(const char *name);
 
 /*
  * Fill M (sorted) from REPO.  0, or -1 after printing error[READ-FAILED] or
  * error[GIT-FAILED]: an item that cannot be read fails the whole manifest.
  */
-int sc_hg_build(git_repository *repo, const struct sc_hg_options *opt,
-		struct sc_hg_manifest *m);
+int sc_githash_build(git_repository *repo, const struct sc_githash_options *opt,
+		     struct sc_githash_manifest *m);
 
 /*
  * Write M as sc-record(5) records: "type=manifest version=1", the items,
  * then "type=end items=N".  -1 when the output failed.
  */
-int sc_hg_write(const struct sc_hg_manifest *m, struct sc_output *out);
+int sc_githash_write(const struct sc_githash_manifest *m,
+		     struct sc_output *out);
 
 /*
- * Read a manifest written by sc_hg_write from RD into M (sorted).  Records
- * of other types are skipped; the header, the end record and its count are
- * required, so a truncated manifest is refused.  Returns an exit code: 0, 3
- * (error[MALFORMED-RECORD] or error[MALFORMED-MANIFEST]) or 5 (a read
- * error), with the diagnostic printed.
+ * What reading a manifest or a protect list gives: not an exit status
+ * (sc-hash-git's run function, hashgit.h, decides that), but whether the
+ * input was at fault.
  */
-int sc_hg_read(struct sc_reader *rd, struct sc_hg_manifest *m);
+enum sc_githash_status {
+	SC_GITHASH_OK = 0,
+	SC_GITHASH_FAILED = -1,     /* it could not be read: I/O, system */
+	SC_GITHASH_MALFORMED = -2,  /* it is not what it must be */
+};
+
+/*
+ * Read a manifest written by sc_githash_write from RD into M (sorted).
+ * Records of other types are skipped; the header, the end record and its
+ * count are required, so a truncated manifest is refused.
+ * SC_GITHASH_MALFORMED after error[MALFORMED-RECORD] or
+ * error[MALFORMED-MANIFEST], SC_GITHASH_FAILED after a read error.
+ */
+enum sc_githash_status sc_githash_read(struct sc_reader *rd,
+				       struct sc_githash_manifest *m);
 
 /*
  * Compare OLD with NOW (both sorted) and write one finding per difference:
@@ -126,35 +139,23 @@ int sc_hg_read(struct sc_reader *rd, struct sc_hg_manifest *m);
  * with C added, modified or removed.  *NFOUND gets the number.  -1 when the
  * output failed.
  */
-int sc_hg_compare(const struct sc_hg_manifest *old,
-		  const struct sc_hg_manifest *now, struct sc_output *out,
-		  size_t *nfound);
-
-/*
- * Read the --protect list at PATH into LIST.  Returns an exit code: 0, 3
- * (error[BAD-PATTERN], naming the line; error[PROTECT-TOO-LARGE]) or 5
- * (error[READ-FAILED]).
- */
-/*
- * The whole of sc-hash-git: open the repository at DIR with sc_gitopen, build
- * its manifest, and write it to OUT, or, when CHECK is set, read the manifest
- * at CHECK ("-" for stdin) and write the findings.  The manifest is read
- * before the repository is looked at.  Returns the exit code (0 written or
- * no change, 1 changes found, 3 malformed manifest, 4 no usable repository,
- * 5 a read or write failure), the diagnostic printed.
- */
-int sc_hg_run(const char *dir, const struct sc_hg_options *opt,
-	      const char *check, int out_fd);
+int sc_githash_compare(const struct sc_githash_manifest *old,
+		       const struct sc_githash_manifest *now,
+		       struct sc_output *out, size_t *nfound);
 
 /*
  * The --protect list: gitignore-style patterns, one a line (at most
- * SC_HG_PROTECT_MAX bytes), matched in any letter case as the policy
+ * SC_GITHASH_PROTECT_MAX bytes), matched in any letter case as the policy
  * matches protected names.  --protect-records: the type=protected records
  * sc-classify --print-protected writes, of which the watched ones
- * (watch=yes) count.  Each returns an exit code, the diagnostic printed.
+ * (watch=yes) count.  SC_GITHASH_MALFORMED after error[BAD-PATTERN],
+ * error[PROTECT-TOO-LARGE] or a record error; SC_GITHASH_FAILED after
+ * error[READ-FAILED].
  */
-#define SC_HG_PROTECT_MAX ((size_t)1 << 20)
-int sc_hg_load_protect(const char *path, struct sc_patterns *list);
-int sc_hg_load_protect_records(const char *path, struct sc_patterns *list);
+#define SC_GITHASH_PROTECT_MAX ((size_t)1 << 20)
+enum sc_githash_status sc_githash_load_protect(const char *path,
+					       struct sc_patterns *list);
+enum sc_githash_status sc_githash_load_protect_records(const char *path,
+						       struct sc_patterns *list);
 
 #endif

@@ -49,13 +49,17 @@ int sc_gitopen_init(void);
  * Open the repository at or above DIR (the search stops at a file system
  * boundary).  On success *OUT is the repository (free it with
  * git_repository_free).  On failure the diagnostic has been printed with
- * sc_error and the status says which; the caller maps it to an exit code
- * with sc_gitopen_exit.
+ * sc_error and the status says which; the tool's run function maps it to
+ * an exit status (lib/diag.h).
  */
 int sc_gitopen(git_repository **out, const char *dir);
 
-/* The exit code for a status: 4 for the first three (the environment cannot
- * give a readable repository), 5 for SC_GITOPEN_FAILED. */
+/*
+ * The exit code for a status: 4 for the first three (the environment cannot
+ * give a readable repository), 5 for SC_GITOPEN_FAILED.  For run functions
+ * only (lib/diag.h); it goes once attest.c, githash.c and tree.c return
+ * the status to theirs (issue 26).
+ */
 int sc_gitopen_exit(int status);
 
 /* libgit2's last error message, or a fixed text when it has none. */

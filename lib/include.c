@@ -220,7 +220,7 @@ static int copy_one(struct include *in, const char *rel)
 	struct sc_record rec;
 	struct stat st;
 	char mode[8], size[32];
-	int fd, truncated = 0, perm, kind, ret = 0;
+	int fd, perm, kind, ret = 0;
 	size_t before;
 
 	fd = sc_open_beneath(in->fromfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
@@ -237,9 +237,7 @@ static int copy_one(struct include *in, const char *rel)
 		skip(in, "INCLUDE-NOT-FILE", rel, "not a regular file");
 		return 0;
 	}
-	if ((unsigned long long)st.st_size > SC_INCLUDE_FILE_MAX ||
-	    sc_read_fd_capped(fd, SC_INCLUDE_FILE_MAX, &data, &truncated) < 0 ||
-	    truncated) {
+	if (sc_read_fd_max(fd, SC_INCLUDE_FILE_MAX, 0, &data) < 0) {
 		close(fd);
 		sc_buf_wipe(&data);
 		skip(in, "INCLUDE-TOO-LARGE", rel,
@@ -322,19 +320,12 @@ static int copy_selected(struct include *in)
  * meanwhile reads the old list or the new one, never half of one). */
 static int write_secrets(struct include *in)
 {
-	struct sc_buf tmp = SC_BUF_INIT, enc = SC_BUF_INIT;
+	struct sc_buf enc = SC_BUF_INIT;
 	struct sc_record rec;
+	enum sc_replace_step step;
 	size_t i;
-	int fd, ret = 0;
+	int ret = 0;
 
-	sc_buf_addf(&tmp, "%s.tmp-%ld", in->o->secrets, (long)getpid());
-	fd = open(tmp.data, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
-	if (fd < 0) {
-		sc_error_errno("WRITE-FAILED", "cannot write the secrets file");
-		sc_buf_release(&tmp);
-		return SC_EXIT_INTERNAL;
-	}
 	sc_record_init(&rec);
 	for (i = 0; i < in->secrets.nr; i++) {
 		if (sc_secrets_value_too_weak(in->secrets.v[i].value.data ?
@@ -351,15 +342,12 @@ static int write_secrets(struct include *in)
 	}
 	sc_buf_wipe(&rec.store);
 	sc_record_release(&rec);
-	if (sc_write_all(fd, enc.data ? enc.data : "", enc.len) < 0 ||
-	    fsync(fd) < 0 || close(fd) < 0 ||
-	    rename(tmp.data, in->o->secrets) < 0) {
+	if (sc_replace_file(in->o->secrets, enc.data ? enc.data : "", enc.len,
+			    0600, &step) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write the secrets file");
-		unlink(tmp.data);
 		ret = SC_EXIT_INTERNAL;
 	}
 	sc_buf_wipe(&enc);
-	sc_buf_release(&tmp);
 	return ret;
 }
 

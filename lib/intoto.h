@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "io.h"
 
 #define SC_INTOTO_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
 #define SC_PREDICATE_TEST_RESULT \
@@ -70,5 +71,30 @@ int sc_intoto_check_subject(const void *payload, size_t len,
  */
 int sc_intoto_mutation_score(const void *payload, size_t len,
 			     long long *killed, long long *total);
+
+/*
+ * The task-verification predicate of an attempt's tick, built from its
+ * evidence records (sc-record(5); the records and their meaning are in
+ * sc-attest(1), EVIDENCE): the checks' and acceptance tests'
+ * type=evidence records (the last one of each name, sorted by name), the
+ * task (type=task, as sc-tasks lists it) and type=feature, the sandbox
+ * probe's type=host and type=protection records, and type=held-out,
+ * type=policy, type=model and sc-mutation's type=mutation-score.
+ * Records of other types are skipped.
+ *
+ * 0 with *PREDICATE (the caller owns it; it passes
+ * sc_intoto_check_predicate), or with a diagnostic printed
+ * SC_EVIDENCE_MALFORMED (error[EVIDENCE], error[MALFORMED-RECORD] or
+ * error[RECORD-TOO-LARGE]) or SC_EVIDENCE_READ (error[READ-FAILED]).
+ * Memory stays bounded: at most SC_EVIDENCE_NAMES names and
+ * SC_EVIDENCE_PROTECTIONS protection records.
+ */
+enum {
+	SC_EVIDENCE_MALFORMED = -1,
+	SC_EVIDENCE_READ = -2,
+};
+#define SC_EVIDENCE_NAMES 1024
+#define SC_EVIDENCE_PROTECTIONS 256
+int sc_intoto_task_predicate(struct sc_input *in, json_t **predicate);
 
 #endif

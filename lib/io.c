@@ -1,11 +1,14 @@
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "io.h"
 
 void sc_input_init_fd(struct sc_input *in, int fd)
@@ -147,88 +150,204 @@ void sc_output_idle(void *ctx)
 
 int sc_read_fd_capped(int fd, size_t max, struct sc_buf *out, int *truncated)
 {
-	char chunk[65536];
 	ssize_t n;
 
 	*truncated = 0;
 	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+		/* Room for a chunk and the NUL sc_buf keeps after the data. */
+		if (out->cap - out->len < 2)
+			sc_buf_grow(out, SC_IO_CHUNK);
+		n = read(fd, out->data + out->len, out->cap - out->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -1;
 		if (n == 0)
 			return 0;
-		if (out->len + (size_t)n > max) {
-			sc_buf_add(out, chunk, max - out->len);
+		sc_buf_setlen(out, out->len + (size_t)n);
+		if (out->len > max) {
+			sc_buf_setlen(out, max);
 			*truncated = 1;
 			return 0;
 		}
-		sc_buf_add(out, chunk, (size_t)n);
 	}
+}
+
+int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out)
+{
+	size_t start = out->len;
+	struct stat st;
+	int truncated;
+
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if ((flags & SC_OPEN_REGULAR) && !S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	/* The size and one byte to see the end: no realloc, no stray copy. */
+	if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size <= max)
+		sc_buf_grow(out, (size_t)st.st_size + 1);
+	if (sc_read_fd_capped(fd, start + max < start ? SIZE_MAX : start + max,
+			      out, &truncated) < 0)
+		return -1;
+	return truncated ? -2 : 0;
+}
+
+int sc_read_file_at(int dirfd, const char *path, size_t max, unsigned flags,
+		    struct sc_buf *out)
+{
+	int oflags = O_RDONLY | O_CLOEXEC | O_NOCTTY, fd, st, e;
+
+	if (flags & SC_OPEN_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	if (flags & (SC_OPEN_REGULAR | SC_OPEN_NONBLOCK))
+		oflags |= O_NONBLOCK;
+	fd = openat(dirfd, path, oflags);
+	if (fd < 0)
+		return -1;
+	st = sc_read_fd_max(fd, max, flags, out);
+	e = errno;
+	close(fd);
+	errno = e;
+	return st;
 }
 
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), truncated, st, e;
-	size_t start = out->len;
+	return sc_read_file_at(AT_FDCWD, path, max, 0, out);
+}
 
+/* The Ith temporary name this process tries in a directory. */
+static void temp_name(char name[64], unsigned i)
+{
+	snprintf(name, 64, ".sc-write-%ld-%u", (long)getpid(), i);
+}
+
+/*
+ * A new file in DIRFD for the content: unnamed (O_TMPFILE), or, where the
+ * file system has no O_TMPFILE, created O_EXCL under a temporary name
+ * given back in TMP.  The descriptor or -1.
+ */
+static int open_new(int dirfd, mode_t mode, char tmp[64])
+{
+	int fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+
+	*tmp = '\0';
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
+		return fd;
+	for (unsigned i = 0; i < 100; i++) {
+		temp_name(tmp, i);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		*tmp = '\0';
+	return fd;
+}
+
+/* Give the unnamed file FD a temporary name in DIRFD, into TMP. */
+static int link_new(int dirfd, int fd, char tmp[64])
+{
+	char procpath[64];
+
+	snprintf(procpath, sizeof(procpath), "/proc/self/fd/%d", fd);
+	for (unsigned i = 0; i < 100; i++) {
+		temp_name(tmp, i);
+		if (linkat(AT_FDCWD, procpath, dirfd, tmp,
+			   AT_SYMLINK_FOLLOW) == 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	*tmp = '\0';
+	return -1;
+}
+
+/* Content, owner and mode of the new file FD, synced. */
+static int fill_new(int fd, const void *data, size_t len,
+		    const struct sc_replace_how *how)
+{
+	const struct stat *o = how->owner;
+
+	if (sc_write_all(fd, data, len) < 0)
+		return -1;
+	/* chown before chmod: chown clears the set-id bits. */
+	if (o && (o->st_uid != geteuid() || o->st_gid != getegid()) &&
+	    fchown(fd, o->st_uid, o->st_gid) < 0)
+		return -1;
+	/* fchmod: the umask of a driver is 077, MODE is what is meant. */
+	if (fchmod(fd, how->mode) < 0)
+		return -1;
+	return fsync(fd);
+}
+
+int sc_replace_file_how(int dirfd, const char *name, const void *data,
+			size_t len, const struct sc_replace_how *how,
+			enum sc_replace_step *step)
+{
+	char tmp[64];
+	int fd, e, ret = -1;
+
+	*step = SC_REPLACE_CREATE;
+	fd = open_new(dirfd, how->mode, tmp);
 	if (fd < 0)
 		return -1;
-	/* One byte past the limit tells a full file from a larger one. */
-	st = sc_read_fd_capped(fd, start + max + 1, out, &truncated);
+	*step = SC_REPLACE_WRITE;
+	if (fill_new(fd, data, len, how) < 0)
+		goto out;
+	*step = SC_REPLACE_NAME;
+	if (!*tmp && link_new(dirfd, fd, tmp) < 0)
+		goto out;
+	*step = SC_REPLACE_CHECK;
+	if (how->check && how->check(how->ctx)) {
+		errno = 0;
+		goto out;
+	}
+	*step = SC_REPLACE_RENAME;
+	if (renameat(dirfd, tmp, dirfd, name) < 0)
+		goto out;
+	*tmp = '\0';
+	*step = SC_REPLACE_SYNC;
+	if (fsync(dirfd) == 0)
+		ret = 0;
+out:
 	e = errno;
+	if (*tmp)
+		unlinkat(dirfd, tmp, 0);
 	close(fd);
 	errno = e;
-	if (st < 0)
-		return -1;
-	return out->len - start > max ? -2 : 0;
+	return ret;
 }
 
 int sc_replace_file_at(int dirfd, const char *name, const void *data,
 		       size_t len, mode_t mode, enum sc_replace_step *step)
 {
-	char tmpname[64], procpath[64];
-	int fd, e, ret = -1;
+	struct sc_replace_how how = { mode, NULL, NULL, NULL };
+
+	return sc_replace_file_how(dirfd, name, data, len, &how, step);
+}
+
+int sc_replace_file(const char *path, const void *data, size_t len,
+		    mode_t mode, enum sc_replace_step *step)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == path ? sc_xstrdup("/") :
+		    slash ? sc_xmemdup(path, (size_t)(slash - path)) :
+			    sc_xstrdup(".");
+	int dirfd, ret, e;
 
 	*step = SC_REPLACE_CREATE;
-	fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-	if (fd < 0)
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dirfd < 0)
 		return -1;
-	*step = SC_REPLACE_WRITE;
-	/* fchmod: the umask of a driver is 077, MODE is what is meant. */
-	if (sc_write_all(fd, data, len) < 0 || fchmod(fd, mode) < 0 ||
-	    fsync(fd) < 0)
-		goto out;
-	/* Give the anonymous file a name, then move it over the target. */
-	*step = SC_REPLACE_NAME;
-	snprintf(procpath, sizeof(procpath), "/proc/self/fd/%d", fd);
-	for (unsigned i = 0; i < 100; i++) {
-		snprintf(tmpname, sizeof(tmpname), ".sc-write-%ld-%u",
-			 (long)getpid(), i);
-		if (linkat(AT_FDCWD, procpath, dirfd, tmpname,
-			   AT_SYMLINK_FOLLOW) == 0) {
-			ret = 0;
-			break;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	if (ret < 0)
-		goto out;
-	*step = SC_REPLACE_RENAME;
-	if (renameat(dirfd, tmpname, dirfd, name) < 0) {
-		e = errno;
-		unlinkat(dirfd, tmpname, 0);
-		errno = e;
-		ret = -1;
-	} else if (fsync(dirfd) < 0) {
-		*step = SC_REPLACE_SYNC;
-		ret = -1;
-	}
-out:
+	ret = sc_replace_file_at(dirfd, slash ? slash + 1 : path, data, len,
+				 mode, step);
 	e = errno;
-	close(fd);
+	close(dirfd);
 	errno = e;
 	return ret;
 }

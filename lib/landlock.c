@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "landlock.h"
+#include "paths.h"
 
 /*
  * The system headers may be older than the kernel: spell out what ABI 3
@@ -154,14 +155,13 @@ int sc_landlock_allow(struct sc_landlock *ll, const char *path, int access)
 /* 0 when PATH is none of HIDDEN, 1 when it is one, 2 when it is above one. */
 static int hidden_relation(const char *path, char *const *hidden, size_t n)
 {
-	size_t len = strlen(path), i;
+	size_t i;
 	int above = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!strcmp(hidden[i], path))
 			return 1;
-		if (!strncmp(hidden[i], path, len) &&
-		    (hidden[i][len] == '/' || len == 1))
+		if (sc_path_is_beneath(hidden[i], path))
 			above = 1;
 	}
 	return above ? 2 : 0;

@@ -7,10 +7,15 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "config.h"
 #include "diag.h"
 #include "maskio.h"
 #include "record.h"
+#include "rectable.h"
 #include "scan.h"
+#include "secrets.h"
+
+extern char **environ;
 
 struct idle_ctx {
 	struct sc_masker *m;
@@ -38,7 +43,7 @@ static void idle_flush(void *ctx)
 static int output_failed(void)
 {
 	sc_error_errno("WRITE-FAILED", "cannot write output");
-	return SC_EXIT_INTERNAL;
+	return SC_MASKIO_FAILED;
 }
 
 static int mask_fd(struct sc_masker *m, int fd, const char *shown,
@@ -52,26 +57,26 @@ static int mask_fd(struct sc_masker *m, int fd, const char *shown,
 	sc_input_set_idle(&in, idle_flush, &ic);
 	while ((n = sc_input_fill(&in)) > 0) {
 		if (sc_masker_feed(m, in.data + in.pos, (size_t)n, &out->buf) < 0)
-			return SC_EXIT_INTERNAL;
+			return SC_MASKIO_FAILED;
 		in.pos = in.end;
 		if (sc_output_unit_done(out) < 0)
 			return output_failed();
 	}
 	if (n < 0) {
 		sc_error_errno("READ-FAILED", "cannot read '%s'", shown);
-		return SC_EXIT_INTERNAL;
+		return SC_MASKIO_FAILED;
 	}
-	return SC_EXIT_OK;
+	return SC_MASKIO_OK;
 }
 
 int sc_mask_files(struct sc_masker *m, char *const *paths, int npaths,
 		  struct sc_output *out)
 {
-	int i, ret = SC_EXIT_OK;
+	int i, ret = SC_MASKIO_OK;
 
 	if (!npaths)
 		ret = mask_fd(m, STDIN_FILENO, "stdin", out);
-	for (i = 0; i < npaths && ret == SC_EXIT_OK; i++) {
+	for (i = 0; i < npaths && ret == SC_MASKIO_OK; i++) {
 		char shown[512];
 		int fd;
 
@@ -83,15 +88,15 @@ int sc_mask_files(struct sc_masker *m, char *const *paths, int npaths,
 		fd = open(paths[i], O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0) {
 			sc_error_errno("INPUT", "cannot open '%s'", shown);
-			ret = SC_EXIT_USAGE;
+			ret = SC_MASKIO_NO_INPUT;
 			break;
 		}
 		ret = mask_fd(m, fd, shown, out);
 		close(fd);
 	}
 	/* Even after an error, what was read is released masked, never raw. */
-	if (sc_masker_finish(m, &out->buf) < 0 && ret == SC_EXIT_OK)
-		ret = SC_EXIT_INTERNAL;
+	if (sc_masker_finish(m, &out->buf) < 0 && ret == SC_MASKIO_OK)
+		ret = SC_MASKIO_FAILED;
 	if (sc_output_flush(out) < 0)
 		ret = output_failed();
 	return ret;
@@ -129,7 +134,7 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
 	struct sc_reader rd;
 	struct sc_record rec, masked;
 	struct sc_buf tmp = SC_BUF_INIT;
-	int status, ret = SC_EXIT_OK;
+	int status, ret = SC_MASKIO_OK;
 
 	sc_input_set_idle(in, sc_output_idle, out);
 	sc_reader_init(&rd, in);
@@ -141,7 +146,7 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
 
 		if (all_fields || (type && !strcmp(type, "text"))) {
 			if (mask_record(m, &rec, all_fields, &masked, &tmp) < 0) {
-				ret = SC_EXIT_INTERNAL;
+				ret = SC_MASKIO_FAILED;
 				break;
 			}
 			w = &masked;
@@ -152,8 +157,11 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
 	/* The good records go out before the diagnostic about the bad one. */
 	if (sc_output_flush(out) < 0)
 		ret = output_failed();
-	else if (ret == SC_EXIT_OK && status < 0)
-		ret = sc_reader_report(&rd, status);
+	else if (ret == SC_MASKIO_OK && status < 0) {
+		sc_reader_report(&rd, status);
+		ret = status == SC_READ_IO ? SC_MASKIO_FAILED
+					   : SC_MASKIO_MALFORMED;
+	}
 	sc_buf_wipe(&tmp);
 	sc_buf_wipe(&rec.store);
 	sc_record_release(&rec);
@@ -411,7 +419,7 @@ int sc_mask_check_diff(struct sc_masker *m, struct sc_scanner *sc,
 	struct diff_state ds = { SC_BUF_INIT, 0, 0, 0, set, NULL, 0, 0, 0,
 				 sc, SC_BUF_INIT, NULL, 0, 0, out };
 	struct sc_buf line = SC_BUF_INIT, sink = SC_BUF_INIT;
-	int got, ret = SC_EXIT_OK;
+	int got, ret = SC_MASKIO_OK;
 
 	ds.nr_secrets = sc_mask_set_secrets(set);
 	ds.hits = sc_xcalloc(ds.nr_secrets + 1, 1);
@@ -419,33 +427,183 @@ int sc_mask_check_diff(struct sc_masker *m, struct sc_scanner *sc,
 	sc_input_set_idle(in, sc_output_idle, out);
 	while ((got = sc_input_read_line(in, &line, DIFF_LINE_MAX)) > 0) {
 		if (diff_line(m, &ds, &line, &sink, out) < 0) {
-			ret = out->failed ? output_failed() : SC_EXIT_INTERNAL;
+			ret = out->failed ? output_failed() : SC_MASKIO_FAILED;
 			break;
 		}
 	}
 	if (got == -1) {
 		sc_error_errno("READ-FAILED", "cannot read the diff");
-		ret = SC_EXIT_INTERNAL;
+		ret = SC_MASKIO_FAILED;
 	} else if (got == -2) {
 		sc_error("LINE-TOO-LONG", "a diff line is longer than %zu bytes",
 			 DIFF_LINE_MAX);
-		ret = SC_EXIT_MALFORMED;
+		ret = SC_MASKIO_MALFORMED;
 	}
 	sc_masker_set_hit(m, NULL, NULL);
 	/* The last file's added lines. */
-	if (ret == SC_EXIT_OK && scan_added(&ds) < 0)
-		ret = SC_EXIT_INTERNAL;
+	if (ret == SC_MASKIO_OK && scan_added(&ds) < 0)
+		ret = SC_MASKIO_FAILED;
 	if (sc_output_flush(out) < 0)
 		ret = output_failed();
-	if ((ret == SC_EXIT_OK || ret == SC_EXIT_NO) && ds.incomplete)
-		ret = SC_EXIT_UNAVAILABLE;
-	else if (ret == SC_EXIT_OK && ds.found)
-		ret = SC_EXIT_NO;
+	if (ret == SC_MASKIO_OK && ds.incomplete)
+		ret = SC_MASKIO_INCOMPLETE;
+	else if (ret == SC_MASKIO_OK && ds.found)
+		ret = SC_MASKIO_FOUND;
 	sc_buf_wipe(&line);
 	sc_buf_wipe(&sink);
 	sc_buf_release(&ds.file);
 	sc_buf_wipe(&ds.added);
 	free(ds.lines);
 	free(ds.hits);
+	return ret;
+}
+
+/* ---- sc-mask ---- */
+
+static int maskio_exit(int status)
+{
+	switch (status) {
+	case SC_MASKIO_OK:
+		return SC_EXIT_OK;
+	case SC_MASKIO_FOUND:
+		return SC_EXIT_NO;
+	case SC_MASKIO_NO_INPUT:
+		return SC_EXIT_USAGE;
+	case SC_MASKIO_MALFORMED:
+		return SC_EXIT_MALFORMED;
+	case SC_MASKIO_INCOMPLETE:
+		return SC_EXIT_UNAVAILABLE;
+	default:
+		return SC_EXIT_INTERNAL;
+	}
+}
+
+static int scan_exit(int status)
+{
+	switch (status) {
+	case SC_SCAN_CLEAN:
+		return SC_EXIT_OK;
+	case SC_SCAN_FOUND:
+		return SC_EXIT_NO;
+	case SC_SCAN_NO_PATH:
+		return SC_EXIT_USAGE;
+	case SC_SCAN_INCOMPLETE:
+		return SC_EXIT_UNAVAILABLE;
+	default:
+		return SC_EXIT_INTERNAL;
+	}
+}
+
+/* Read one source; -1 when it cannot be read (already reported). */
+static int add_source(struct sc_secrets *s, const struct sc_mask_source *src)
+{
+	switch (src->kind) {
+	case SC_MASK_SRC_ENV:
+		sc_secrets_from_environ(s, environ);
+		return 0;
+	case SC_MASK_SRC_VAR:
+		return sc_secrets_from_var(s, src->arg);
+	case SC_MASK_SRC_DOTENV:
+		return sc_secrets_from_dotenv(s, src->arg);
+	case SC_MASK_SRC_KEY_FILE:
+		return sc_secrets_from_key_file(s, src->arg);
+	case SC_MASK_SRC_FILE:
+		return sc_secrets_from_file(s, src->arg);
+	default:
+		return sc_secrets_from_records(s, src->arg);
+	}
+}
+
+/*
+ * The credential rules of --scan and --check-diff, with the fingerprints
+ * of --allow-fingerprint and --config's mask.allowFingerprint allowed.
+ */
+static struct sc_scanner *scanner(const struct sc_mask_opts *o, int *cst)
+{
+	return sc_scanner_new_allowing(o->config, o->allow, o->nr_allow, cst);
+}
+
+/* The exit status when sc_scanner_new_allowing() failed with CST. */
+static int scanner_exit(int cst)
+{
+	if (cst == SC_CONFIG_OK)
+		return SC_EXIT_INTERNAL;
+	return cst == SC_CONFIG_BAD ? SC_EXIT_MALFORMED : SC_EXIT_UNAVAILABLE;
+}
+
+/* --scan needs no secret: it looks for the shape of credentials. */
+static int scan_run(const struct sc_mask_opts *o)
+{
+	struct sc_scanner *sc;
+	struct sc_output out;
+	int ret;
+
+	if (!(sc = scanner(o, &ret)))
+		return scanner_exit(ret);
+	sc_output_init_records(&out, STDOUT_FILENO, o->force_records);
+	ret = scan_exit(sc_scan_paths(sc, o->paths, o->npaths, &out));
+	sc_output_release(&out);
+	sc_scanner_free(sc);
+	return ret;
+}
+
+static int mask_run(const struct sc_mask_opts *o, struct sc_masker *m,
+		    struct sc_scanner *sc)
+{
+	struct sc_output out;
+	struct sc_input in;
+	int ret;
+
+	/* Masked text stays text; records are a table for a person. */
+	sc_output_init_records(&out, STDOUT_FILENO,
+			       o->force_records || o->mode != SC_MASK_FILES);
+	sc_input_init_fd(&in, STDIN_FILENO);
+	if (o->mode == SC_MASK_RECORDS)
+		ret = sc_mask_records(m, &in, &out, o->all_fields);
+	else if (o->mode == SC_MASK_DIFF)
+		ret = sc_mask_check_diff(m, sc, &in, &out);
+	else
+		ret = sc_mask_files(m, o->paths, o->npaths, &out);
+	sc_output_release(&out);
+	return maskio_exit(ret);
+}
+
+int sc_mask_run(const struct sc_mask_opts *o)
+{
+	struct sc_secrets secrets;
+	struct sc_mask_set *set = NULL;
+	struct sc_masker *m = NULL;
+	struct sc_scanner *sc = NULL;
+	int failed = 0, ret;
+	size_t i;
+
+	if (o->mode == SC_MASK_SCAN)
+		return scan_run(o);
+	sc_secrets_init(&secrets);
+	/* Read every source, so each bad one is reported at once. */
+	for (i = 0; i < o->nr_sources; i++)
+		if (add_source(&secrets, &o->sources[i]) < 0)
+			failed = 1;
+	if (o->stdin_name && sc_secrets_from_fd(&secrets, o->stdin_name,
+						STDIN_FILENO) < 0)
+		failed = 1;
+	/* A partial secret list is worse than none: refuse, output nothing. */
+	if (failed) {
+		sc_secrets_release(&secrets);
+		return SC_EXIT_USAGE;
+	}
+	/* --check-diff also looks for credentials no source names. */
+	if (o->mode == SC_MASK_DIFF && !(sc = scanner(o, &ret))) {
+		sc_secrets_release(&secrets);
+		return scanner_exit(ret);
+	}
+	set = sc_mask_set_build(&secrets, 1);
+	sc_secrets_release(&secrets);
+	if (set)
+		m = sc_masker_new(set);
+	ret = m ? mask_run(o, m, sc) : SC_EXIT_INTERNAL;
+	sc_masker_free(m);
+	sc_mask_set_free(set);
+	sc_scanner_free(sc);
 	return ret;
 }

@@ -2,14 +2,67 @@
 #define SC_MASKIO_H
 
 /*
- * The three ways sc-mask(1) moves data through a masker (lib/mask.h):
- * a byte stream (files or stdin to stdout), a record stream (the text field
- * of type=text records), and a unified diff (findings for added lines).
- * Each returns an exit code of DESIGN.md and has printed its diagnostics.
+ * sc-mask(1) in the library: sc_mask_run() does what its main was asked,
+ * and the three ways it moves data through a masker (lib/mask.h): a byte
+ * stream (files or stdin to stdout), a record stream (the text field of
+ * type=text records), and a unified diff (findings for added lines).
+ * These three return an sc_maskio_status and have printed their
+ * diagnostics; only sc_mask_run() returns an exit status.
  */
+
+#include <stddef.h>
 
 #include "io.h"
 #include "mask.h"
+
+enum sc_maskio_status {
+	SC_MASKIO_OK = 0,
+	SC_MASKIO_FOUND = 1,        /* --check-diff: a finding not allowed */
+	SC_MASKIO_FAILED = -1,      /* a read, a write or the masker failed */
+	SC_MASKIO_NO_INPUT = -2,    /* a FILE cannot be opened */
+	SC_MASKIO_MALFORMED = -3,   /* a record, or a diff line too long */
+	SC_MASKIO_INCOMPLETE = -4,  /* error[SCAN-INCOMPLETE]: a binary file */
+};
+
+/* Where the secret values come from (sc-mask's SOURCE options). */
+enum sc_mask_source_kind {
+	SC_MASK_SRC_ENV,        /* --env: variables whose names look secret */
+	SC_MASK_SRC_VAR,        /* --secret NAME */
+	SC_MASK_SRC_DOTENV,     /* --secrets-file FILE */
+	SC_MASK_SRC_KEY_FILE,   /* --key-file NAME=PATH */
+	SC_MASK_SRC_FILE,       /* --secret-file PATH */
+	SC_MASK_SRC_RECORDS,    /* --records FILE */
+};
+
+struct sc_mask_source {
+	enum sc_mask_source_kind kind;
+	const char *arg;
+};
+
+enum sc_mask_mode { SC_MASK_FILES, SC_MASK_RECORDS, SC_MASK_DIFF,
+		    SC_MASK_SCAN };
+
+/* What sc-mask was asked, its command line parsed and checked. */
+struct sc_mask_opts {
+	enum sc_mask_mode mode;
+	const struct sc_mask_source *sources;  /* in command-line order */
+	size_t nr_sources;
+	const char *stdin_name;     /* --secret-stdin NAME, or NULL */
+	int all_fields;             /* --all-fields */
+	int force_records;          /* -z */
+	const char *config;         /* --config FILE, or NULL */
+	char *const *allow;         /* --allow-fingerprint, each of the form */
+	size_t nr_allow;
+	char *const *paths;         /* FILE... or, with --scan, PATH... */
+	int npaths;
+};
+
+/*
+ * Run sc-mask as O says and return its exit status (sc-mask(1)).  Every
+ * source is read, so each bad one is reported at once; any bad one is
+ * SC_EXIT_USAGE with nothing masked (a partial list is worse than none).
+ */
+int sc_mask_run(const struct sc_mask_opts *o);
 
 /*
  * Mask the concatenation of PATHS (NPATHS of them; "-" or none is stdin)
@@ -33,9 +86,9 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
  * With SC (not NULL), each file's added lines, masked, are also scanned
  * for credential-shaped content (lib/scan.h): type=finding
  * code=CREDENTIAL (or CREDENTIAL-ALLOWED) rule= file= line= fingerprint=.
- * SC_EXIT_NO when any finding is not allowed, SC_EXIT_OK when none;
- * SC_EXIT_UNAVAILABLE with error[SCAN-INCOMPLETE] when a binary file's
- * content is not in the diff.
+ * SC_MASKIO_FOUND when any finding is not allowed, SC_MASKIO_OK when
+ * none; SC_MASKIO_INCOMPLETE with error[SCAN-INCOMPLETE] when a binary
+ * file's content is not in the diff.
  */
 struct sc_scanner;
 int sc_mask_check_diff(struct sc_masker *m, struct sc_scanner *sc,

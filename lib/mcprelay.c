@@ -68,7 +68,7 @@ static int copy_once(int from, int to)
 	return sc_write_all(to, buf, (size_t)n) < 0 ? -1 : 1;
 }
 
-int sc_mcp_relay(const char *path, int in, int out)
+int sc_mcp_relay_run(const char *path, int in, int out)
 {
 	int sock = connect_to(path), in_open = 1, st;
 

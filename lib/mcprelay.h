@@ -10,10 +10,11 @@
  */
 
 /*
- * Relay IN and OUT to the socket at PATH until both directions ended.
- * An exit status: 0, SC_EXIT_UNAVAILABLE with error[MCP-RELAY] when the
- * socket cannot be reached, SC_EXIT_INTERNAL when a read or write fails.
+ * Relay IN and OUT to the socket at PATH until both directions ended:
+ * the run function of sc-mcp --relay (lib/diag.h).  An exit status: 0,
+ * SC_EXIT_UNAVAILABLE with error[MCP-RELAY] when the socket cannot be
+ * reached, SC_EXIT_INTERNAL when a read or write fails.
  */
-int sc_mcp_relay(const char *path, int in, int out);
+int sc_mcp_relay_run(const char *path, int in, int out);
 
 #endif

@@ -688,6 +688,26 @@ int sc_json_count(json_t *obj, const char *key, unsigned long long *out)
 	return 0;
 }
 
+void sc_json_append(struct sc_buf *body, json_t *req)
+{
+	char *text = json_dumps(req, JSON_COMPACT);
+
+	sc_buf_adds(body, text);
+	free(text);
+	json_decref(req);
+}
+
+int sc_reply_parse(const char *body, size_t len,
+		   int (*parse)(json_t *, struct sc_reply *, const char **),
+		   struct sc_reply *reply, const char **why)
+{
+	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+	int ret = parse(root, reply, why);
+
+	json_decref(root);
+	return ret;
+}
+
 int sc_reply_cache(struct sc_reply *r, json_t *usage, const char *read_key,
 		   const char *write_key, const char **why)
 {

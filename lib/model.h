@@ -204,6 +204,17 @@ void sc_reply_set_reason(struct sc_reply *r, const char *word);
 int sc_reply_finish(struct sc_reply *r, json_t *usage, const char *in_key,
 		    const char *out_key, json_t *reason, const char **why);
 
+/* Append REQ to BODY as compact JSON (a request body) and drop REQ. */
+void sc_json_append(struct sc_buf *body, json_t *req);
+
+/*
+ * A provider's parse of a response body: BODY read as JSON (NULL when it
+ * is not) and given to PARSE, the provider's *_parse_json.
+ */
+int sc_reply_parse(const char *body, size_t len,
+		   int (*parse)(json_t *, struct sc_reply *, const char **),
+		   struct sc_reply *reply, const char **why);
+
 /*
  * The provider's cache counts: READ_KEY and WRITE_KEY (NULL when it has
  * none) of USAGE; has_cache is set when either is there.  -1 with *WHY set

@@ -28,6 +28,40 @@ static char *unescape(const char *s, size_t n)
 	return out;
 }
 
+/*
+ * Filesystems the kernel makes up, which hold no file of a disk's: a
+ * credential seen again through another mount is never seen through one
+ * of these.  Skipping them spares a stat per hidden path and mount (most
+ * of the mounts of a container or a systemd host are of these types).
+ */
+static int pseudo_type(const char *t, size_t n)
+{
+	static const char *const types[] = {
+		"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue",
+		"debugfs", "tracefs", "securityfs", "bpf", "pstore",
+		"configfs", "fusectl", "binfmt_misc", "nsfs", "efivarfs",
+		"selinuxfs", "rpc_pipefs", NULL,
+	};
+	size_t i;
+
+	for (i = 0; types[i]; i++)
+		if (strlen(types[i]) == n && !strncmp(types[i], t, n))
+			return 1;
+	return 0;
+}
+
+/* The filesystem type after the " - " that ends the optional fields. */
+static int parse_pseudo(const char *rest)
+{
+	const char *t = strstr(rest, " - "), *end;
+
+	if (!t)
+		return 0;   /* not known: looked through */
+	t += 3;
+	end = t + strcspn(t, " \n");
+	return pseudo_type(t, (size_t)(end - t));
+}
+
 /* "ID PARENT MAJ:MIN ROOT POINT ...": fields 4 and 5; -1 if malformed. */
 static int parse_line(const char *line, struct sc_mount *m)
 {
@@ -51,6 +85,7 @@ static int parse_line(const char *line, struct sc_mount *m)
 		return -1;
 	}
 	m->point = unescape(f, (size_t)(end - f));
+	m->pseudo = parse_pseudo(end);
 	return 0;
 }
 
@@ -99,7 +134,8 @@ void sc_mount_aliases(const struct sc_mount_table *t, const char *path,
 		struct stat other;
 		char *alias;
 
-		if (&m[i] == home || !(rest = below(inner, m[i].root)))
+		if (&m[i] == home || (m[i].pseudo && !home->pseudo) ||
+		    !(rest = below(inner, m[i].root)))
 			continue;
 		alias = join(m[i].point, rest);
 		/* The same file, or a namesake on another filesystem? */

@@ -9,7 +9,7 @@
  * (its root), in /proc/self/mountinfo (proc(5)).
  */
 
-#include "profile.h"
+#include "strlist.h"
 
 /* Bound on the mount table read: it is read before every command. */
 #define SC_MOUNTINFO_MAX_ENTRIES 100000
@@ -17,6 +17,7 @@
 struct sc_mount {
 	char *root;     /* the directory of its filesystem it shows */
 	char *point;    /* where it is mounted */
+	int pseudo;     /* a kernel filesystem (proc, sysfs, cgroup...) */
 };
 
 /* The mount table, read once: SC_MOUNT_TABLE_INIT, then release. */
@@ -38,7 +39,9 @@ void sc_mount_table_release(struct sc_mount_table *t);
 /*
  * Append to OUT each path other than PATH (absolute and resolved) under
  * which the very file PATH names is visible through another mount of T;
- * each is checked to be the same device and inode.
+ * each is checked to be the same device and inode.  A kernel filesystem
+ * (proc, sysfs, cgroup...) shows none of another filesystem's files, so
+ * its mounts are not looked through unless PATH is on one.
  */
 void sc_mount_aliases(const struct sc_mount_table *t, const char *path,
 		      struct sc_strlist *out);

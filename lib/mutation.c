@@ -1,11 +1,21 @@
 /*
  * Mutation scores: see mutation.h.
  */
+#include <fcntl.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "filetool.h"
+#include "io.h"
 
 #include "mutation.h"
+#include "record.h"
+#include "rectable.h"
 
 /* A cap far above any real count; K * 100 cannot overflow below it. */
 #define COUNT_MAX 1000000000000ULL
@@ -184,4 +194,136 @@ int sc_mutation_meets(const struct sc_mutation_score *s,
 	if (!s->total)
 		return minimum == 0;
 	return s->killed * 100 >= minimum * s->total;
+}
+
+/* ---- sc-mutation ---- */
+
+/* How a step ends; mutation_exit() makes the exit status of it. */
+enum mutation_status {
+	MUT_OK = 0,
+	MUT_BELOW = 1,          /* the score is below the minimum */
+	MUT_FAILED = -1,        /* the output cannot be written */
+	MUT_MALFORMED = -2,     /* the summary or the report */
+	MUT_BAD_ROOT = -3,      /* -C ROOT cannot be opened */
+};
+
+static int mutation_exit(int st)
+{
+	switch (st) {
+	case MUT_OK:
+		return SC_EXIT_OK;
+	case MUT_BELOW:
+		return SC_EXIT_NO;
+	case MUT_MALFORMED:
+		return SC_EXIT_MALFORMED;
+	case MUT_BAD_ROOT:
+		return SC_EXIT_USAGE;
+	default:
+		return SC_EXIT_INTERNAL;
+	}
+}
+
+/* FILE, the driver's own log of the tool's output: never a symlink. */
+static int read_summary(const char *file, struct sc_buf *text)
+{
+	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int truncated = 0, ret;
+
+	if (fd < 0) {
+		sc_error_errno("MUTATION-REPORT", "cannot open the summary");
+		return MUT_MALFORMED;
+	}
+	ret = sc_read_fd_capped(fd, SC_MUTATION_MAX, text, &truncated);
+	close(fd);
+	if (ret < 0) {
+		sc_error_errno("MUTATION-REPORT", "cannot read the summary");
+		return MUT_MALFORMED;
+	}
+	return MUT_OK;
+}
+
+/* PATH beneath ROOT, a regular file of at most SC_MUTATION_MAX bytes. */
+static int read_report(const char *root, const char *path,
+		       struct sc_buf *text)
+{
+	struct sc_buf why = SC_BUF_INIT;
+	int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int truncated = 0, ret = MUT_OK;
+
+	if (rootfd < 0) {
+		sc_error_errno("ROOT", "cannot open the root");
+		return MUT_BAD_ROOT;
+	}
+	if (sc_file_read(rootfd, path, SC_MUTATION_MAX, text, &truncated,
+			 &why) < 0) {
+		sc_error("MUTATION-REPORT", "the report: %s (a regular file "
+			 "beneath the root, no symlink on the way)",
+			 why.data ? why.data : "cannot read");
+		ret = MUT_MALFORMED;
+	} else if (truncated) {
+		sc_error("MUTATION-REPORT", "the report is larger than %u bytes",
+			 SC_MUTATION_MAX);
+		ret = MUT_MALFORMED;
+	}
+	close(rootfd);
+	sc_buf_release(&why);
+	return ret;
+}
+
+static int write_score(const struct sc_mutation_score *s, int has_min,
+		       unsigned long long minimum, int nul)
+{
+	struct sc_output out;
+	struct sc_record rec;
+	char n[32];
+	int meets = !has_min || sc_mutation_meets(s, minimum), ret;
+
+	sc_output_init_records(&out, STDOUT_FILENO, nul);
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "mutation-score");
+	snprintf(n, sizeof(n), "%llu", s->killed);
+	sc_record_adds(&rec, "killed", n);
+	snprintf(n, sizeof(n), "%llu", s->total);
+	sc_record_adds(&rec, "total", n);
+	if (has_min) {
+		snprintf(n, sizeof(n), "%llu", minimum);
+		sc_record_adds(&rec, "minimum", n);
+	}
+	sc_record_adds(&rec, "result", meets ? "pass" : "below");
+	sc_record_queue(&out, &rec);
+	sc_record_release(&rec);
+	ret = sc_output_flush(&out);
+	sc_output_release(&out);
+	if (ret < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		return MUT_FAILED;
+	}
+	return meets ? MUT_OK : MUT_BELOW;
+}
+
+int sc_mutation_run(const struct sc_mutation_opts *o)
+{
+	struct sc_buf text = SC_BUF_INIT;
+	struct sc_mutation_score s;
+	const char *why = NULL;
+	int ret;
+
+	ret = o->summary ? read_summary(o->summary, &text) :
+		read_report(o->root, o->report, &text);
+	if (!ret) {
+		if ((o->summary ?
+		     sc_mutation_parse_summary(text.data ? text.data : "",
+					       text.len, &s, &why) :
+		     sc_mutation_parse_report(text.data ? text.data : "",
+					      text.len, &s, &why)) < 0) {
+			sc_error("MUTATION-REPORT", "%s: %s",
+				 o->summary ? "the summary" : "the report", why);
+			ret = MUT_MALFORMED;
+		} else {
+			ret = write_score(&s, o->has_min, o->minimum,
+					  o->force_records);
+		}
+	}
+	sc_buf_release(&text);
+	return mutation_exit(ret);
 }

@@ -40,4 +40,22 @@ int sc_mutation_parse_report(const char *json, size_t len,
 int sc_mutation_meets(const struct sc_mutation_score *s,
 		      unsigned long long minimum);
 
+/* What sc-mutation was asked, its command line parsed and checked. */
+struct sc_mutation_opts {
+	const char *summary;    /* --summary FILE, or NULL */
+	const char *report;     /* --report PATH (beneath ROOT), or NULL */
+	const char *root;       /* -C ROOT */
+	int has_min;            /* --minimum given */
+	unsigned long long minimum;
+	int force_records;      /* -z */
+};
+
+/*
+ * Run sc-mutation: read the score from the summary (never through a
+ * symlink) or the report (beneath the root, no symlink on the way), and
+ * write its type=mutation-score record.  The exit status of
+ * sc-mutation(1): 1 when the score is below the minimum.
+ */
+int sc_mutation_run(const struct sc_mutation_opts *o);
+
 #endif

@@ -328,6 +328,33 @@ static int try_addr(struct conn *c, struct sockaddr_storage *ss, socklen_t len)
 	return c->up >= 0 ? 1 : -1;
 }
 
+/*
+ * The system's resolver, NSS modules and all.  The statically linked
+ * sc-sandbox-exec must not load them (twin.h): its twin serves --network
+ * hosts, and this copy refuses every name.
+ */
+static int resolve(const char *name, const struct addrinfo *hints,
+		   struct addrinfo **res)
+{
+#ifdef SC_STATIC_EXE
+	(void)name;
+	(void)hints;
+	*res = NULL;
+	return EAI_FAIL;
+#else
+	return getaddrinfo(name, NULL, hints, res);
+#endif
+}
+
+static void resolved_free(struct addrinfo *res)
+{
+#ifdef SC_STATIC_EXE
+	(void)res;
+#else
+	freeaddrinfo(res);
+#endif
+}
+
 /* Judge the host, resolve it ourselves, connect.  0, or -1 refused. */
 static int open_upstream(struct conn *c, int *status)
 {
@@ -365,7 +392,7 @@ static int open_upstream(struct conn *c, int *status)
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(hr.name, NULL, &hints, &res) != 0) {
+	if (resolve(hr.name, &hints, &res) != 0) {
 		*status = 502;
 		c->reason = "cannot resolve the host";
 		return -1;
@@ -378,7 +405,7 @@ static int open_upstream(struct conn *c, int *status)
 		r = try_addr(c, &ss, ai->ai_addrlen);
 		internal |= !r;
 	}
-	freeaddrinfo(res);
+	resolved_free(res);
 	if (r > 0)
 		return 0;
 	c->reason = internal && !c->address[0] ?
@@ -680,23 +707,34 @@ static _Noreturn void accept_loop(int lfd, const struct sc_hostlist *hosts,
 	}
 }
 
+/* Control data with room for one descriptor, aligned for a cmsghdr. */
+union fd_cmsg {
+	char buf[CMSG_SPACE(sizeof(int))];
+	struct cmsghdr align;
+};
+
+/* MSG for the hand-over of the listener: the byte at IOV and U's room. */
+static void fd_msg(struct msghdr *msg, struct iovec *iov, union fd_cmsg *u)
+{
+	memset(msg, 0, sizeof(*msg));
+	memset(u, 0, sizeof(*u));
+	msg->msg_iov = iov;
+	msg->msg_iovlen = 1;
+	msg->msg_control = u->buf;
+	msg->msg_controllen = sizeof(u->buf);
+}
+
 /* Receive the listener the namespace's init hands over. */
 static int recv_listener(int sock)
 {
 	char data;
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
+	union fd_cmsg u;
 	struct iovec iov = { &data, 1 };
-	struct msghdr msg = { 0 };
+	struct msghdr msg;
 	struct cmsghdr *cm;
 	int fd;
 
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = u.buf;
-	msg.msg_controllen = sizeof(u.buf);
+	fd_msg(&msg, &iov, &u);
 	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) <= 0)
 		return -1;
 	cm = CMSG_FIRSTHDR(&msg);
@@ -828,12 +866,9 @@ int sc_netproxy_listen_inside(int fd)
 	struct sockaddr_in sin;
 	int lfd, one = 1, ret = 0;
 	char data = 'L';
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
+	union fd_cmsg u;
 	struct iovec iov = { &data, 1 };
-	struct msghdr msg = { 0 };
+	struct msghdr msg;
 	struct cmsghdr *cm;
 
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -852,11 +887,7 @@ int sc_netproxy_listen_inside(int fd)
 		ret = sc_error_errno("NETWORK-FAILED", "cannot listen on %s:%d",
 				     SC_NETPROXY_ADDR, SC_NETPROXY_PORT);
 	} else {
-		memset(&u, 0, sizeof(u));
-		msg.msg_iov = &iov;
-		msg.msg_iovlen = 1;
-		msg.msg_control = u.buf;
-		msg.msg_controllen = sizeof(u.buf);
+		fd_msg(&msg, &iov, &u);
 		cm = CMSG_FIRSTHDR(&msg);
 		cm->cmsg_level = SOL_SOCKET;
 		cm->cmsg_type = SCM_RIGHTS;

@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "paths.h"
+#include "strlist.h"
 
 /* The most symlinks one resolution follows, as Linux's MAXSYMLINKS. */
 #define MAX_LINKS 40
@@ -50,6 +52,29 @@ const char *sc_path_status_text(int status)
 	case SC_PATH_HARDLINK: return "a file with hard links outside the root";
 	default: return "a path that cannot be resolved";
 	}
+}
+
+/*
+ * Component-wise, so "/a/bc" is not beneath "/a/b"; DIR's trailing
+ * slashes are dropped first, which makes "/" (and "//") the whole tree.
+ */
+const char *sc_path_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	if (strncmp(path, dir, n) || (path[n] != '/' && path[n]))
+		return NULL;
+	path += n;
+	while (*path == '/')
+		path++;
+	return path;
+}
+
+int sc_path_is_beneath(const char *path, const char *dir)
+{
+	return sc_path_below(path, dir) != NULL;
 }
 
 int sc_path_normalize(const char *path, size_t len, struct sc_buf *out)
@@ -528,49 +553,14 @@ void sc_path_fold_rel(const char *rel, struct sc_buf *out)
 	}
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int sc_dir_names(int dfd, char ***names, size_t *nr)
 {
-	size_t alloc = 0;
-	struct dirent *de;
-	int fd = dup(dfd), saved;
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct sc_strlist l = { 0 };
+	int st = sc_dir_list(dfd, SIZE_MAX, &l);
 
-	*names = NULL;
-	*nr = 0;
-	if (!d) {
-		saved = errno;
-		if (fd >= 0)
-			close(fd);
-		errno = saved;
-		return -1;
-	}
-	/* The dup shares DFD's offset: start from the first entry. */
-	rewinddir(d);
-	errno = 0;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			SC_ALLOC_GROW(*names, *nr + 1, alloc);
-			(*names)[(*nr)++] = sc_xstrdup(de->d_name);
-		}
-		errno = 0;
-	}
-	saved = errno;
-	closedir(d);
-	if (saved) {
-		sc_dir_names_free(*names, *nr);
-		*names = NULL;
-		*nr = 0;
-		errno = saved;
-		return -1;
-	}
-	if (*nr)
-		qsort(*names, *nr, sizeof(**names), name_cmp);
-	return 0;
+	*names = l.v;
+	*nr = l.nr;
+	return st < 0 ? -1 : 0;
 }
 
 void sc_dir_names_free(char **names, size_t nr)

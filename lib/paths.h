@@ -92,13 +92,28 @@ void sc_path_fold(const char *comp, size_t len, struct sc_buf *out);
 void sc_path_fold_rel(const char *rel, struct sc_buf *out);
 
 /*
- * The names in the directory open as DFD, "." and ".." left out, in byte
- * order, so every walk sees a tree in one order whatever the file system
- * returns.  DFD stays open and unmoved.  -1 with errno set on error;
- * free the list with sc_dir_names_free.
+ * sc_dir_list (strlist.h) as a bare array: the names in the directory
+ * open as DFD, sorted.  -1 with errno set on error; free the list with
+ * sc_dir_names_free.
  */
 int sc_dir_names(int dfd, char ***names, size_t *nr);
 void sc_dir_names_free(char **names, size_t nr);
+
+/*
+ * 1 when absolute PATH is DIR itself or lies beneath it, compared
+ * lexically and component by component (neither is resolved: give
+ * realpaths or normalised paths).  Equal counts as beneath: a caller
+ * that wants strictly below tests strcmp as well.  A trailing slash on
+ * either side is ignored; DIR "/" holds every absolute path; a sibling
+ * sharing a prefix ("/a/bc" for DIR "/a/b") is never beneath.
+ */
+int sc_path_is_beneath(const char *path, const char *dir);
+
+/*
+ * The same test, giving what PATH holds below DIR with its leading
+ * slashes skipped ("" when PATH is DIR), or NULL when it is not beneath.
+ */
+const char *sc_path_below(const char *path, const char *dir);
 
 /* A short name for STATUS, for reasons. */
 const char *sc_path_status_text(int status);

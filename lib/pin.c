@@ -451,12 +451,12 @@ int sc_pin_split(const char *spec, struct sc_buf *id, struct sc_buf *version)
 /* The largest lock read: a pin is under 400 bytes. */
 #define LOCK_MAX ((off_t)4 << 20)
 
-void sc_lock_init(struct sc_lock *l)
+void sc_pin_lock_init(struct sc_pin_lock *l)
 {
 	memset(l, 0, sizeof(*l));
 }
 
-void sc_lock_release(struct sc_lock *l)
+void sc_pin_lock_release(struct sc_pin_lock *l)
 {
 	size_t i;
 
@@ -466,10 +466,11 @@ void sc_lock_release(struct sc_lock *l)
 		free(l->pins[i].why);
 	}
 	free(l->pins);
-	sc_lock_init(l);
+	sc_pin_lock_init(l);
 }
 
-static struct sc_lock_pin *find_pin(const struct sc_lock *l, const char *key)
+static struct sc_pin_lock_entry *find_pin(const struct sc_pin_lock *l,
+					  const char *key)
 {
 	size_t i;
 
@@ -479,8 +480,8 @@ static struct sc_lock_pin *find_pin(const struct sc_lock *l, const char *key)
 	return NULL;
 }
 
-const struct sc_lock_pin *sc_lock_find(const struct sc_lock *l,
-				       const char *key)
+const struct sc_pin_lock_entry *sc_pin_lock_find(const struct sc_pin_lock *l,
+						 const char *key)
 {
 	return find_pin(l, key);
 }
@@ -513,11 +514,11 @@ static const char *pin_problem(const char *key, const char *digest)
 }
 
 struct lock_read {
-	struct sc_lock *l;
+	struct sc_pin_lock *l;
 	const char *path;   /* for messages */
 };
 
-static void mark_bad(struct sc_lock_pin *p, const char *why)
+static void mark_bad(struct sc_pin_lock_entry *p, const char *why)
 {
 	free(p->digest);
 	p->digest = NULL;
@@ -555,13 +556,13 @@ static unsigned long header_line(const char *text, size_t len,
 
 /* One error[BAD-LOCK] for each entry that does not parse, with its line
  * when TEXT (the lock as read, may be NULL) shows it. */
-static void report_bad(const struct sc_lock *l, const char *shown,
+static void report_bad(const struct sc_pin_lock *l, const char *shown,
 		       const char *text, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
-		const struct sc_lock_pin *p = &l->pins[i];
+		const struct sc_pin_lock_entry *p = &l->pins[i];
 		unsigned long line;
 		char key[512];
 
@@ -584,7 +585,7 @@ static int lock_entry(const char *name, const char *value, void *ctx)
 {
 	const struct lock_read *r = ctx;
 	size_t len = strlen(name);
-	struct sc_lock_pin *p;
+	struct sc_pin_lock_entry *p;
 	const char *why;
 	char *key;
 	char msg[512];
@@ -594,7 +595,7 @@ static int lock_entry(const char *name, const char *value, void *ctx)
 		sc_sanitize(msg, sizeof(msg), name, len);
 		sc_error("BAD-LOCK", "%s: unknown key '%s': a lock holds "
 			 "[pin \"ID@VERSION\"] digest = ... only", r->path, msg);
-		r->l->status = SC_LOCK_MALFORMED;
+		r->l->status = SC_PIN_LOCK_MALFORMED;
 		return -1;
 	}
 	key = sc_xmemdup(name + 4, len - 4 - 7);
@@ -616,18 +617,18 @@ static int lock_entry(const char *name, const char *value, void *ctx)
 }
 
 /* The lock's status from the reader's ST. */
-static int lock_status(struct sc_lock *l, int st)
+static int lock_status(struct sc_pin_lock *l, int st)
 {
-	if (l->status == SC_LOCK_MALFORMED || st == SC_GITCONFIG_BAD ||
+	if (l->status == SC_PIN_LOCK_MALFORMED || st == SC_GITCONFIG_BAD ||
 	    st == SC_GITCONFIG_STOPPED)
-		return l->status = SC_LOCK_MALFORMED;
+		return l->status = SC_PIN_LOCK_MALFORMED;
 	if (st != SC_GITCONFIG_OK)
-		return l->status = SC_LOCK_UNREADABLE;
-	return l->status = SC_LOCK_OK;
+		return l->status = SC_PIN_LOCK_UNREADABLE;
+	return l->status = SC_PIN_LOCK_OK;
 }
 
 /* report_bad with the text of the lock at PATH, read again for lines. */
-static void report_file(const struct sc_lock *l, const char *path,
+static void report_file(const struct sc_pin_lock *l, const char *path,
 			const char *shown)
 {
 	struct sc_buf text = SC_BUF_INIT;
@@ -650,57 +651,58 @@ static void report_file(const struct sc_lock *l, const char *path,
 	sc_buf_release(&text);
 }
 
-int sc_lock_read(struct sc_lock *l, const char *path)
+int sc_pin_lock_read(struct sc_pin_lock *l, const char *path)
 {
 	struct stat st;
 	char msg[512];
 	struct lock_read r = { l, msg };
 
-	sc_lock_release(l);
+	sc_pin_lock_release(l);
 	sc_sanitize(msg, sizeof(msg), path, strlen(path));
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT) {
 			sc_error("NO-LOCK", "'%s' does not exist: nothing is "
 				 "pinned", msg);
-			return l->status = SC_LOCK_MISSING;
+			return l->status = SC_PIN_LOCK_MISSING;
 		}
 		sc_error_errno("LOCK-UNREADABLE", "cannot read '%s'", msg);
-		return l->status = SC_LOCK_UNREADABLE;
+		return l->status = SC_PIN_LOCK_UNREADABLE;
 	}
 	/* A lock is a file of its own: never a link to one, never a FIFO. */
 	if (S_ISLNK(st.st_mode)) {
 		sc_error("LOCK-SYMLINK", "'%s' is a symlink: a lock is never "
 			 "read or written through one", msg);
-		return l->status = SC_LOCK_UNREADABLE;
+		return l->status = SC_PIN_LOCK_UNREADABLE;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > LOCK_MAX) {
 		sc_error("LOCK-UNREADABLE", "'%s' is not a regular file of at "
 			 "most 4 MiB", msg);
-		return l->status = SC_LOCK_UNREADABLE;
+		return l->status = SC_PIN_LOCK_UNREADABLE;
 	}
 	/* libgit2 opens PATH again: the checks above narrow, and the
 	 * directory holding a lock is the person's, out of a run's reach. */
 	if (lock_status(l, sc_gitconfig_foreach(path, "BAD-LOCK", lock_entry,
-						&r)) == SC_LOCK_OK)
+						&r)) == SC_PIN_LOCK_OK)
 		report_file(l, path, msg);
 	return l->status;
 }
 
-int sc_lock_read_mem(struct sc_lock *l, const char *data, size_t len)
+int sc_pin_lock_read_mem(struct sc_pin_lock *l, const char *data, size_t len)
 {
 	struct lock_read r = { l, "lock" };
 
-	sc_lock_release(l);
+	sc_pin_lock_release(l);
 	if (lock_status(l, sc_gitconfig_foreach_mem(data, len, "BAD-LOCK",
 						    lock_entry, &r)) ==
-	    SC_LOCK_OK)
+	    SC_PIN_LOCK_OK)
 		report_bad(l, "lock", data, len);
 	return l->status;
 }
 
-void sc_lock_set(struct sc_lock *l, const char *key, const char *digest)
+void sc_pin_lock_set(struct sc_pin_lock *l, const char *key,
+		     const char *digest)
 {
-	struct sc_lock_pin *p = find_pin(l, key);
+	struct sc_pin_lock_entry *p = find_pin(l, key);
 
 	if (!p) {
 		SC_ALLOC_GROW(l->pins, l->nr + 1, l->alloc);
@@ -716,14 +718,14 @@ void sc_lock_set(struct sc_lock *l, const char *key, const char *digest)
 
 static int pin_cmp(const void *a, const void *b)
 {
-	const struct sc_lock_pin *x = a, *y = b;
+	const struct sc_pin_lock_entry *x = a, *y = b;
 
 	return strcmp(x->key, y->key);
 }
 
-void sc_lock_format(const struct sc_lock *l, struct sc_buf *out)
+void sc_pin_lock_format(const struct sc_pin_lock *l, struct sc_buf *out)
 {
-	struct sc_lock_pin *sorted = NULL;
+	struct sc_pin_lock_entry *sorted = NULL;
 	size_t i;
 
 	sc_buf_adds(out, "# Pinned packages: written by sc-pin(1); the format "
@@ -743,28 +745,12 @@ void sc_lock_format(const struct sc_lock *l, struct sc_buf *out)
 
 /* ---- writing a file in place of another ---- */
 
-/* The directory part of PATH ("." when it has none). */
-static void dir_of(const char *path, struct sc_buf *dir)
-{
-	const char *slash = strrchr(path, '/');
-
-	sc_buf_reset(dir);
-	if (!slash)
-		sc_buf_adds(dir, ".");
-	else if (slash == path)
-		sc_buf_adds(dir, "/");
-	else
-		sc_buf_add(dir, path, (size_t)(slash - path));
-}
-
 int sc_pin_write_file(const char *path, const char *data, size_t len)
 {
-	struct sc_buf dir = SC_BUF_INIT;
-	const char *slash = strrchr(path, '/');
 	enum sc_replace_step step = SC_REPLACE_CREATE;
 	struct stat st;
 	char msg[512];
-	int dirfd, ret = 0;
+	int ret = 0;
 
 	sc_sanitize(msg, sizeof(msg), path, strlen(path));
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
@@ -773,12 +759,9 @@ int sc_pin_write_file(const char *path, const char *data, size_t len)
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return sc_error("LOCK-UNREADABLE", "'%s' is not a regular "
 				"file", msg);
-	dir_of(path, &dir);
-	dirfd = open(dir.data, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* rename(2) replaces the name itself: a symlink put there after the
 	 * check above is replaced, never followed. */
-	if (dirfd >= 0 && sc_replace_file_at(dirfd, slash ? slash + 1 : path,
-					     data, len, 0600, &step) == 0)
+	if (sc_replace_file(path, data, len, 0600, &step) == 0)
 		ret = 0;
 	else if (step == SC_REPLACE_RENAME)
 		ret = sc_error_errno("WRITE-FAILED", "cannot replace '%s'",
@@ -789,9 +772,6 @@ int sc_pin_write_file(const char *path, const char *data, size_t len)
 	else
 		ret = sc_error_errno("WRITE-FAILED", "cannot write beside "
 				     "'%s'", msg);
-	if (dirfd >= 0)
-		close(dirfd);
-	sc_buf_release(&dir);
 	return ret;
 }
 
@@ -809,14 +789,14 @@ void sc_pin_result_release(struct sc_pin_result *r)
 }
 
 /* The reason a package is unverified by its lock alone, or NULL. */
-static const char *lock_reason(const struct sc_lock *lock)
+static const char *lock_reason(const struct sc_pin_lock *lock)
 {
 	switch (lock->status) {
-	case SC_LOCK_OK:
+	case SC_PIN_LOCK_OK:
 		return NULL;
-	case SC_LOCK_MISSING:
+	case SC_PIN_LOCK_MISSING:
 		return "there is no lock: nothing is pinned";
-	case SC_LOCK_UNREADABLE:
+	case SC_PIN_LOCK_UNREADABLE:
 		return "the lock cannot be read";
 	default:
 		return "the lock does not parse";
@@ -842,10 +822,10 @@ static void hit_reason(const struct sc_pin_findings *f, struct sc_buf *out)
 }
 
 /* The pin's verdict on a tree already read and scanned clean. */
-static void compare(const struct sc_lock *lock, const char *key,
+static void compare(const struct sc_pin_lock *lock, const char *key,
 		    struct sc_pin_result *res)
 {
-	const struct sc_lock_pin *pin = sc_lock_find(lock, key);
+	const struct sc_pin_lock_entry *pin = sc_pin_lock_find(lock, key);
 	const char *why = lock_reason(lock);
 
 	res->status = SC_PIN_UNVERIFIED;
@@ -888,7 +868,7 @@ static int scan_id(struct sc_scanner *sc, const char *id,
 	return ret;
 }
 
-int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
+int sc_pin_check(struct sc_scanner *sc, const struct sc_pin_lock *lock,
 		 const char *id, const char *version, const char *path,
 		 struct sc_pin_result *res)
 {

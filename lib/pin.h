@@ -101,46 +101,47 @@ int sc_pin_valid_version(const char *version, size_t len);
 /* Split "ID@VERSION" (at its only '@'); -1 when it is not one. */
 int sc_pin_split(const char *spec, struct sc_buf *id, struct sc_buf *version);
 
-enum sc_lock_status {
-	SC_LOCK_OK = 0,
-	SC_LOCK_MISSING = -1,     /* no such file */
-	SC_LOCK_UNREADABLE = -2,  /* a symlink, not a file, cannot be read */
-	SC_LOCK_MALFORMED = -3,   /* libgit2 refused it, or an unknown key */
+enum sc_pin_lock_status {
+	SC_PIN_LOCK_OK = 0,
+	SC_PIN_LOCK_MISSING = -1,    /* no such file */
+	SC_PIN_LOCK_UNREADABLE = -2, /* a symlink, not a file, unreadable */
+	SC_PIN_LOCK_MALFORMED = -3,  /* libgit2 refused it, or an unknown key */
 };
 
-struct sc_lock_pin {
+struct sc_pin_lock_entry {
 	char *key;      /* "ID@VERSION" */
 	char *digest;   /* NULL when the entry does not parse */
 	char *why;      /* why it does not parse, NULL when it does */
 	unsigned times; /* sections naming it: more than one is an error */
 };
 
-struct sc_lock {
-	int status;                 /* an sc_lock_status */
-	struct sc_lock_pin *pins;   /* in file order */
+struct sc_pin_lock {
+	int status;                      /* an sc_pin_lock_status */
+	struct sc_pin_lock_entry *pins;  /* in file order */
 	size_t nr, alloc;
 };
 
-void sc_lock_init(struct sc_lock *l);
-void sc_lock_release(struct sc_lock *l);
+void sc_pin_lock_init(struct sc_pin_lock *l);
+void sc_pin_lock_release(struct sc_pin_lock *l);
 
 /*
  * Read the lock at PATH into L and return L->status.  Diagnostics
  * (error[BAD-LOCK] naming the line or the entry) are printed here.
  */
-int sc_lock_read(struct sc_lock *l, const char *path);
+int sc_pin_lock_read(struct sc_pin_lock *l, const char *path);
 /* The same from LEN bytes at DATA (the fuzz target's entry). */
-int sc_lock_read_mem(struct sc_lock *l, const char *data, size_t len);
+int sc_pin_lock_read_mem(struct sc_pin_lock *l, const char *data, size_t len);
 
 /* The entry for KEY, or NULL.  A key pinned twice is one bad entry. */
-const struct sc_lock_pin *sc_lock_find(const struct sc_lock *l,
-				       const char *key);
+const struct sc_pin_lock_entry *sc_pin_lock_find(const struct sc_pin_lock *l,
+						 const char *key);
 
 /* Add or replace the pin of KEY. */
-void sc_lock_set(struct sc_lock *l, const char *key, const char *digest);
+void sc_pin_lock_set(struct sc_pin_lock *l, const char *key,
+		     const char *digest);
 
 /* The lock's text: a header comment and the pins sorted by key. */
-void sc_lock_format(const struct sc_lock *l, struct sc_buf *out);
+void sc_pin_lock_format(const struct sc_pin_lock *l, struct sc_buf *out);
 
 /* ---- checking one package ---- */
 
@@ -163,7 +164,7 @@ void sc_pin_result_release(struct sc_pin_result *r);
  * not parse, leaves the package SC_PIN_UNVERIFIED.  -1 only on a matcher
  * or libcrypto error.
  */
-int sc_pin_check(struct sc_scanner *sc, const struct sc_lock *lock,
+int sc_pin_check(struct sc_scanner *sc, const struct sc_pin_lock *lock,
 		 const char *id, const char *version, const char *path,
 		 struct sc_pin_result *res);
 

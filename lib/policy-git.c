@@ -42,7 +42,7 @@ static int git_key_safe(const char *key)
 		"diff.nonprefix", "diff.mnemonicprefix", "merge.conflictstyle",
 		NULL };
 
-	return prefix_in(key, prefixes);
+	return pol_prefix_in(key, prefixes);
 }
 
 static void judge_git_key(struct judge *j, const char *kv,
@@ -52,7 +52,7 @@ static void judge_git_key(struct judge *j, const char *kv,
 	size_t n = strcspn(kv, "="), i;
 
 	if (n >= sizeof(key)) {
-		note(j, R_GIT_EXEC, object);
+		pol_note(j, R_GIT_EXEC, object);
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -60,9 +60,9 @@ static void judge_git_key(struct judge *j, const char *kv,
 							: kv[i];
 	key[n] = '\0';
 	if (git_key_runs(key))
-		note(j, R_GIT_EXEC, object);
+		pol_note(j, R_GIT_EXEC, object);
 	else if (!git_key_safe(key))
-		note(j, R_GIT_CONFIG, object);
+		pol_note(j, R_GIT_CONFIG, object);
 }
 
 /* A directory between CWD and the root that git would take as a repo. */
@@ -104,7 +104,7 @@ static int any_arg(const struct sc_sw_word *w, size_t n, size_t from,
 	size_t i;
 
 	for (i = from; i < n; i++)
-		if (in_list(w[i].s, list))
+		if (pol_in_list(w[i].s, list))
 			return 1;
 	return 0;
 }
@@ -128,28 +128,29 @@ static void judge_git_config(struct judge *j, const struct sc_sw_word *w,
 	size_t k;
 
 	if (any_arg(w, n, sub + 1, outside)) {
-		note(j, R_OUTSIDE, object);
+		pol_note(j, R_OUTSIDE, object);
 		return;
 	}
 	if (any_arg(w, n, sub + 1, reads)) {
-		note(j, R_GIT_READ, object);
+		pol_note(j, R_GIT_READ, object);
 		return;
 	}
 	k = first_operand(w, n, sub + 1);
 	if (k < n && (!strcmp(w[k].s, "set") || !strcmp(w[k].s, "unset")))
 		k = first_operand(w, n, k + 1);
 	if (k >= n) {
-		note(j, R_GIT_READ, object);
+		pol_note(j, R_GIT_READ, object);
 		return;
 	}
 	if (k + 1 >= n && !any_arg(w, n, sub + 1, (const char *const[]){
 		"--unset", "--unset-all", "--add", "--replace-all", NULL })) {
-		judge_git_key(j, w[k].s, object);   /* a read of one key, but */
-		note(j, R_GIT_READ, object);        /* keys that run stay denied */
+		/* a read of one key, but keys that run stay denied */
+		judge_git_key(j, w[k].s, object);
+		pol_note(j, R_GIT_READ, object);
 		return;
 	}
 	judge_git_key(j, w[k].s, object);
-	note(j, R_GIT_STATE, object);
+	pol_note(j, R_GIT_STATE, object);
 }
 
 static int git_read_only(const char *sub, const struct sc_sw_word *w,
@@ -171,20 +172,20 @@ static int git_read_only(const char *sub, const struct sc_sw_word *w,
 		NULL };
 	size_t i;
 
-	if (in_list(sub, reads))
+	if (pol_in_list(sub, reads))
 		return 1;
 	if (!strcmp(sub, "branch") || !strcmp(sub, "tag")) {
 		for (i = at + 1; i < n; i++)
-			if (!in_list(w[i].s, listing))
+			if (!pol_in_list(w[i].s, listing))
 				return 0;
 		return 1;
 	}
 	if (!strcmp(sub, "stash") || !strcmp(sub, "worktree"))
-		return at + 1 < n && in_list(w[at + 1].s, (const char *const[]){
-			"list", "show", NULL });
+		return at + 1 < n && pol_in_list(w[at + 1].s,
+			(const char *const[]){ "list", "show", NULL });
 	if (!strcmp(sub, "reflog") || !strcmp(sub, "notes"))
-		return at + 1 >= n || in_list(w[at + 1].s, (const char *const[]){
-			"list", "show", NULL });
+		return at + 1 >= n || pol_in_list(w[at + 1].s,
+			(const char *const[]){ "list", "show", NULL });
 	return 0;
 }
 
@@ -200,7 +201,7 @@ static int git_moves_checkout(const char *sub, const struct sc_sw_word *w,
 		"pack-refs", "maintenance", "fast-import", NULL,
 	};
 
-	if (in_list(sub, moves))
+	if (pol_in_list(sub, moves))
 		return 1;
 	if (!strcmp(sub, "apply"))
 		return any_arg(w, n, at + 1, (const char *const[]){ "--index",
@@ -224,11 +225,11 @@ static void judge_git_outputs(struct judge *j, struct ctx *c,
 
 			t.s += 9;
 			t.len -= 9;
-			judge_arg_path(j, c, &t, 1, object);
+			pol_judge_arg_path(j, c, &t, 1, object);
 		} else if (!strcmp(w[i].s, "--output") && i + 1 < n) {
-			judge_arg_path(j, c, &w[++i], 1, object);
-		} else if (exec_option("git", w[i].s)) {
-			note(j, R_EXEC_ARG, object);
+			pol_judge_arg_path(j, c, &w[++i], 1, object);
+		} else if (pol_exec_option("git", w[i].s)) {
+			pol_note(j, R_EXEC_ARG, object);
 		}
 	}
 }
@@ -251,7 +252,7 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 
 		if (!strcmp(s, "-c") || !strcmp(s, "--config-env")) {
 			if (++i >= n)
-				note(j, R_GIT_OPTION, object);
+				pol_note(j, R_GIT_OPTION, object);
 			else
 				judge_git_key(j, w[i].s, object);
 		} else if (!strncmp(s, "--config-env=", 13)) {
@@ -261,7 +262,7 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 			int st;
 
 			if (++i >= n || (w[i].flags & SC_SW_UNRESOLVED)) {
-				note(j, R_OPAQUE, object);
+				pol_note(j, R_OPAQUE, object);
 				continue;
 			}
 			if (!w[i].len)
@@ -270,12 +271,13 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 			st = sc_path_resolve(&j->p->root, gitcwd->data, w[i].s,
 					     w[i].len, 0, &res);
 			if (st != SC_PATH_OK)
-				note(j, status_rule(st), object);
+				pol_note(j, pol_status_rule(st), object);
 			else {
 				sc_buf_reset(gitcwd);
 				sc_buf_adds(gitcwd, res.rel);
-				judge_path(j, c->cwd.data ? c->cwd.data : "",
-					   w[i].s, w[i].len, 0);
+				pol_judge_path(j,
+					       c->cwd.data ? c->cwd.data : "",
+					       w[i].s, w[i].len, 0);
 			}
 			sc_path_release(&res);
 		} else if (!strcmp(s, "--namespace") ||
@@ -285,14 +287,14 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 		} else if (!strncmp(s, "--namespace=", 12) ||
 			   !strncmp(s, "--list-cmds=", 12) ||
 			   !strncmp(s, "--attr-source=", 14) ||
-			   in_list(s, harmless)) {
+			   pol_in_list(s, harmless)) {
 			continue;
 		} else if (!strcmp(s, "-p") || !strcmp(s, "--paginate")) {
-			note(j, R_EXEC_ARG, object);
+			pol_note(j, R_EXEC_ARG, object);
 		} else {
 			/* --git-dir, --work-tree, --exec-path=, --bare,
 			 * --super-prefix and anything unknown */
-			note(j, R_GIT_OPTION, object);
+			pol_note(j, R_GIT_OPTION, object);
 			if ((!strcmp(s, "--git-dir") || !strcmp(s, "--work-tree") ||
 			     !strcmp(s, "--super-prefix")) && i + 1 < n)
 				i++;
@@ -326,7 +328,7 @@ static int git_text_option(const char *sub, const char *opt, size_t len)
 		return !strcmp(sub, "grep");
 	if (!strcmp(name, "-s"))
 		return !strcmp(sub, "restore") || !strcmp(sub, "checkout");
-	return in_list(name, text);
+	return pol_in_list(name, text);
 }
 
 /* Short options that take the next word as a value, per subcommand. */
@@ -334,33 +336,33 @@ static int git_takes_value(const char *sub, const char *opt)
 {
 	if (!strcmp(sub, "log") || !strcmp(sub, "show") ||
 	    !strcmp(sub, "whatchanged") || !strcmp(sub, "shortlog"))
-		if (in_list(opt, (const char *const[]){ "-n", "-S", "-G", "-L",
-			NULL }))
+		if (pol_in_list(opt, (const char *const[]){
+			"-n", "-S", "-G", "-L", NULL }))
 			return 1;
 	if (!strcmp(sub, "grep") &&
-	    in_list(opt, (const char *const[]){ "-e", "-f", "-m", "-A",
-		    "-B", "-C", NULL }))
+	    pol_in_list(opt, (const char *const[]){ "-e", "-f", "-m", "-A",
+			"-B", "-C", NULL }))
 		return 1;
 	if ((!strcmp(sub, "commit") || !strcmp(sub, "tag") ||
 	     !strcmp(sub, "merge") || !strcmp(sub, "stash") ||
 	     !strcmp(sub, "notes")) &&
-	    in_list(opt, (const char *const[]){ "-m", "-F", "-t", "-C", "-c",
-		    "-u", NULL }))
+	    pol_in_list(opt, (const char *const[]){
+			"-m", "-F", "-t", "-C", "-c", "-u", NULL }))
 		return 1;
 	if ((!strcmp(sub, "checkout") || !strcmp(sub, "switch") ||
 	     !strcmp(sub, "worktree")) &&
-	    in_list(opt, (const char *const[]){ "-b", "-B", "-c", "-C",
-		    "--orphan", NULL }))
+	    pol_in_list(opt, (const char *const[]){ "-b", "-B", "-c", "-C",
+			"--orphan", NULL }))
 		return 1;
 	if ((!strcmp(sub, "restore") || !strcmp(sub, "reset")) &&
-	    in_list(opt, (const char *const[]){ "-s", "--source", NULL }))
+	    pol_in_list(opt, (const char *const[]){ "-s", "--source", NULL }))
 		return 1;
 	if ((!strcmp(sub, "format-patch") || !strcmp(sub, "archive")) &&
-	    in_list(opt, (const char *const[]){ "-o", "--output-directory",
-		    "--prefix", "--format", NULL }))
+	    pol_in_list(opt, (const char *const[]){ "-o", "--output-directory",
+			"--prefix", "--format", NULL }))
 		return 1;
-	return in_list(opt, (const char *const[]){ "--author", "--committer",
-		"--grep", "--format", "--pretty", "--since", "--until",
+	return pol_in_list(opt, (const char *const[]){
+		"--author", "--committer", "--grep", "--format", "--pretty", "--since", "--until",
 		"--after", "--before", "--date", "--max-count", "--skip",
 		"--message", "--branch", "--orphan", "--contents", "--output",
 		"--file", "--template", "--path", "--encoding", "--regexp",
@@ -391,12 +393,12 @@ static int git_path_option(const char *sub, const char *opt, size_t len,
 		return 1;
 	}
 	if (!strcmp(name, "-F"))
-		return in_list(sub, message_file);   /* grep -F: fixed strings */
+		return pol_in_list(sub, message_file);   /* grep -F: fixed strings */
 	if (!strcmp(name, "-t"))
 		return !strcmp(sub, "commit");       /* a template */
 	if (!strcmp(name, "-f"))
 		return !strcmp(sub, "grep");         /* patterns from a file */
-	return in_list(name, reads);
+	return pol_in_list(name, reads);
 }
 
 /* A --name=VALUE value that may name a file: judged as one. */
@@ -420,7 +422,7 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 {
 	static const char *const writers[] = { "rm", "mv", "restore",
 		"checkout", NULL };
-	int write = in_list(sub, writers), dd = 0, wr;
+	int write = pol_in_list(sub, writers), dd = 0, wr;
 	int pattern = !strcmp(sub, "grep");   /* its first operand */
 	struct ctx gc = *c, top = *c;
 	struct sc_buf empty = SC_BUF_INIT;
@@ -453,15 +455,17 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 				if (eq) {
 					t.s = (char *)eq + 1;
 					t.len = strlen(t.s);
-					judge_arg_path(j, &gc, &t, wr, object);
+					pol_judge_arg_path(j, &gc, &t, wr,
+							   object);
 				} else if (k + 1 < n) {
-					judge_arg_path(j, &gc, &w[++k], wr, object);
+					pol_judge_arg_path(j, &gc, &w[++k], wr,
+							   object);
 				}
 			} else if (eq && !git_text_option(sub, a->s, len) &&
 				   looks_like_path(eq + 1)) {
 				t.s = (char *)eq + 1;
 				t.len = strlen(t.s);
-				judge_arg_path(j, &gc, &t, 0, object);
+				pol_judge_arg_path(j, &gc, &t, 0, object);
 			} else if (!eq && (git_takes_value(sub, a->s) ||
 					   (a->s[1] != '-' && a->len > 2 &&
 					    git_takes_value(sub, (const char[]){ '-',
@@ -481,18 +485,18 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 			t.len = strlen(t.s);
 			/* HEAD:./x is relative to the cwd, HEAD:x to the top */
 			if (t.s[0] == '.' && (t.s[1] == '/' || !t.s[1]))
-				judge_arg_path(j, &gc, &t, 0, object);
+				pol_judge_arg_path(j, &gc, &t, 0, object);
 			else
-				judge_arg_path(j, &top, &t, 0, object);
+				pol_judge_arg_path(j, &top, &t, 0, object);
 			continue;
 		}
-		judge_arg_path(j, &gc, a, write, object);
+		pol_judge_arg_path(j, &gc, a, write, object);
 	}
 }
 
-void judge_git(struct judge *j, struct ctx *c,
-	       const struct sc_sw_word *w, size_t n, size_t i,
-	       const char *object)
+void pol_judge_git(struct judge *j, struct ctx *c,
+		   const struct sc_sw_word *w, size_t n, size_t i,
+		   const char *object)
 {
 	static const char *const remote[] = {
 		"push", "fetch", "pull", "clone", "remote", "submodule",
@@ -514,30 +518,30 @@ void judge_git(struct judge *j, struct ctx *c,
 	sc_buf_adds(&gitcwd, "");
 	at = git_globals(j, c, w, n, i, &gitcwd, object);
 	if (embedded_repo(j, gitcwd.data))
-		note(j, R_GIT_EMBEDDED, object);
+		pol_note(j, R_GIT_EMBEDDED, object);
 	if (at >= n) {
-		note(j, R_GIT_READ, object);
+		pol_note(j, R_GIT_READ, object);
 		goto out;
 	}
-	cmd_name(&w[at], &sub);
-	if (in_list(sub.data, remote) || !strncmp(sub.data, "remote-", 7)) {
-		note(j, R_GIT_REMOTE, object);
-	} else if (in_list(sub.data, destructive) ||
+	pol_cmd_name(&w[at], &sub);
+	if (pol_in_list(sub.data, remote) || !strncmp(sub.data, "remote-", 7)) {
+		pol_note(j, R_GIT_REMOTE, object);
+	} else if (pol_in_list(sub.data, destructive) ||
 		   (!strcmp(sub.data, "reset") &&
 		    any_arg(w, n, at + 1, (const char *const[]){ "--hard",
 			    "--merge", "--keep", NULL }))) {
-		note(j, R_GIT_DESTRUCTIVE, object);
+		pol_note(j, R_GIT_DESTRUCTIVE, object);
 	}
 	if (!strcmp(sub.data, "notes") && !git_read_only(sub.data, w, n, at))
-		note(j, R_GIT_NOTES, object);
+		pol_note(j, R_GIT_NOTES, object);
 	if (!strcmp(sub.data, "update-ref"))
 		for (k = at + 1; k < n; k++)
 			if (strstr(w[k].s, "refs/notes"))
-				note(j, R_GIT_NOTES, object);
+				pol_note(j, R_GIT_NOTES, object);
 	if (j->p->mode == SC_MODE_IN_PLACE &&
 	    git_moves_checkout(sub.data, w, n, at) &&
 	    !git_read_only(sub.data, w, n, at))
-		note(j, R_IN_PLACE_GIT, object);
+		pol_note(j, R_IN_PLACE_GIT, object);
 	judge_git_outputs(j, c, w, n, at, object);
 	judge_git_paths(j, c, sub.data, w, n, at, &gitcwd, object);
 	if (!strcmp(sub.data, "config")) {
@@ -547,11 +551,11 @@ void judge_git(struct judge *j, struct ctx *c,
 		for (k = at + 1; k < n && strcmp(w[k].s, "--"); k++)
 			if (!strncmp(w[k].s, "--", 2) &&
 			    !sc_git_option_known(w[k].s, strcspn(w[k].s, "=")))
-				note(j, R_NOT_UNDERSTOOD, object);
-		note(j, R_GIT_READ, object);
+				pol_note(j, R_NOT_UNDERSTOOD, object);
+		pol_note(j, R_GIT_READ, object);
 	}
 	else
-		note(j, R_GIT_STATE, object);
+		pol_note(j, R_GIT_STATE, object);
 out:
 	sc_buf_release(&gitcwd);
 	sc_buf_release(&sub);

@@ -132,68 +132,68 @@ struct reader {
 };
 
 /* Commands that read or write nothing named in their arguments. */
-extern const char *const inert[];
+extern const char *const pol_inert[];
 
 /* policy.c */
-int in_list(const char *s, const char *const *list);
-void note(struct judge *j, enum rule_id r, const char *object);
-int prefix_in(const char *s, const char *const *list);
+int pol_in_list(const char *s, const char *const *list);
+void pol_note(struct judge *j, enum rule_id r, const char *object);
+int pol_prefix_in(const char *s, const char *const *list);
 
 /* policy-paths.c */
-enum rule_id ask_rule(const struct judge *j, const char *f);
-void cmd_name(const struct sc_sw_word *w, struct sc_buf *out);
-void cmd_object(const struct judge *j, const struct ctx *c,
-		const struct sc_sw_word *w, size_t n, size_t prog,
-		struct sc_buf *out);
-void judge_path(struct judge *j, const char *cwd, const char *path,
-		size_t len, int write);
-void line_object(const struct ctx *c, const char *line, size_t len,
-		 struct sc_buf *out);
-enum rule_id protected_rule(const struct judge *j, const char *f,
-			    int write);
-const char *show_rel(const char *rel);
-enum rule_id status_rule(int status);
-int system_program(const struct sc_sw_word *w);
+enum rule_id pol_ask_rule(const struct judge *j, const char *f);
+void pol_cmd_name(const struct sc_sw_word *w, struct sc_buf *out);
+void pol_cmd_object(const struct judge *j, const struct ctx *c,
+		    const struct sc_sw_word *w, size_t n, size_t prog,
+		    struct sc_buf *out);
+void pol_judge_path(struct judge *j, const char *cwd, const char *path,
+		    size_t len, int write);
+void pol_line_object(const struct ctx *c, const char *line, size_t len,
+		     struct sc_buf *out);
+enum rule_id pol_protected_rule(const struct judge *j, const char *f,
+				int write);
+const char *pol_show_rel(const char *rel);
+enum rule_id pol_status_rule(int status);
+int pol_system_program(const struct sc_sw_word *w);
 
 /* policy-git.c */
-void judge_git(struct judge *j, struct ctx *c,
-	       const struct sc_sw_word *w, size_t n, size_t i,
-	       const char *object);
+void pol_judge_git(struct judge *j, struct ctx *c,
+		   const struct sc_sw_word *w, size_t n, size_t i,
+		   const char *object);
 
 /* policy-programs.c */
-const struct reader *find_reader(const char *name);
-void judge_awk(struct judge *j, struct ctx *c,
-	       const struct sc_sw_word *w, size_t n, size_t i,
-	       const char *object);
-void judge_fd(struct judge *j, struct ctx *c,
-	      const struct sc_sw_word *w, size_t n, size_t i,
-	      const char *object);
-int judge_file_command(struct judge *j, struct ctx *c,
-		       const char *name, const struct sc_sw_word *w,
-		       size_t n, size_t i, const char *object);
-void judge_find(struct judge *j, struct ctx *c,
-		const struct sc_sw_word *w, size_t n, size_t i,
-		const char *object);
-void judge_reader(struct judge *j, struct ctx *c,
+const struct reader *pol_find_reader(const char *name);
+void pol_judge_awk(struct judge *j, struct ctx *c,
+		   const struct sc_sw_word *w, size_t n, size_t i,
+		   const char *object);
+void pol_judge_fd(struct judge *j, struct ctx *c,
 		  const struct sc_sw_word *w, size_t n, size_t i,
-		  const struct reader *r, const char *object);
-void judge_sed(struct judge *j, struct ctx *c,
-	       const struct sc_sw_word *w, size_t n, size_t i,
-	       const char *object);
-int judge_xargs(struct judge *j, struct ctx *c,
-		const struct sc_sw_cmd *feed, const struct sc_sw_word *w,
-		size_t n, size_t i, const char *object);
+		  const char *object);
+int pol_judge_file_command(struct judge *j, struct ctx *c,
+			   const char *name, const struct sc_sw_word *w,
+			   size_t n, size_t i, const char *object);
+void pol_judge_find(struct judge *j, struct ctx *c,
+		    const struct sc_sw_word *w, size_t n, size_t i,
+		    const char *object);
+void pol_judge_reader(struct judge *j, struct ctx *c,
+		      const struct sc_sw_word *w, size_t n, size_t i,
+		      const struct reader *r, const char *object);
+void pol_judge_sed(struct judge *j, struct ctx *c,
+		   const struct sc_sw_word *w, size_t n, size_t i,
+		   const char *object);
+int pol_judge_xargs(struct judge *j, struct ctx *c,
+		    const struct sc_sw_cmd *feed, const struct sc_sw_word *w,
+		    size_t n, size_t i, const char *object);
 
 /* policy-shell.c */
-int exec_option(const char *prog, const char *s);
-int is_option(const struct sc_sw_word *w, int after_dashdash);
-void judge_arg_path(struct judge *j, struct ctx *c,
-		    const struct sc_sw_word *w, int write,
-		    const char *object);
-void judge_argv(struct judge *j, const struct sc_sw_word *w,
-		size_t n, struct ctx *c, const char *heredoc);
-void judge_line(struct judge *j, const char *line, size_t len,
-		struct ctx *c);
-int word_has_flag(const struct sc_sw_word *w, size_t n, unsigned f);
+int pol_exec_option(const char *prog, const char *s);
+int pol_is_option(const struct sc_sw_word *w, int after_dashdash);
+void pol_judge_arg_path(struct judge *j, struct ctx *c,
+			const struct sc_sw_word *w, int write,
+			const char *object);
+void pol_judge_argv(struct judge *j, const struct sc_sw_word *w,
+		    size_t n, struct ctx *c, const char *heredoc);
+void pol_judge_line(struct judge *j, const char *line, size_t len,
+		    struct ctx *c);
+int pol_word_has_flag(const struct sc_sw_word *w, size_t n, unsigned f);
 
 #endif

@@ -103,8 +103,8 @@ static int path_in_set(const struct sc_strset *set, const char *f)
 }
 
 /* The deny rules a path name meets, read or write; R_COUNT for none. */
-enum rule_id protected_rule(const struct judge *j, const char *f,
-			    int write)
+enum rule_id pol_protected_rule(const struct judge *j, const char *f,
+				int write)
 {
 	if (sc_protected_is(SC_PROT_GIT, f))
 		return R_GIT_DIR;
@@ -132,7 +132,7 @@ enum rule_id protected_rule(const struct judge *j, const char *f,
 	return R_COUNT;
 }
 
-enum rule_id ask_rule(const struct judge *j, const char *f)
+enum rule_id pol_ask_rule(const struct judge *j, const char *f)
 {
 	if (is_agent_context(f))
 		return R_AGENT_CONTEXT;
@@ -145,7 +145,7 @@ enum rule_id ask_rule(const struct judge *j, const char *f)
 	return R_COUNT;
 }
 
-enum rule_id status_rule(int status)
+enum rule_id pol_status_rule(int status)
 {
 	switch (status) {
 	case SC_PATH_INVALID: return R_MALFORMED;
@@ -158,7 +158,7 @@ enum rule_id status_rule(int status)
 	}
 }
 
-const char *show_rel(const char *rel)
+const char *pol_show_rel(const char *rel)
 {
 	return *rel ? rel : ".";
 }
@@ -167,8 +167,8 @@ const char *show_rel(const char *rel)
  * Judge a read or a write of PATH from CWD.  Every name the file has (as
  * spelled, canonical, hard links) meets the protected-name rules.
  */
-void judge_path(struct judge *j, const char *cwd, const char *path,
-		size_t len, int write)
+void pol_judge_path(struct judge *j, const char *cwd, const char *path,
+		    size_t len, int write)
 {
 	struct sc_path res;
 	struct sc_buf f = SC_BUF_INIT;
@@ -189,7 +189,8 @@ void judge_path(struct judge *j, const char *cwd, const char *path,
 			sc_buf_adds(&spelled, res.lexical);
 		else
 			sc_buf_add(&spelled, path, strnlen(path, len));
-		note(j, status_rule(st), spelled.len ? spelled.data : ".");
+		pol_note(j, pol_status_rule(st),
+			 spelled.len ? spelled.data : ".");
 		sc_buf_release(&spelled);
 		/* the spelling may still name a protected file: say which */
 	}
@@ -202,23 +203,23 @@ void judge_path(struct judge *j, const char *cwd, const char *path,
 		if (!name)
 			continue;
 		sc_path_fold_rel(name, &f);
-		r = protected_rule(j, f.data, write);
+		r = pol_protected_rule(j, f.data, write);
 		if (r != R_COUNT)
-			note(j, r, show_rel(res.rel));
+			pol_note(j, r, pol_show_rel(res.rel));
 		if (write && ask == R_COUNT)
-			ask = ask_rule(j, f.data);
+			ask = pol_ask_rule(j, f.data);
 	}
 	if (st == SC_PATH_HARDLINK)
-		note(j, R_HARDLINK, show_rel(res.rel));
+		pol_note(j, R_HARDLINK, pol_show_rel(res.rel));
 	if (write && j->p->mode == SC_MODE_EXPLORE)
-		note(j, R_EXPLORE, show_rel(res.rel));
+		pol_note(j, R_EXPLORE, pol_show_rel(res.rel));
 	if (write && !*res.rel)
-		note(j, R_WRITE_ROOT, ".");
+		pol_note(j, R_WRITE_ROOT, ".");
 	if (ask != R_COUNT)
-		note(j, ask, show_rel(res.rel));
+		pol_note(j, ask, pol_show_rel(res.rel));
 	k = write ? (j->p->mode == SC_MODE_SPEC ? R_SPEC_ARTIFACT : R_WRITE)
 		  : R_READ;
-	note(j, (enum rule_id)k, show_rel(res.rel));
+	pol_note(j, (enum rule_id)k, pol_show_rel(res.rel));
 	sc_buf_release(&f);
 	sc_path_release(&res);
 }
@@ -307,9 +308,9 @@ static void resolve_exe(const struct judge *j, const struct ctx *c,
 }
 
 /* The object of a command: working directory, executable, argv. */
-void cmd_object(const struct judge *j, const struct ctx *c,
-		const struct sc_sw_word *w, size_t n, size_t prog,
-		struct sc_buf *out)
+void pol_cmd_object(const struct judge *j, const struct ctx *c,
+		    const struct sc_sw_word *w, size_t n, size_t prog,
+		    struct sc_buf *out)
 {
 	struct sc_buf exe = SC_BUF_INIT;
 
@@ -327,8 +328,8 @@ void cmd_object(const struct judge *j, const struct ctx *c,
 }
 
 /* The object of a shell line that cannot be seen through. */
-void line_object(const struct ctx *c, const char *line, size_t len,
-		 struct sc_buf *out)
+void pol_line_object(const struct ctx *c, const char *line, size_t len,
+		     struct sc_buf *out)
 {
 	sc_buf_reset(out);
 	sc_buf_adds(out, "cwd=");
@@ -339,7 +340,7 @@ void line_object(const struct ctx *c, const char *line, size_t len,
 }
 
 /* The name a command word runs: last path component, folded. */
-void cmd_name(const struct sc_sw_word *w, struct sc_buf *out)
+void pol_cmd_name(const struct sc_sw_word *w, struct sc_buf *out)
 {
 	const char *s = w->s, *slash = strrchr(s, '/');
 
@@ -351,7 +352,7 @@ void cmd_name(const struct sc_sw_word *w, struct sc_buf *out)
 }
 
 /* A program named by path runs a file the lists cannot vouch for. */
-int system_program(const struct sc_sw_word *w)
+int pol_system_program(const struct sc_sw_word *w)
 {
 	static const char *const dirs[] = { "/usr/bin/", "/bin/",
 		"/usr/local/bin/", "/usr/sbin/", "/sbin/", NULL };

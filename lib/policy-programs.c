@@ -93,8 +93,8 @@ static int entry_plain(struct find_judge *fj)
 		S_ISDIR(e->st.st_mode);
 	if (plain) {
 		sc_path_fold_rel(e->rel, &f);
-		plain = *e->rel && protected_rule(fj->j, f.data, 1) == R_COUNT &&
-			ask_rule(fj->j, f.data) == R_COUNT;
+		plain = *e->rel && pol_protected_rule(fj->j, f.data, 1) == R_COUNT &&
+			pol_ask_rule(fj->j, f.data) == R_COUNT;
 	}
 	sc_buf_release(&f);
 	fj->plain = plain;
@@ -209,7 +209,7 @@ static int braces_whole(const struct find_judge *fj,
 		return 1;
 	}
 	for (k = a->from; fj->fd && k < a->to; k++)
-		if (strchr(fj->w[k].s, '{') && !in_list(fj->w[k].s, whole))
+		if (strchr(fj->w[k].s, '{') && !pol_in_list(fj->w[k].s, whole))
 			return 0;
 	for (k = a->from; !fj->fd && k < a->to; k++)
 		if (strstr(fj->w[k].s, "{}") && strcmp(fj->w[k].s, "{}"))
@@ -267,7 +267,7 @@ static void find_exec(struct find_judge *fj, const struct sc_find_action *a)
 		words[nw].len = vals[nw].len;
 		nw++;
 	}
-	judge_argv(fj->j, words, nw, &inner, NULL);
+	pol_judge_argv(fj->j, words, nw, &inner, NULL);
 	for (k = 0; k < nw; k++)
 		sc_buf_release(&vals[k]);
 	free(vals);
@@ -286,7 +286,7 @@ static void find_reach(size_t action, void *arg)
 		return;   /* judged once, as it is */
 	if (fj->xargs && fj->split && strpbrk(fj->shown.data, " \t\n'\"\\")) {
 		/* xargs would cut this name into other words */
-		note(fj->j, R_NOT_UNDERSTOOD, fj->object);
+		pol_note(fj->j, R_NOT_UNDERSTOOD, fj->object);
 		return;
 	}
 	if (entry_plain(fj) && (a->kind == SC_FIND_DELETE || braces_whole(fj, a))) {
@@ -308,8 +308,8 @@ static void find_reach(size_t action, void *arg)
 			return;
 	}
 	if (a->kind == SC_FIND_DELETE)
-		judge_path(fj->j, "", *e->rel ? e->rel : ".",
-			   *e->rel ? strlen(e->rel) : 1, 1);
+		pol_judge_path(fj->j, "", *e->rel ? e->rel : ".",
+			       *e->rel ? strlen(e->rel) : 1, 1);
 	else
 		find_exec(fj, a);
 }
@@ -376,7 +376,7 @@ static void find_start(struct find_judge *fj, const struct sc_sw_word *start,
 		if (sc_walk(fj->j->p->root.path, res.rel, fj->fd ?
 			    fj->fd->maxdepth : fj->f.maxdepth, budget,
 			    find_visit, fj) > 0)
-			note(fj->j, R_NOT_UNDERSTOOD, fj->object);
+			pol_note(fj->j, R_NOT_UNDERSTOOD, fj->object);
 	}
 	sc_path_release(&res);
 }
@@ -391,9 +391,9 @@ static int find_needs_walk(const struct sc_find *f)
 	return 0;
 }
 
-void judge_find(struct judge *j, struct ctx *c,
-		const struct sc_sw_word *w, size_t n, size_t i,
-		const char *object)
+void pol_judge_find(struct judge *j, struct ctx *c,
+		    const struct sc_sw_word *w, size_t n, size_t i,
+		    const char *object)
 {
 	struct find_judge fj;
 	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
@@ -410,31 +410,32 @@ void judge_find(struct judge *j, struct ctx *c,
 		fj.argv[k - i] = w[k].s;
 	sc_find_init(&fj.f);
 	if (sc_find_parse(&fj.f, fj.argv, n - i) < 0) {
-		note(j, R_NOT_UNDERSTOOD, object);
+		pol_note(j, R_NOT_UNDERSTOOD, object);
 		goto out;
 	}
 	for (k = fj.f.start_from; k < fj.f.start_to; k++)
-		judge_arg_path(j, c, &fj.w[k], 0, object);
+		pol_judge_arg_path(j, c, &fj.w[k], 0, object);
 	for (k = 0; k < fj.f.nr_writes; k++)
-		judge_arg_path(j, c, &fj.w[fj.f.writes[k]], 1, object);
+		pol_judge_arg_path(j, c, &fj.w[fj.f.writes[k]], 1, object);
 	if (fj.f.files0_from >= 0)
-		judge_arg_path(j, c, &fj.w[fj.f.files0_from], 0, object);
+		pol_judge_arg_path(j, c, &fj.w[fj.f.files0_from], 0, object);
 	for (k = 0; k < fj.f.nr_actions; k++) {
 		const struct sc_find_action *a = &fj.f.actions[k];
 
 		if (a->kind == SC_FIND_DELETE)
-			note(j, R_RECURSIVE_RM, object);
+			pol_note(j, R_RECURSIVE_RM, object);
 		else if (a->kind == SC_FIND_EXEC && !a->braces) {
 			struct ctx inner = *c;
 
 			inner.depth++;
-			judge_argv(j, fj.w + a->from, a->to - a->from, &inner, NULL);
+			pol_judge_argv(j, fj.w + a->from, a->to - a->from, &inner, NULL);
 		}
 	}
 	if (find_needs_walk(&fj.f) && !(j->have && j->decision == SC_DENY)) {
 		sc_buf_init(&fj.shown);
+		/* the files are unknown */
 		if (fj.f.files0_from >= 0 || c->cwd_unknown)
-			note(j, R_NOT_UNDERSTOOD, object);   /* files unknown */
+			pol_note(j, R_NOT_UNDERSTOOD, object);
 		else if (fj.f.start_from == fj.f.start_to)
 			find_start(&fj, &dot, &budget);
 		for (k = fj.f.start_from; k < fj.f.start_to &&
@@ -442,7 +443,7 @@ void judge_find(struct judge *j, struct ctx *c,
 			find_start(&fj, &fj.w[k], &budget);
 		sc_buf_release(&fj.shown);
 	}
-	note(j, R_READ_COMMAND, object);
+	pol_note(j, R_READ_COMMAND, object);
 out:
 	sc_strset_release(&fj.seen);
 	sc_find_release(&fj.f);
@@ -454,9 +455,9 @@ out:
  * each result, judged as find -exec is, with the placeholders (or the
  * path appended) standing for every file fd's filters let through.
  */
-void judge_fd(struct judge *j, struct ctx *c,
-	      const struct sc_sw_word *w, size_t n, size_t i,
-	      const char *object)
+void pol_judge_fd(struct judge *j, struct ctx *c,
+		  const struct sc_sw_word *w, size_t n, size_t i,
+		  const char *object)
 {
 	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
 	struct find_judge fj;
@@ -476,21 +477,21 @@ void judge_fd(struct judge *j, struct ctx *c,
 	sc_find_init(&fj.f);
 	sc_fd_init(&fd);
 	if (sc_fd_parse(&fd, fj.argv, n - i) < 0) {
-		note(j, R_NOT_UNDERSTOOD, object);
+		pol_note(j, R_NOT_UNDERSTOOD, object);
 		goto out;
 	}
 	for (k = 0; k < fd.nr_paths; k++)
-		judge_arg_path(j, c, &fj.w[fd.paths[k]], 0, object);
+		pol_judge_arg_path(j, c, &fj.w[fd.paths[k]], 0, object);
 	if (fd.has_action && !(j->have && j->decision == SC_DENY)) {
 		if (c->cwd_unknown)
-			note(j, R_NOT_UNDERSTOOD, object);
+			pol_note(j, R_NOT_UNDERSTOOD, object);
 		else if (!fd.nr_paths)
 			find_start(&fj, &dot, &budget);
 		for (k = 0; k < fd.nr_paths &&
 		     !(j->have && j->decision == SC_DENY); k++)
 			find_start(&fj, &fj.w[fd.paths[k]], &budget);
 	}
-	note(j, R_READ_COMMAND, object);
+	pol_note(j, R_READ_COMMAND, object);
 out:
 	sc_buf_release(&fj.shown);
 	sc_strset_release(&fj.seen);
@@ -547,9 +548,9 @@ static int sed_script_safe(const char *s)
 	return 1;
 }
 
-void judge_sed(struct judge *j, struct ctx *c,
-	       const struct sc_sw_word *w, size_t n, size_t i,
-	       const char *object)
+void pol_judge_sed(struct judge *j, struct ctx *c,
+		   const struct sc_sw_word *w, size_t n, size_t i,
+		   const char *object)
 {
 	size_t k;
 	int in_place = 0, have_script = 0, dd = 0;
@@ -563,14 +564,14 @@ void judge_sed(struct judge *j, struct ctx *c,
 			have_script = 1;
 			if (++k < n && (!sed_script_safe(w[k].s) ||
 					(w[k].flags & SC_SW_UNRESOLVED)))
-				note(j, R_EXEC_ARG, object);
+				pol_note(j, R_EXEC_ARG, object);
 		} else if (!dd && !strncmp(s, "--expression=", 13)) {
 			have_script = 1;
 			if (!sed_script_safe(s + 13))
-				note(j, R_EXEC_ARG, object);
+				pol_note(j, R_EXEC_ARG, object);
 		} else if (!dd && (!strcmp(s, "-f") || !strncmp(s, "--file", 6))) {
 			have_script = 1;
-			note(j, R_EXEC_ARG, object);   /* a script we cannot see */
+			pol_note(j, R_EXEC_ARG, object);   /* a script we cannot see */
 			if (!strcmp(s, "-f"))
 				k++;
 		} else if (!dd && (!strncmp(s, "-i", 2) ||
@@ -579,22 +580,22 @@ void judge_sed(struct judge *j, struct ctx *c,
 			in_place = 1;
 		} else if (!dd && (!strcmp(s, "-l") || !strcmp(s, "--line-length"))) {
 			k++;
-		} else if (is_option(&w[k], dd)) {
+		} else if (pol_is_option(&w[k], dd)) {
 			continue;
 		} else if (!have_script) {
 			have_script = 1;
 			if (!sed_script_safe(s) || (w[k].flags & SC_SW_UNRESOLVED))
-				note(j, R_EXEC_ARG, object);
+				pol_note(j, R_EXEC_ARG, object);
 		} else {
-			judge_arg_path(j, c, &w[k], in_place, object);
+			pol_judge_arg_path(j, c, &w[k], in_place, object);
 		}
 	}
-	note(j, in_place ? R_FILE_COMMAND : R_READ_COMMAND, object);
+	pol_note(j, in_place ? R_FILE_COMMAND : R_READ_COMMAND, object);
 }
 
-void judge_awk(struct judge *j, struct ctx *c,
-	       const struct sc_sw_word *w, size_t n, size_t i,
-	       const char *object)
+void pol_judge_awk(struct judge *j, struct ctx *c,
+		   const struct sc_sw_word *w, size_t n, size_t i,
+		   const char *object)
 {
 	static const char *const risky[] = { "system", "|", ">", "getline",
 		"ENVIRON", "@load", "close", "fflush", NULL };
@@ -610,25 +611,25 @@ void judge_awk(struct judge *j, struct ctx *c,
 				   !strcmp(s, "-F") || !strcmp(s, "-i") ||
 				   !strcmp(s, "-l") || !strcmp(s, "-E"))) {
 			if (s[1] != 'F' && s[1] != 'v')
-				note(j, R_EXEC_ARG, object);
+				pol_note(j, R_EXEC_ARG, object);
 			if (s[1] == 'f' || s[1] == 'E')
 				have_prog = 1;
 			k++;
-		} else if (is_option(&w[k], dd)) {
+		} else if (pol_is_option(&w[k], dd)) {
 			if (!strncmp(s, "-f", 2) || !strncmp(s, "--", 2))
-				note(j, R_EXEC_ARG, object);
+				pol_note(j, R_EXEC_ARG, object);
 		} else if (!have_prog) {
 			have_prog = 1;
 			for (r = 0; risky[r]; r++)
 				if (strstr(s, risky[r]))
-					note(j, R_EXEC_ARG, object);
+					pol_note(j, R_EXEC_ARG, object);
 			if (w[k].flags & SC_SW_UNRESOLVED)
-				note(j, R_OPAQUE, object);
+				pol_note(j, R_OPAQUE, object);
 		} else if (!strchr(s, '=')) {
-			judge_arg_path(j, c, &w[k], 0, object);
+			pol_judge_arg_path(j, c, &w[k], 0, object);
 		}
 	}
-	note(j, R_READ_COMMAND, object);
+	pol_note(j, R_READ_COMMAND, object);
 }
 
 static const struct reader readers[] = {
@@ -652,7 +653,7 @@ static const struct reader readers[] = {
 };
 
 /* Commands that read or write nothing named in their arguments. */
-const char *const inert[] = {
+const char *const pol_inert[] = {
 	"echo", "printf", "true", "false", "test", "[", ":", "seq", "sleep",
 	"yes", "date", "uname", "whoami", "id", "pwd", "basename", "dirname",
 	"which", "type", "hostname", "nproc", "tty", "arch", "groups",
@@ -662,7 +663,7 @@ const char *const inert[] = {
 	"stty", NULL,
 };
 
-const struct reader *find_reader(const char *name)
+const struct reader *pol_find_reader(const char *name)
 {
 	const struct reader *r;
 
@@ -672,9 +673,9 @@ const struct reader *find_reader(const char *name)
 	return NULL;
 }
 
-void judge_reader(struct judge *j, struct ctx *c,
-		  const struct sc_sw_word *w, size_t n, size_t i,
-		  const struct reader *r, const char *object)
+void pol_judge_reader(struct judge *j, struct ctx *c,
+		      const struct sc_sw_word *w, size_t n, size_t i,
+		      const struct reader *r, const char *object)
 {
 	size_t k;
 	int dd = 0, skip_first = r->pattern_first, tr = r->pattern_first == 2;
@@ -687,8 +688,8 @@ void judge_reader(struct judge *j, struct ctx *c,
 			dd = 1;
 			continue;
 		}
-		if (is_option(&w[k], dd)) {
-			if (exec_option(r->name, s)) {
+		if (pol_is_option(&w[k], dd)) {
+			if (pol_exec_option(r->name, s)) {
 				/* noted by judge_exec_options: skip its value */
 				if (s[1] == '-' && !strchr(s, '=') && k + 1 < n)
 					k++;
@@ -703,31 +704,31 @@ void judge_reader(struct judge *j, struct ctx *c,
 
 					t.s = strchr(s, '=') + 1;
 					t.len = strlen(t.s);
-					judge_arg_path(j, c, &t, 1, object);
+					pol_judge_arg_path(j, c, &t, 1, object);
 				} else if (s[strlen(s) - 1] == 'o' && k + 1 < n)
-					judge_arg_path(j, c, &w[++k], 1, object);
+					pol_judge_arg_path(j, c, &w[++k], 1, object);
 				else
-					note(j, R_OPAQUE, object);
+					pol_note(j, R_OPAQUE, object);
 			} else if (!r->pattern_first && (!strcmp(s, "-o") ||
 				   !strcmp(s, "--output")) && k + 1 < n) {
-				judge_arg_path(j, c, &w[++k], 1, object);
+				pol_judge_arg_path(j, c, &w[++k], 1, object);
 			} else if (!r->pattern_first &&
 				   !strncmp(s, "--output=", 9)) {
 				struct sc_sw_word t = w[k];
 
 				t.s += 9;
 				t.len -= 9;
-				judge_arg_path(j, c, &t, 1, object);
+				pol_judge_arg_path(j, c, &t, 1, object);
 			} else if (!strcmp(r->name, "tree") && !strcmp(s, "-o") &&
 				   k + 1 < n) {
-				judge_arg_path(j, c, &w[++k], 1, object);
+				pol_judge_arg_path(j, c, &w[++k], 1, object);
 			} else if (s[1] != '-' && strchr(r->optargs, s[strlen(s) - 1]) &&
 				   k + 1 < n) {
 				if ((!strcmp(s, "-e") || !strcmp(s, "-f")) &&
 				    r->pattern_first)
 					skip_first = 0;
 				if (!strcmp(s, "-f"))
-					judge_arg_path(j, c, &w[k + 1], 0, object);
+					pol_judge_arg_path(j, c, &w[k + 1], 0, object);
 				k++;
 			} else if (!strncmp(s, "--regexp", 8) || !strncmp(s, "--file", 6)) {
 				skip_first = 0;
@@ -739,7 +740,7 @@ void judge_reader(struct judge *j, struct ctx *c,
 		if (tr)
 			continue;   /* tr reads no files */
 		if (!strcmp(r->name, "uniq") && ++operands == 2) {
-			judge_arg_path(j, c, &w[k], 1, object);   /* uniq IN OUT */
+			pol_judge_arg_path(j, c, &w[k], 1, object);   /* uniq IN OUT */
 			continue;
 		}
 		if (skip_first) {
@@ -748,9 +749,9 @@ void judge_reader(struct judge *j, struct ctx *c,
 		}
 		if (!strcmp(s, "-"))
 			continue;
-		judge_arg_path(j, c, &w[k], 0, object);
+		pol_judge_arg_path(j, c, &w[k], 0, object);
 	}
-	note(j, R_READ_COMMAND, object);
+	pol_note(j, R_READ_COMMAND, object);
 }
 
 /* 1 when W names an existing directory (or ends in a slash). */
@@ -786,10 +787,10 @@ static void judge_copy(struct judge *j, struct ctx *c, const char *name,
 		const struct sc_sw_word *src = &ops[k];
 
 		/* mv removes its sources; cp, ln and install read them */
-		judge_arg_path(j, c, src, !strcmp(name, "mv"), object);
+		pol_judge_arg_path(j, c, src, !strcmp(name, "mv"), object);
 		if (!(src->flags & SC_SW_UNRESOLVED) && names_dir(j, c, src) &&
 		    (recursive || !strcmp(name, "mv")))
-			note(j, R_RECURSIVE_COPY, object);
+			pol_note(j, R_RECURSIVE_COPY, object);
 		if (into && !(src->flags & SC_SW_UNRESOLVED) &&
 		    !(dest->flags & SC_SW_UNRESOLVED)) {
 			struct sc_sw_word t = *dest;
@@ -805,18 +806,18 @@ static void judge_copy(struct judge *j, struct ctx *c, const char *name,
 			sc_buf_add(&b, base, strcspn(base, "/"));
 			t.s = b.data;
 			t.len = b.len;
-			judge_arg_path(j, c, &t, 1, object);
+			pol_judge_arg_path(j, c, &t, 1, object);
 			sc_buf_release(&b);
 		}
 	}
 	if (dest && !into)
-		judge_arg_path(j, c, dest, 1, object);
+		pol_judge_arg_path(j, c, dest, 1, object);
 }
 
 /* rm, mv, cp, touch and friends: their operands are writes. */
-int judge_file_command(struct judge *j, struct ctx *c,
-		       const char *name, const struct sc_sw_word *w,
-		       size_t n, size_t i, const char *object)
+int pol_judge_file_command(struct judge *j, struct ctx *c,
+			   const char *name, const struct sc_sw_word *w,
+			   size_t n, size_t i, const char *object)
 {
 	static const char *const writers[] = { "rm", "rmdir", "unlink",
 		"shred", "touch", "mkdir", "mv", "cp", "tee", "truncate",
@@ -830,10 +831,10 @@ int judge_file_command(struct judge *j, struct ctx *c,
 	size_t k, nops = 0, alloc = 0;
 	int dd = 0, recursive = 0, have_target = 0, first_op;
 
-	if (!in_list(name, writers))
+	if (!pol_in_list(name, writers))
 		return 0;
 	/* chmod MODE, chown OWNER, chgrp GROUP: the first operand */
-	first_op = in_list(name, (const char *const[]){ "chmod", "chown",
+	first_op = pol_in_list(name, (const char *const[]){ "chmod", "chown",
 		"chgrp", NULL });
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
@@ -842,7 +843,7 @@ int judge_file_command(struct judge *j, struct ctx *c,
 			dd = 1;
 			continue;
 		}
-		if (is_option(&w[k], dd)) {
+		if (pol_is_option(&w[k], dd)) {
 			if ((s[1] != '-' && strpbrk(s + 1, "rRa")) ||
 			    !strcmp(s, "--recursive") || !strcmp(s, "--archive"))
 				recursive = 1;
@@ -855,13 +856,13 @@ int judge_file_command(struct judge *j, struct ctx *c,
 				target.s += 19;
 				target.len -= 19;
 				have_target = 1;
-			} else if (in_list(s, (const char *const[]){ "-m", "-s",
-				"-r", "-d", "-S", "--suffix", "--mode",
+			} else if (pol_in_list(s, (const char *const[]){
+				"-m", "-s", "-r", "-d", "-S", "--suffix", "--mode",
 				"--size", "--reference", NULL }) &&
-				   in_list(name, (const char *const[]){
-					   "truncate", "mkdir", "touch",
-					   "install", "mkfifo", "mknod",
-					   NULL })) {
+				   pol_in_list(name, (const char *const[]){
+					       "truncate", "mkdir", "touch",
+					       "install", "mkfifo", "mknod",
+					       NULL })) {
 				k++;
 			}
 			continue;
@@ -876,39 +877,40 @@ int judge_file_command(struct judge *j, struct ctx *c,
 			if (!strncmp(s, "of=", 3) || !strncmp(s, "if=", 3)) {
 				t.s += 3;
 				t.len -= 3;
-				judge_arg_path(j, c, &t, s[0] == 'o', object);
+				pol_judge_arg_path(j, c, &t, s[0] == 'o',
+						   object);
 			}
 			continue;
 		}
 		SC_ALLOC_GROW(ops, nops + 1, alloc);
 		ops[nops++] = w[k];
 	}
-	if (in_list(name, copiers)) {
+	if (pol_in_list(name, copiers)) {
 		if (!have_target && nops) {
 			target = ops[--nops];
 			have_target = nops > 0 || !strcmp(name, "ln");
 			if (!nops && strcmp(name, "ln"))
-				judge_arg_path(j, c, &target, 1, object);
+				pol_judge_arg_path(j, c, &target, 1, object);
 		}
 		judge_copy(j, c, name, ops, nops, have_target ? &target : NULL,
 			   recursive, object);
 	} else {
 		for (k = 0; k < nops; k++)
-			judge_arg_path(j, c, &ops[k], 1, object);
+			pol_judge_arg_path(j, c, &ops[k], 1, object);
 	}
 	free(ops);
 	if (recursive && !strcmp(name, "rm"))
-		note(j, R_RECURSIVE_RM, object);
-	if (in_list(name, listed))
-		note(j, R_FILE_COMMAND, object);
+		pol_note(j, R_RECURSIVE_RM, object);
+	if (pol_in_list(name, listed))
+		pol_note(j, R_FILE_COMMAND, object);
 	else
-		note(j, R_UNLISTED, object);
+		pol_note(j, R_UNLISTED, object);
 	return 1;
 }
 
-int judge_xargs(struct judge *j, struct ctx *c,
-		const struct sc_sw_cmd *feed, const struct sc_sw_word *w,
-		size_t n, size_t i, const char *object)
+int pol_judge_xargs(struct judge *j, struct ctx *c,
+		    const struct sc_sw_cmd *feed, const struct sc_sw_word *w,
+		    size_t n, size_t i, const char *object)
 {
 	static const char *const flags[] = { "-0", "--null", "-r",
 		"--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p",
@@ -923,11 +925,11 @@ int judge_xargs(struct judge *j, struct ctx *c,
 	size_t k, cmd, budget = SC_WALK_BUDGET;
 	int ok = 1, is_fd;
 
-	if (!feed || !feed->nr_words || word_has_flag(feed->words,
+	if (!feed || !feed->nr_words || pol_word_has_flag(feed->words,
 			feed->nr_words, SC_SW_UNRESOLVED) ||
-	    !system_program(&feed->words[0]))
+	    !pol_system_program(&feed->words[0]))
 		return 0;
-	cmd_name(&feed->words[0], &name);
+	pol_cmd_name(&feed->words[0], &name);
 	is_fd = !strcmp(name.data, "fd") || !strcmp(name.data, "fdfind");
 	if (!is_fd && strcmp(name.data, "find")) {
 		sc_buf_release(&name);
@@ -943,10 +945,10 @@ int judge_xargs(struct judge *j, struct ctx *c,
 			k++;
 			break;
 		}
-		if (in_list(s, flags)) {
+		if (pol_in_list(s, flags)) {
 			if (!strcmp(s, "-0") || !strcmp(s, "--null"))
 				fj.split = 0;
-		} else if (in_list(s, values)) {
+		} else if (pol_in_list(s, values)) {
 			ok = ++k < n;
 		} else if (!strncmp(s, "--max-", 6) || !strncmp(s, "-n", 2) ||
 			   !strncmp(s, "-L", 2) || !strncmp(s, "-P", 2) ||

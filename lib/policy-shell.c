@@ -32,7 +32,7 @@ static int is_privilege(const char *name)
 		"sg", "newgrp", "chroot", "nsenter", "unshare", "capsh",
 		"machinectl", "systemd-run", "gosu", "su-exec", NULL };
 
-	return in_list(name, names);
+	return pol_in_list(name, names);
 }
 
 /* Judge a string that a shell, eval or trap will run. */
@@ -45,7 +45,7 @@ static void judge_nested(struct judge *j, const char *s, size_t len,
 	sc_buf_add(&inner.cwd, c->cwd.data ? c->cwd.data : "", c->cwd.len);
 	inner.cwd_unknown = c->cwd_unknown;
 	inner.depth = c->depth + 1;
-	judge_line(j, s, len, &inner);
+	pol_judge_line(j, s, len, &inner);
 	sc_buf_release(&inner.cwd);
 }
 
@@ -93,9 +93,9 @@ static enum rule_id env_rule(const char *assign)
 		return R_ENV_PREFIX;
 	memcpy(name, assign, n);
 	name[n] = '\0';
-	if (in_list(name, exec_git) || prefix_in(name, exec_git_prefix))
+	if (pol_in_list(name, exec_git) || pol_prefix_in(name, exec_git_prefix))
 		return R_GIT_EXEC;
-	if (in_list(name, names) || prefix_in(name, prefixes))
+	if (pol_in_list(name, names) || pol_prefix_in(name, prefixes))
 		return R_ENV_PREFIX;
 	return R_COUNT;
 }
@@ -113,16 +113,16 @@ static void judge_assign(struct judge *j, const struct ctx *c,
 		    c->cwd.len ? c->cwd.len : 1);
 	sc_buf_adds(&o, " env=");
 	sc_sw_quote(&o, assign, strlen(assign));
-	note(j, r, o.data);
+	pol_note(j, r, o.data);
 	sc_buf_release(&o);
 }
 
 /* A path argument: judged when its value is known, else opaque. */
 static int is_device(const char *s);
 
-void judge_arg_path(struct judge *j, struct ctx *c,
-		    const struct sc_sw_word *w, int write,
-		    const char *object)
+void pol_judge_arg_path(struct judge *j, struct ctx *c,
+			const struct sc_sw_word *w, int write,
+			const char *object)
 {
 	size_t len = strnlen(w->s, w->len);   /* what the program sees */
 
@@ -131,19 +131,19 @@ void judge_arg_path(struct judge *j, struct ctx *c,
 	if (!(w->flags & SC_SW_UNRESOLVED) && is_device(w->s))
 		return;
 	if (w->flags & SC_SW_TILDE) {
-		note(j, R_OUTSIDE, w->s);
+		pol_note(j, R_OUTSIDE, w->s);
 		return;
 	}
 	if (w->flags & SC_SW_UNRESOLVED) {
-		note(j, R_OPAQUE, object);
+		pol_note(j, R_OPAQUE, object);
 		return;
 	}
 	if (c->cwd_unknown && w->s[0] != '/')
-		note(j, R_OPAQUE, object);
-	judge_path(j, c->cwd.data ? c->cwd.data : "", w->s, len, write);
+		pol_note(j, R_OPAQUE, object);
+	pol_judge_path(j, c->cwd.data ? c->cwd.data : "", w->s, len, write);
 }
 
-int is_option(const struct sc_sw_word *w, int after_dashdash)
+int pol_is_option(const struct sc_sw_word *w, int after_dashdash)
 {
 	return !after_dashdash && w->len > 1 && w->s[0] == '-';
 }
@@ -167,7 +167,8 @@ static size_t skip_launcher(const struct sc_sw_word *w, size_t n, size_t i,
 		if (s[0] != '-' || !s[1])
 			break;
 		if (s[1] == '-') {
-			if (!strchr(s, '=') && longargs && in_list(s, longargs))
+			if (!strchr(s, '=') && longargs &&
+			    pol_in_list(s, longargs))
 				i++;
 			continue;
 		}
@@ -223,7 +224,7 @@ static size_t skip_env(struct judge *j, const struct sc_sw_word *w,
 	return i;
 }
 
-int word_has_flag(const struct sc_sw_word *w, size_t n, unsigned f)
+int pol_word_has_flag(const struct sc_sw_word *w, size_t n, unsigned f)
 {
 	size_t i;
 
@@ -293,7 +294,7 @@ static int argv_prefix(const struct sc_sw_word *w, size_t n,
 	for (i = 0; i < len; i++)
 		if (strlen(a->v[i]) != w[i].len || strcmp(a->v[i], w[i].s))
 			return 0;
-	cmd_name(&w[0], &prog);
+	pol_cmd_name(&w[0], &prog);
 	interp = is_interpreter(prog.data) || is_shell(prog.data);
 	sc_buf_release(&prog);
 	for (; i < n; i++)
@@ -325,7 +326,7 @@ static enum rule_id configured(const struct judge *j,
 	const struct sc_config *cfg = &j->p->cfg;
 	size_t i;
 
-	if (!n || word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
+	if (!n || pol_word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
 		return R_COUNT;
 	/* a check is exactly the argv the configuration names: make test
 	 * -f FILE, make test CC=./x or make test -C DIR runs something else */
@@ -362,7 +363,7 @@ static const struct sc_net_rule *net_hosts(const struct judge *j,
 	size_t i, k;
 	int prefix;
 
-	if (!n || word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
+	if (!n || pol_word_has_flag(w, n, SC_SW_UNRESOLVED | SC_SW_CTRL))
 		return NULL;
 	for (prefix = 0; prefix < 2 && !r; prefix++)
 		for (i = 0; i < cfg->nr_net_rules && !r; i++)
@@ -408,7 +409,7 @@ static const struct exec_opt {
 };
 
 /* 1 when word S of program PROG makes it run another program. */
-int exec_option(const char *prog, const char *s)
+int pol_exec_option(const char *prog, const char *s)
 {
 	size_t k, len;
 
@@ -433,8 +434,8 @@ static void judge_exec_options(struct judge *j, const char *prog,
 	size_t k;
 
 	for (k = i + 1; k < n && strcmp(w[k].s, "--"); k++)
-		if (exec_option(prog, w[k].s))
-			note(j, R_EXEC_ARG, object);
+		if (pol_exec_option(prog, w[k].s))
+			pol_note(j, R_EXEC_ARG, object);
 }
 
 /*
@@ -463,7 +464,7 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 		for (k = i + 1; k < n; k++) {
 			const char *s = w[k].s;
 
-			if (in_list(s, date_values)) {
+			if (pol_in_list(s, date_values)) {
 				k++;
 			} else if (!strncmp(s, "--set", 5)) {
 				return 1;
@@ -481,13 +482,13 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 	}
 	if (!strcmp(name, "hostname")) {
 		for (k = i + 1; k < n; k++)
-			if (w[k].s[0] != '-' || in_list(w[k].s,
+			if (w[k].s[0] != '-' || pol_in_list(w[k].s,
 			    (const char *const[]){ "-F", "--file", "-b",
 				    "--boot", NULL }))
 				return 1;
 		return 0;
 	}
-	if (!in_list(name, always))
+	if (!pol_in_list(name, always))
 		return 0;
 	/* the forms that only show: mount, sysctl -a, ip addr, ... */
 	if (i + 1 >= n)
@@ -497,7 +498,7 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 		       strcmp(name, "ifconfig") && strcmp(name, "route");
 	if (!strcmp(name, "ip")) {
 		for (k = i + 1; k < n; k++)
-			if (in_list(w[k].s, ip_changes))
+			if (pol_in_list(w[k].s, ip_changes))
 				return 1;
 		return 0;
 	}
@@ -512,7 +513,7 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 	}
 	if (!strcmp(name, "timedatectl") || !strcmp(name, "hostnamectl") ||
 	    !strcmp(name, "systemctl"))
-		return !in_list(w[i + 1].s, (const char *const[]){ "status",
+		return !pol_in_list(w[i + 1].s, (const char *const[]){ "status",
 			"show", "list-timezones", "timesync-status",
 			"show-timesync", "list-units", "is-active", "is-enabled",
 			"cat", "--version", NULL });
@@ -526,7 +527,7 @@ static int is_shell(const char *name)
 		"pwsh", "powershell", "rbash", "oksh", "loksh", "elvish",
 		"nu", "xonsh", "script", "watch", "su", NULL };
 
-	return in_list(name, shells);
+	return pol_in_list(name, shells);
 }
 
 /* Shells whose -c SCRIPT is a POSIX shell line the lexer reads. */
@@ -536,7 +537,7 @@ static int is_posix_shell(const char *name)
 		"ksh", "mksh", "ash", "posh", "yash", "rbash", "oksh", "loksh",
 		NULL };
 
-	return in_list(name, names);
+	return pol_in_list(name, names);
 }
 
 /*
@@ -569,18 +570,18 @@ static void judge_shell_cmd(struct judge *j, struct ctx *c,
 			k++;
 			break;
 		}
-		if (in_list(s, with_value)) {
+		if (pol_in_list(s, with_value)) {
 			k++;
 			continue;
 		}
 		if (!strcmp(s, "--rcfile") || !strcmp(s, "--init-file")) {
 			own = 1;   /* a file of startup commands */
 			if (k + 1 < n)
-				judge_arg_path(j, c, &w[++k], 0, object);
+				pol_judge_arg_path(j, c, &w[++k], 0, object);
 			continue;
 		}
 		if (s[0] == '-' && s[1] == '-') {
-			if (!in_list(s, harmless_long))
+			if (!pol_in_list(s, harmless_long))
 				own = 1;
 			continue;
 		}
@@ -595,20 +596,20 @@ static void judge_shell_cmd(struct judge *j, struct ctx *c,
 	}
 	if (seen_c) {
 		if (k >= n) {
-			note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
+			pol_note(j, R_SHELL_SYNTAX, object);   /* -c without a string */
 		} else {
 			if (w[k].flags & SC_SW_UNRESOLVED)
-				note(j, R_OPAQUE, object);
+				pol_note(j, R_OPAQUE, object);
 			judge_nested(j, w[k].s, strnlen(w[k].s, w[k].len), c);
 		}
 	} else if (k < n) {
-		judge_arg_path(j, c, &w[k], 0, object);
+		pol_judge_arg_path(j, c, &w[k], 0, object);
 		own = 1;   /* a script file, whose text is not seen */
 	} else if (!heredoc) {
 		own = 1;   /* interactive, or commands from a pipe */
 	}
 	if (own)
-		note(j, R_SHELL, object);
+		pol_note(j, R_SHELL, object);
 }
 
 static int is_network_tool(const char *name)
@@ -621,7 +622,7 @@ static int is_network_tool(const char *name)
 		"openssl", "gsutil", "aws", "gcloud", "az", "kubectl",
 		"docker", "podman", "nmap", "tftp", "mosh", "rclone", NULL };
 
-	return in_list(name, tools);
+	return pol_in_list(name, tools);
 }
 
 static int is_interpreter(const char *name)
@@ -632,7 +633,7 @@ static int is_interpreter(const char *name)
 		"scala", "kotlin", "awk", "irb", "erl", "elixir", "guile",
 		"racket", "sbcl", "ghci", "runghc", NULL };
 
-	return in_list(name, names) || !strncmp(name, "python", 6) ||
+	return pol_in_list(name, names) || !strncmp(name, "python", 6) ||
 	       !strncmp(name, "pypy", 4);
 }
 
@@ -644,7 +645,7 @@ static int inline_code(const struct sc_sw_word *w, size_t n, size_t i)
 	size_t k;
 
 	for (k = i + 1; k < n && w[k].s[0] == '-'; k++)
-		if (in_list(w[k].s, flags) ||
+		if (pol_in_list(w[k].s, flags) ||
 		    (w[k].s[1] != '-' && strpbrk(w[k].s + 1, "ceE")))
 			return 1;
 	return 0;
@@ -661,24 +662,24 @@ static void judge_cd(struct judge *j, struct ctx *c,
 	while (k < n && (!strcmp(w[k].s, "-L") || !strcmp(w[k].s, "-P") ||
 			 !strcmp(w[k].s, "-e") || !strcmp(w[k].s, "--")))
 		k++;
-	note(j, R_BUILTIN, object);
+	pol_note(j, R_BUILTIN, object);
 	if (k < n && !w[k].len)
 		return;   /* cd '' stays where it is */
 	if (k >= n || (w[k].flags & SC_SW_UNRESOLVED) || !strcmp(w[k].s, "-")) {
 		c->cwd_unknown = 1;   /* $HOME, $OLDPWD, a variable */
 		if (k < n && (w[k].flags & SC_SW_TILDE))
-			note(j, R_OUTSIDE, object);
+			pol_note(j, R_OUTSIDE, object);
 		return;
 	}
 	sc_path_init(&res);
 	st = sc_path_resolve(&j->p->root, c->cwd.data ? c->cwd.data : "",
 			     w[k].s, w[k].len, 0, &res);
 	if (st != SC_PATH_OK) {
-		note(j, status_rule(st), object);
+		pol_note(j, pol_status_rule(st), object);
 		c->cwd_unknown = 1;
 	} else {
-		judge_path(j, c->cwd.data ? c->cwd.data : "", w[k].s,
-			   w[k].len, 0);
+		pol_judge_path(j, c->cwd.data ? c->cwd.data : "", w[k].s,
+			       w[k].len, 0);
 		sc_buf_reset(&c->cwd);
 		sc_buf_adds(&c->cwd, res.rel);
 	}
@@ -694,14 +695,14 @@ static int judge_declaration(struct judge *j, struct ctx *c,
 		"local", "readonly", "unset", NULL };
 	size_t k;
 
-	if (!in_list(name, decl))
+	if (!pol_in_list(name, decl))
 		return 0;
 	for (k = i + 1; k < n; k++) {
 		if (w[k].flags & SC_SW_UNRESOLVED)
-			note(j, R_OPAQUE, object);
+			pol_note(j, R_OPAQUE, object);
 		if (w[k].s[0] == '-') {
 			if (strchr(w[k].s, 'f'))
-				note(j, R_SHELL, object);   /* functions */
+				pol_note(j, R_SHELL, object);   /* functions */
 			continue;
 		}
 		if (!strcmp(name, "unset")) {
@@ -715,7 +716,7 @@ static int judge_declaration(struct judge *j, struct ctx *c,
 			judge_assign(j, c, w[k].s);
 		}
 	}
-	note(j, R_BUILTIN, object);
+	pol_note(j, R_BUILTIN, object);
 	return 1;
 }
 
@@ -727,9 +728,9 @@ static void scan_privilege(struct judge *j, const struct sc_sw_word *w,
 	size_t k;
 
 	for (k = i + 1; k < n; k++) {
-		cmd_name(&w[k], &name);
+		pol_cmd_name(&w[k], &name);
 		if (is_privilege(name.data))
-			note(j, R_PRIVILEGE, object);
+			pol_note(j, R_PRIVILEGE, object);
 	}
 	sc_buf_release(&name);
 }
@@ -760,20 +761,20 @@ static size_t peel_launchers(struct judge *j, struct ctx *c,
 
 	while (i < n && !*done) {
 		before = i;
-		cmd_name(&w[i], &name);
+		pol_cmd_name(&w[i], &name);
 		if (is_privilege(name.data)) {
-			note(j, R_PRIVILEGE, object);
+			pol_note(j, R_PRIVILEGE, object);
 			*done = 1;
 		} else if (!strcmp(name.data, "env")) {
 			/* env CMD is judged as CMD; env alone prints the
 			 * environment, env -S splits a string */
 			i = skip_env(j, w, n, i, c, done);
 			if (*done || i >= n)
-				note(j, R_LAUNCHER, object);
+				pol_note(j, R_LAUNCHER, object);
 		} else if (!strcmp(name.data, "xargs")) {
 			/* fed by find or fd: judged on the names it reads */
-			if (i || !judge_xargs(j, c, feed, w, n, i, object))
-				note(j, R_LAUNCHER, object);
+			if (i || !pol_judge_xargs(j, c, feed, w, n, i, object))
+				pol_note(j, R_LAUNCHER, object);
 			i = skip_launcher(w, n, i, "adEIiLlnPs", xargs_long, 0);
 		} else if (!strcmp(name.data, "timeout")) {
 			i = skip_launcher(w, n, i, "sk", timeout_long, 1);
@@ -793,7 +794,7 @@ static size_t peel_launchers(struct judge *j, struct ctx *c,
 		} else if (!strcmp(name.data, "command")) {
 			if (i + 1 < n && (!strcmp(w[i + 1].s, "-v") ||
 					  !strcmp(w[i + 1].s, "-V"))) {
-				note(j, R_BUILTIN, object);
+				pol_note(j, R_BUILTIN, object);
 				*done = 1;
 			}
 			i = skip_launcher(w, n, i, "", NULL, 0);
@@ -803,18 +804,18 @@ static size_t peel_launchers(struct judge *j, struct ctx *c,
 			for (k = i + 1; k < n && w[k].s[0] == '-'; k++)
 				if ((!strcmp(w[k].s, "-o") || !strcmp(w[k].s, "--output")) &&
 				    k + 1 < n)
-					judge_arg_path(j, c, &w[k + 1], 1, object);
+					pol_judge_arg_path(j, c, &w[k + 1], 1, object);
 				else if (!strncmp(w[k].s, "--output=", 9)) {
 					struct sc_sw_word t = w[k];
 
 					t.s += 9;
 					t.len -= 9;
-					judge_arg_path(j, c, &t, 1, object);
+					pol_judge_arg_path(j, c, &t, 1, object);
 				}
 			i = skip_launcher(w, n, i, "fo", time_long, 0);
 		} else if (!strcmp(name.data, "busybox") ||
 			   !strcmp(name.data, "toybox")) {
-			note(j, R_LAUNCHER, object);
+			pol_note(j, R_LAUNCHER, object);
 			i++;
 		} else {
 			break;
@@ -827,8 +828,8 @@ static size_t peel_launchers(struct judge *j, struct ctx *c,
 }
 
 /* Judge one command: W[0..N) with the words already resolved. */
-void judge_argv(struct judge *j, const struct sc_sw_word *w,
-		size_t n, struct ctx *c, const char *heredoc)
+void pol_judge_argv(struct judge *j, const struct sc_sw_word *w,
+		    size_t n, struct ctx *c, const char *heredoc)
 {
 	struct sc_buf object = SC_BUF_INIT, name = SC_BUF_INIT;
 	const struct sc_sw_cmd *feed = c->feed;
@@ -841,30 +842,30 @@ void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	if (!n)
 		return;
 	if (c->depth > MAX_DEPTH) {
-		note(j, R_SHELL_DEPTH, "");
+		pol_note(j, R_SHELL_DEPTH, "");
 		return;
 	}
 	i = 0;
-	cmd_object(j, c, w, n, 0, &object);
-	if (word_has_flag(w, n, SC_SW_CTRL))
-		note(j, R_SHELL_UNUSUAL, object.data);
-	if (word_has_flag(w, n, SC_SW_UNRESOLVED))
-		note(j, R_OPAQUE, object.data);
+	pol_cmd_object(j, c, w, n, 0, &object);
+	if (pol_word_has_flag(w, n, SC_SW_CTRL))
+		pol_note(j, R_SHELL_UNUSUAL, object.data);
+	if (pol_word_has_flag(w, n, SC_SW_UNRESOLVED))
+		pol_note(j, R_OPAQUE, object.data);
 	if (c->cwd_unknown)
-		note(j, R_OPAQUE, object.data);
+		pol_note(j, R_OPAQUE, object.data);
 	i = peel_launchers(j, c, w, n, object.data, feed, &done);
 	if (c->cwd_unknown)
-		note(j, R_OPAQUE, object.data);   /* env -C DIR: runs elsewhere */
+		pol_note(j, R_OPAQUE, object.data);   /* env -C DIR: runs elsewhere */
 	if (!done && i >= n)
-		note(j, R_READ_COMMAND, object.data);   /* timeout 5: runs nothing */
+		pol_note(j, R_READ_COMMAND, object.data);   /* timeout 5: runs nothing */
 	if (done || i >= n)
 		goto out;
 	if (i)
-		cmd_object(j, c, w, n, i, &object);
-	cmd_name(&w[i], &name);
+		pol_cmd_object(j, c, w, n, i, &object);
+	pol_cmd_name(&w[i], &name);
 	if ((w[i].flags & (SC_SW_NONASCII | SC_SW_CTRL)) ||
 	    w[i].len != strcspn(w[i].s, "\t\n"))
-		note(j, R_SHELL_UNUSUAL, object.data);   /* a name never holds them */
+		pol_note(j, R_SHELL_UNUSUAL, object.data);   /* a name never holds them */
 	if (w[i].flags & SC_SW_UNRESOLVED) {
 		/* sudo${IFS}id: what the word starts with is still known */
 		struct sc_sw_word lit = w[i];
@@ -872,33 +873,33 @@ void judge_argv(struct judge *j, const struct sc_sw_word *w,
 
 		lit.s = cut;
 		lit.len = strlen(cut);
-		cmd_name(&lit, &name);
+		pol_cmd_name(&lit, &name);
 		if (is_privilege(name.data))
-			note(j, R_PRIVILEGE, object.data);
+			pol_note(j, R_PRIVILEGE, object.data);
 		free(cut);
 		scan_privilege(j, w, n, i, object.data);
-		note(j, R_OPAQUE, object.data);
+		pol_note(j, R_OPAQUE, object.data);
 		goto out;
 	}
 	conf = configured(j, w + i, n - i);
 	if ((j->net = net_hosts(j, w + i, n - i, &object)))
 		conf = R_NET_HOSTS;
-	if (!strcmp(name.data, "git") && system_program(&w[i])) {
-		judge_git(j, c, w, n, i, object.data);
+	if (!strcmp(name.data, "git") && pol_system_program(&w[i])) {
+		pol_judge_git(j, c, w, n, i, object.data);
 	}
 	if (conf != R_COUNT) {
-		note(j, conf, object.data);
+		pol_note(j, conf, object.data);
 		goto out;
 	}
-	if (!system_program(&w[i])) {
+	if (!pol_system_program(&w[i])) {
 		/* ./rm, ../bin/cat: a program the built-in lists do not know */
 		scan_privilege(j, w, n, i, object.data);
-		note(j, R_UNLISTED, object.data);
+		pol_note(j, R_UNLISTED, object.data);
 		goto out;
 	}
 	judge_exec_options(j, name.data, w, n, i, object.data);
 	if (host_change(name.data, w, n, i))
-		note(j, R_HOST_CHANGE, object.data);
+		pol_note(j, R_HOST_CHANGE, object.data);
 	if (!strcmp(name.data, "git")) {
 		/* judged above */
 	} else if (is_shell(name.data)) {
@@ -907,7 +908,7 @@ void judge_argv(struct judge *j, const struct sc_sw_word *w,
 	} else if (!strcmp(name.data, "eval") || !strcmp(name.data, "trap")) {
 		struct sc_buf s = SC_BUF_INIT;
 
-		note(j, R_SHELL, object.data);
+		pol_note(j, R_SHELL, object.data);
 		for (k = i + 1; k < n; k++) {
 			if (!strcmp(name.data, "trap") && k > i + 1)
 				break;
@@ -922,29 +923,29 @@ void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		   !strcmp(name.data, "enable") || !strcmp(name.data, "shopt") ||
 		   !strcmp(name.data, "set") || !strcmp(name.data, "fc") ||
 		   !strcmp(name.data, "coproc")) {
-		note(j, R_SHELL, object.data);
+		pol_note(j, R_SHELL, object.data);
 		for (k = i + 1; k < n; k++)
 			if (w[k].s[0] != '-')
-				judge_arg_path(j, c, &w[k], 0, object.data);
+				pol_judge_arg_path(j, c, &w[k], 0, object.data);
 	} else if (!strcmp(name.data, "cd") || !strcmp(name.data, "pushd")) {
 		judge_cd(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "popd")) {
 		c->cwd_unknown = 1;
-		note(j, R_BUILTIN, object.data);
+		pol_note(j, R_BUILTIN, object.data);
 	} else if (judge_declaration(j, c, name.data, w, n, i, object.data)) {
 		/* judged */
 	} else if (!strcmp(name.data, "find")) {
-		judge_find(j, c, w, n, i, object.data);
+		pol_judge_find(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "fd") || !strcmp(name.data, "fdfind")) {
-		judge_fd(j, c, w, n, i, object.data);
+		pol_judge_fd(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "sed") || !strcmp(name.data, "gsed")) {
-		judge_sed(j, c, w, n, i, object.data);
+		pol_judge_sed(j, c, w, n, i, object.data);
 	} else if (!strcmp(name.data, "awk") || !strcmp(name.data, "gawk") ||
 		   !strcmp(name.data, "mawk") || !strcmp(name.data, "nawk")) {
-		judge_awk(j, c, w, n, i, object.data);
-	} else if ((r = find_reader(name.data))) {
-		judge_reader(j, c, w, n, i, r, object.data);
-	} else if (in_list(name.data, inert)) {
+		pol_judge_awk(j, c, w, n, i, object.data);
+	} else if ((r = pol_find_reader(name.data))) {
+		pol_judge_reader(j, c, w, n, i, r, object.data);
+	} else if (pol_in_list(name.data, pol_inert)) {
 		/* printf -v NAME sets a variable like an assignment */
 		for (k = i + 1; k + 1 < n && !strcmp(name.data, "printf"); k++)
 			if (!strcmp(w[k].s, "-v")) {
@@ -958,25 +959,27 @@ void judge_argv(struct judge *j, const struct sc_sw_word *w,
 		for (k = i + 1; k < n && !strcmp(name.data, "date"); k++)
 			if ((!strcmp(w[k].s, "-f") || !strcmp(w[k].s, "--file")) &&
 			    k + 1 < n) {
-				judge_arg_path(j, c, &w[++k], 0, object.data);
+				pol_judge_arg_path(j, c, &w[++k], 0,
+						   object.data);
 			} else if (!strncmp(w[k].s, "--file=", 7)) {
 				struct sc_sw_word t = w[k];
 
 				t.s += 7;
 				t.len -= 7;
-				judge_arg_path(j, c, &t, 0, object.data);
+				pol_judge_arg_path(j, c, &t, 0, object.data);
 			}
-		note(j, R_READ_COMMAND, object.data);
-	} else if (judge_file_command(j, c, name.data, w, n, i, object.data)) {
+		pol_note(j, R_READ_COMMAND, object.data);
+	} else if (pol_judge_file_command(j, c, name.data, w, n, i,
+					  object.data)) {
 		/* judged */
 	} else if (is_network_tool(name.data)) {
 		scan_privilege(j, w, n, i, object.data);
-		note(j, R_NETWORK_TOOL, object.data);
+		pol_note(j, R_NETWORK_TOOL, object.data);
 	} else if (is_interpreter(name.data) && inline_code(w, n, i)) {
-		note(j, R_INLINE_CODE, object.data);
+		pol_note(j, R_INLINE_CODE, object.data);
 	} else {
 		scan_privilege(j, w, n, i, object.data);
-		note(j, R_UNLISTED, object.data);
+		pol_note(j, R_UNLISTED, object.data);
 	}
 out:
 	sc_buf_release(&object);
@@ -989,7 +992,7 @@ static int is_device(const char *s)
 		"/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero",
 		"/dev/fd/0", "/dev/fd/1", "/dev/fd/2", NULL };
 
-	return in_list(s, ok);
+	return pol_in_list(s, ok);
 }
 
 static int is_number(const char *s)
@@ -1020,21 +1023,21 @@ static void judge_redirs(struct judge *j, struct ctx *c,
 		    is_number(t->s))
 			continue;
 		if (rd->op == SC_RD_DUP_IN) {
-			note(j, R_SHELL_SYNTAX, object);
+			pol_note(j, R_SHELL_SYNTAX, object);
 			continue;
 		}
 		write = rd->op != SC_RD_IN;
 		if (t->flags & SC_SW_CTRL)
-			note(j, R_SHELL_UNUSUAL, object);
+			pol_note(j, R_SHELL_UNUSUAL, object);
 		if (!(t->flags & SC_SW_UNRESOLVED) && is_device(t->s))
 			continue;
 		if (!t->len) {
-			note(j, R_SHELL_SYNTAX, object);
+			pol_note(j, R_SHELL_SYNTAX, object);
 			continue;
 		}
-		judge_arg_path(j, c, t, write, object);
+		pol_judge_arg_path(j, c, t, write, object);
 		if (write)
-			note(j, R_FILE_COMMAND, object);
+			pol_note(j, R_FILE_COMMAND, object);
 	}
 }
 
@@ -1047,17 +1050,17 @@ static void judge_cmd(struct judge *j, struct ctx *c,
 	size_t k;
 
 	if (cmd->nr_words)
-		cmd_object(j, c, cmd->words, cmd->nr_words, 0, &object);
+		pol_cmd_object(j, c, cmd->words, cmd->nr_words, 0, &object);
 	else
-		line_object(c, line, len, &object);
+		pol_line_object(c, line, len, &object);
 	for (k = 0; k < cmd->nr_assigns; k++) {
 		if (cmd->assigns[k].flags & SC_SW_CTRL)
-			note(j, R_SHELL_UNUSUAL, object.data);
+			pol_note(j, R_SHELL_UNUSUAL, object.data);
 		judge_assign(j, c, cmd->assigns[k].s);
 	}
 	judge_redirs(j, c, cmd, object.data);
 	if (cmd->flags & SC_SWC_HEREDOC_EXPAND)
-		note(j, R_OPAQUE, object.data);
+		pol_note(j, R_OPAQUE, object.data);
 	/* what a shell reads on stdin: heredocs and here-strings */
 	stdin_text = cmd->heredoc;
 	for (k = 0; k < cmd->nr_redirs; k++) {
@@ -1070,31 +1073,31 @@ static void judge_cmd(struct judge *j, struct ctx *c,
 		    cmd->redirs[k].op == SC_RD_DUP_IN)
 			c->feed = NULL;   /* stdin is not the pipe */
 	}
-	judge_argv(j, cmd->words, cmd->nr_words, c, stdin_text);
+	pol_judge_argv(j, cmd->words, cmd->nr_words, c, stdin_text);
 	c->feed = NULL;
 	if (!cmd->nr_words && (cmd->nr_assigns || cmd->nr_redirs))
-		note(j, R_BUILTIN, object.data);
+		pol_note(j, R_BUILTIN, object.data);
 	sc_buf_release(&object);
 }
 
-void judge_line(struct judge *j, const char *line, size_t len,
-		struct ctx *c)
+void pol_judge_line(struct judge *j, const char *line, size_t len,
+		    struct ctx *c)
 {
 	struct sc_sw_line l;
 	struct sc_buf object = SC_BUF_INIT;
 	size_t k;
 	int ret;
 
-	line_object(c, line, len, &object);
+	pol_line_object(c, line, len, &object);
 	if (c->depth > MAX_DEPTH) {
-		note(j, R_SHELL_DEPTH, object.data);
+		pol_note(j, R_SHELL_DEPTH, object.data);
 		sc_buf_release(&object);
 		return;
 	}
 	sc_sw_line_init(&l);
 	ret = sc_sw_parse(line, len, &l);
 	if (l.flags & (SC_SWL_OPAQUE | SC_SWL_SUBST))
-		note(j, R_OPAQUE, object.data);
+		pol_note(j, R_OPAQUE, object.data);
 	for (k = 0; k < l.nr_cmds; k++) {
 		c->feed = k && (l.cmds[k - 1].flags & SC_SWC_PIPE) ?
 			  &l.cmds[k - 1] : NULL;
@@ -1103,9 +1106,9 @@ void judge_line(struct judge *j, const char *line, size_t len,
 	for (k = 0; k < l.nr_subs; k++)
 		judge_nested(j, l.subs[k], strlen(l.subs[k]), c);
 	if (ret < 0)
-		note(j, R_SHELL_SYNTAX, object.data);
+		pol_note(j, R_SHELL_SYNTAX, object.data);
 	if (!l.nr_cmds && ret == 0)
-		note(j, R_BUILTIN, object.data);   /* empty or only comments */
+		pol_note(j, R_BUILTIN, object.data); /* empty, or comments */
 	sc_sw_line_release(&l);
 	sc_buf_release(&object);
 }

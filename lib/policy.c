@@ -155,7 +155,7 @@ static void grant_hosts(const struct sc_policy *p, struct sc_verdict *v,
  * brings the hosts it names); the strictest finding wins, the first among
  * equals.
  */
-void note(struct judge *j, enum rule_id r, const char *object)
+void pol_note(struct judge *j, enum rule_id r, const char *object)
 {
 	int d = rules[r].decision;
 
@@ -177,7 +177,7 @@ void note(struct judge *j, enum rule_id r, const char *object)
 	sc_buf_adds(&j->object, object);
 }
 
-int in_list(const char *s, const char *const *list)
+int pol_in_list(const char *s, const char *const *list)
 {
 	for (; *list; list++)
 		if (!strcmp(s, *list))
@@ -185,7 +185,7 @@ int in_list(const char *s, const char *const *list)
 	return 0;
 }
 
-int prefix_in(const char *s, const char *const *list)
+int pol_prefix_in(const char *s, const char *const *list)
 {
 	for (; *list; list++)
 		if (!strncmp(s, *list, strlen(*list)))
@@ -222,7 +222,7 @@ static int source_may_mutate(const struct judge *j, const char *source)
 	static const char *const ok[] = { "model", "speccoder", "verifier",
 		"worktree", "executor", NULL };
 
-	if (!source || in_list(source, ok))
+	if (!source || pol_in_list(source, ok))
 		return 1;
 	return !strncmp(source, "mcp:", 4) &&
 	       sc_config_has_server(&j->p->cfg, source + 4);
@@ -269,19 +269,19 @@ static void judge_run(struct judge *j, const struct sc_record *call)
 		n++;
 	}
 	if (bad || (shell && n) || (!shell && !n) || (cwd && !*cwd)) {
-		note(j, R_MALFORMED, "");
+		pol_note(j, R_MALFORMED, "");
 		goto out;
 	}
 	if (cwd) {
 		sc_path_init(&res);
 		st = sc_path_resolve(&j->p->root, "", cwd, strlen(cwd), 0, &res);
 		if (st != SC_PATH_OK)
-			note(j, status_rule(st), show_rel(res.lexical ?
-							  res.lexical : ""));
+			pol_note(j, pol_status_rule(st),
+				 pol_show_rel(res.lexical ? res.lexical : ""));
 		else if (!res.exists || !S_ISDIR(res.st.st_mode))
-			note(j, R_MALFORMED, show_rel(res.rel));
+			pol_note(j, R_MALFORMED, pol_show_rel(res.rel));
 		else {
-			judge_path(j, "", cwd, strlen(cwd), 0);
+			pol_judge_path(j, "", cwd, strlen(cwd), 0);
 			sc_buf_adds(&c.cwd, res.rel);
 		}
 		sc_path_release(&res);
@@ -289,9 +289,9 @@ static void judge_run(struct judge *j, const struct sc_record *call)
 			goto out;
 	}
 	if (shell)
-		judge_line(j, shell, strlen(shell), &c);
+		pol_judge_line(j, shell, strlen(shell), &c);
 	else
-		judge_argv(j, w, n, &c, NULL);
+		pol_judge_argv(j, w, n, &c, NULL);
 out:
 	free(w);
 	sc_buf_release(&c.cwd);
@@ -308,7 +308,7 @@ static void judge_mcp(struct judge *j, const struct sc_record *call)
 	size_t i;
 
 	if (bad || !server || !name || !*server || !*name) {
-		note(j, R_MALFORMED, "");
+		pol_note(j, R_MALFORMED, "");
 		return;
 	}
 	sc_buf_adds(&o, "server=");
@@ -327,9 +327,9 @@ static void judge_mcp(struct judge *j, const struct sc_record *call)
 			pinned_ok = 1;
 	}
 	if (pinned_ok)
-		note(j, R_MCP_ALLOW, o.data);
+		pol_note(j, R_MCP_ALLOW, o.data);
 	else
-		note(j, named ? R_MCP_DIGEST : R_MCP, o.data);
+		pol_note(j, named ? R_MCP_DIGEST : R_MCP, o.data);
 	sc_buf_release(&o);
 }
 
@@ -361,18 +361,18 @@ static void judge_tool(struct judge *j, const struct sc_record *call,
 	} else if (!strcmp(tool, "network")) {
 		url = single(call, "url", &bad);
 		if (bad || !url || !*url)
-			note(j, R_MALFORMED, "");
+			pol_note(j, R_MALFORMED, "");
 		else
-			note(j, R_NETWORK, url);
+			pol_note(j, R_NETWORK, url);
 	} else {
 		const struct sc_field *f = sc_record_get(call, "path");
 
 		path = single(call, "path", &bad);
 		if (bad || !path)
-			note(j, R_MALFORMED, "");
+			pol_note(j, R_MALFORMED, "");
 		else
-			judge_path(j, "", path, f->value_len,
-				   !strcmp(tool, "write") || !strcmp(tool, "delete"));
+			pol_judge_path(j, "", path, f->value_len,
+				       !strcmp(tool, "write") || !strcmp(tool, "delete"));
 	}
 }
 
@@ -392,14 +392,14 @@ void sc_policy_judge(const struct sc_policy *p, const struct sc_record *call,
 	source = single(call, "source", &bad);
 	class = tool ? tool_class(tool) : NULL;
 	if (bad || !class) {
-		note(&j, R_MALFORMED, "");
+		pol_note(&j, R_MALFORMED, "");
 	} else {
 		if (strcmp(class, "read") && !source_may_mutate(&j, source))
-			note(&j, R_SOURCE, source);
+			pol_note(&j, R_SOURCE, source);
 		judge_tool(&j, call, tool);
 	}
 	if (!j.have)
-		note(&j, R_MALFORMED, "");
+		pol_note(&j, R_MALFORMED, "");
 	if (j.decision != SC_ASK)
 		clear_parts(v);
 	v->decision = j.decision;
@@ -521,7 +521,7 @@ static int add_host_grant(struct sc_policy *p, const struct sc_record *rec,
 	return 0;
 }
 
-int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code)
+int sc_policy_load_grants(struct sc_policy *p, int fd)
 {
 	struct sc_input in;
 	struct sc_reader rd;
@@ -544,7 +544,7 @@ int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code)
 		sc_strset_add(&p->grants, o->value, o->value_len);
 	}
 	if (st < 0)
-		*exit_code = sc_reader_report(&rd, st);
+		sc_reader_report(&rd, st);
 	sc_record_release(&rec);
 	sc_strset_sort(&p->grants);
 	return st < 0 ? st : 0;

@@ -107,7 +107,7 @@ int sc_policy_parse_mode(const char *text, enum sc_mode *mode);
  * Load type=grant records (field object) from FD.  Returns 0, or an
  * sc_read_status < 0 after printing the diagnostic (see record.h).
  */
-int sc_policy_load_grants(struct sc_policy *p, int fd, int *exit_code);
+int sc_policy_load_grants(struct sc_policy *p, int fd);
 
 /*
  * Load a list of root-relative paths from DATA (LEN bytes): NUL-separated,

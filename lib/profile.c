@@ -37,7 +37,7 @@ void sc_sandbox_policy_init(struct sc_sandbox_policy *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->net = -1;
-	p->mode = SC_MODE_UNSET;
+	p->mode = SC_SANDBOX_MODE_UNSET;
 	p->tier = SC_TIER_BEST;
 	p->env = -1;
 	p->timeout_ms = -1;
@@ -63,8 +63,8 @@ void sc_sandbox_policy_defaults(struct sc_sandbox_policy *p)
 {
 	if (p->net < 0)
 		p->net = SC_NET_LOOPBACK;
-	if (p->mode == SC_MODE_UNSET)
-		p->mode = SC_MODE_REQUIRED;
+	if (p->mode == SC_SANDBOX_MODE_UNSET)
+		p->mode = SC_SANDBOX_MODE_REQUIRED;
 	if (p->env < 0)
 		p->env = SC_ENV_SCRUB;
 	if (p->timeout_ms < 0)
@@ -98,7 +98,7 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 		p->root_read_only = 1;
 	if (o->net >= 0)
 		p->net = o->net;
-	if (o->mode != SC_MODE_UNSET)
+	if (o->mode != SC_SANDBOX_MODE_UNSET)
 		p->mode = o->mode;
 	if (o->tier != SC_TIER_BEST)
 		p->tier = o->tier;
@@ -173,6 +173,9 @@ static char *find_profile(const char *name, const char *exe)
 	static const char *const rel[] = {
 		"/../share/speccoder/profiles/", /* PREFIX/bin */
 		"/../../share/profiles/",         /* build/bin in the tree */
+		/* A twin (twin.h) in PREFIX/libexec/speccoder, in the tree */
+		"/../../share/speccoder/profiles/",
+		"/../../../share/profiles/",
 		NULL,
 	};
 	char *dir = realpath(exe, NULL), *slash = dir ? strrchr(dir, '/') : NULL;

@@ -30,20 +30,14 @@
 
 #include "env.h"
 #include "seccomp-filter.h"
-
-struct sc_strlist {
-	char **v;   /* NULL-terminated when nr > 0 */
-	size_t nr, alloc;
-};
-
-void sc_strlist_add(struct sc_strlist *l, const char *s);
-void sc_strlist_release(struct sc_strlist *l);
+#include "strlist.h"
 
 enum sc_sandbox_mode {
-	SC_MODE_UNSET = -1,
-	SC_MODE_REQUIRED = 0, /* every protection or nothing runs (125) */
-	SC_MODE_AUTO,         /* what the host can, naming what it cannot */
-	SC_MODE_OFF,          /* no confinement, said on stderr */
+	SC_SANDBOX_MODE_UNSET = -1,
+	/* every protection or nothing runs (125) */
+	SC_SANDBOX_MODE_REQUIRED = 0,
+	SC_SANDBOX_MODE_AUTO,   /* what the host can, naming what it cannot */
+	SC_SANDBOX_MODE_OFF,    /* no confinement, said on stderr */
 };
 
 enum sc_tier {

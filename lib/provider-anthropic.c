@@ -143,7 +143,6 @@ void sc_anthropic_request(const struct sc_conversation *c, const char *model,
 {
 	const int cache = !!(flags & SC_ANTHROPIC_CACHE);
 	json_t *req = json_object();
-	char *text;
 
 	/* Bedrock names the model in the URL and the version in the body. */
 	if (flags & SC_ANTHROPIC_BEDROCK)
@@ -165,10 +164,7 @@ void sc_anthropic_request(const struct sc_conversation *c, const char *model,
 	json_object_set_new(req, "messages", messages_json(c, cache));
 	if ((flags & SC_ANTHROPIC_STREAM) && !(flags & SC_ANTHROPIC_BEDROCK))
 		json_object_set_new(req, "stream", json_true());
-	text = json_dumps(req, JSON_COMPACT);
-	sc_buf_adds(body, text);
-	free(text);
-	json_decref(req);
+	sc_json_append(body, req);
 }
 
 static int parse_block(json_t *b, struct sc_reply *reply, const char **why)
@@ -229,9 +225,5 @@ int sc_anthropic_parse_json(json_t *root, struct sc_reply *reply,
 int sc_anthropic_parse(const char *body, size_t len, struct sc_reply *reply,
 		       const char **why)
 {
-	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
-	int ret = sc_anthropic_parse_json(root, reply, why);
-
-	json_decref(root);
-	return ret;
+	return sc_reply_parse(body, len, sc_anthropic_parse_json, reply, why);
 }

@@ -122,7 +122,6 @@ void sc_openai_request(const struct sc_conversation *c, const char *model,
 		       struct sc_buf *body)
 {
 	json_t *req = json_object();
-	char *text;
 
 	json_object_set_new(req, "model", str(model));
 	json_object_set_new(req, "max_tokens", json_integer((json_int_t)max_tokens));
@@ -136,10 +135,7 @@ void sc_openai_request(const struct sc_conversation *c, const char *model,
 		json_object_set_new(req, "stream", json_true());
 		json_object_set_new(req, "stream_options", so);
 	}
-	text = json_dumps(req, JSON_COMPACT);
-	sc_buf_adds(body, text);
-	free(text);
-	json_decref(req);
+	sc_json_append(body, req);
 }
 
 static int parse_call(json_t *call, struct sc_reply *reply, const char **why)
@@ -215,9 +211,5 @@ int sc_openai_parse_json(json_t *root, struct sc_reply *reply,
 int sc_openai_parse(const char *body, size_t len, struct sc_reply *reply,
 		    const char **why)
 {
-	json_t *root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
-	int ret = sc_openai_parse_json(root, reply, why);
-
-	json_decref(root);
-	return ret;
+	return sc_reply_parse(body, len, sc_openai_parse_json, reply, why);
 }

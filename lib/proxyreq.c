@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <arpa/inet.h>
 
+#include "bytes.h"
 #include "hostlist.h"
 #include "proxyreq.h"
 
@@ -349,85 +350,46 @@ int sc_socks5_parse(const unsigned char *buf, size_t len,
 
 /* ---- TLS ClientHello -------------------------------------------- */
 
-struct cursor {
-	const unsigned char *p;
-	size_t left;
-};
-
-static int take(struct cursor *c, size_t n, const unsigned char **out)
-{
-	if (c->left < n)
-		return -1;
-	if (out)
-		*out = c->p;
-	c->p += n;
-	c->left -= n;
-	return 0;
-}
-
-static int take_u(struct cursor *c, size_t bytes, size_t *v)
-{
-	const unsigned char *p;
-	size_t i;
-
-	if (take(c, bytes, &p) < 0)
-		return -1;
-	for (*v = 0, i = 0; i < bytes; i++)
-		*v = *v << 8 | p[i];
-	return 0;
-}
-
-/* A vector with a LENBYTES-byte length prefix, as a cursor of its own. */
-static int take_vec(struct cursor *c, size_t lenbytes, struct cursor *v)
-{
-	size_t n;
-
-	if (take_u(c, lenbytes, &n) < 0 || take(c, n, &v->p) < 0)
-		return -1;
-	v->left = n;
-	return 0;
-}
-
 /* The server_name extension's host_name; 1 found, -1 malformed. */
-static int sni_name(struct cursor ext, char *out, size_t outsz)
+static int sni_name(struct sc_bytes ext, char *out, size_t outsz)
 {
-	struct cursor list, name;
+	struct sc_bytes list, name;
 	size_t type, i;
 
-	if (take_vec(&ext, 2, &list) < 0 || ext.left)
+	if (sc_bytes_vec(&ext, 2, &list) < 0 || ext.len)
 		return -1;
-	while (list.left) {
-		if (take_u(&list, 1, &type) < 0 || take_vec(&list, 2, &name) < 0)
+	while (list.len) {
+		if (sc_bytes_uint(&list, 1, &type) < 0 || sc_bytes_vec(&list, 2, &name) < 0)
 			return -1;
 		if (type != 0)
 			continue;
-		if (!name.left || name.left >= outsz)
+		if (!name.len || name.len >= outsz)
 			return -1;
-		for (i = 0; i < name.left; i++)
+		for (i = 0; i < name.len; i++)
 			if (name.p[i] <= ' ' || name.p[i] >= 0x7f)
 				return -1;
-		memcpy(out, name.p, name.left);
-		out[name.left] = '\0';
+		memcpy(out, name.p, name.len);
+		out[name.len] = '\0';
 		return 1;
 	}
 	return -1;
 }
 
-static int parse_hello(struct cursor c, char *out, size_t outsz)
+static int parse_hello(struct sc_bytes c, char *out, size_t outsz)
 {
-	struct cursor skip, exts, ext;
+	struct sc_bytes skip, exts, ext;
 	size_t type, found = 0;
 	int ret = 0;
 
-	if (take(&c, 2 + 32, NULL) < 0 || take_vec(&c, 1, &skip) < 0 ||
-	    take_vec(&c, 2, &skip) < 0 || take_vec(&c, 1, &skip) < 0)
+	if (sc_bytes_take(&c, 2 + 32, NULL) < 0 || sc_bytes_vec(&c, 1, &skip) < 0 ||
+	    sc_bytes_vec(&c, 2, &skip) < 0 || sc_bytes_vec(&c, 1, &skip) < 0)
 		return -1;
-	if (!c.left)
+	if (!c.len)
 		return 0;   /* no extensions: no server name */
-	if (take_vec(&c, 2, &exts) < 0)
+	if (sc_bytes_vec(&c, 2, &exts) < 0)
 		return -1;
-	while (exts.left) {
-		if (take_u(&exts, 2, &type) < 0 || take_vec(&exts, 2, &ext) < 0)
+	while (exts.len) {
+		if (sc_bytes_uint(&exts, 2, &type) < 0 || sc_bytes_vec(&exts, 2, &ext) < 0)
 			return -1;
 		if (type != 0)
 			continue;
@@ -441,7 +403,7 @@ static int parse_hello(struct cursor c, char *out, size_t outsz)
 int sc_tls_sni(const unsigned char *buf, size_t len, char *out, size_t outsz,
 	       size_t *need)
 {
-	struct cursor c, hs;
+	struct sc_bytes c, hs;
 	size_t rec, type, hlen;
 
 	*need = 5;
@@ -455,11 +417,11 @@ int sc_tls_sni(const unsigned char *buf, size_t len, char *out, size_t outsz,
 	*need = 5 + rec;
 	if (len < *need)
 		return 2;
-	c = (struct cursor){ buf + 5, rec };
+	c = (struct sc_bytes){ buf + 5, rec };
 	/* A hello split over several records is refused, not guessed at. */
-	if (take_u(&c, 1, &type) < 0 || type != 1 || take_u(&c, 3, &hlen) < 0 ||
-	    hlen != c.left)
+	if (sc_bytes_uint(&c, 1, &type) < 0 || type != 1 || sc_bytes_uint(&c, 3, &hlen) < 0 ||
+	    hlen != c.len)
 		return -1;
-	hs = (struct cursor){ c.p, hlen };
+	hs = (struct sc_bytes){ c.p, hlen };
 	return parse_hello(hs, out, outsz);
 }

@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "io.h"
 #include "opt.h"
 #include "recjson.h"
 #include "replay.h"
@@ -164,28 +165,13 @@ int sc_transcript_parse(const char *data, size_t len, struct sc_transcript *t,
 
 static int read_file(const char *path, struct sc_buf *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	char chunk[65536];
-	ssize_t n;
+	int st = sc_read_file_max(path, SC_TRANSCRIPT_MAX, out);
 
-	if (fd < 0)
-		return sc_error_errno("TRANSCRIPT", "cannot open '%s'", path);
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			sc_error_errno("TRANSCRIPT", "cannot read '%s'", path);
-			close(fd);
-			return -1;
-		}
-		if (out->len + (size_t)n > SC_TRANSCRIPT_MAX) {
-			close(fd);
-			return sc_error("TRANSCRIPT", "'%s' is larger than %zu bytes",
-					path, SC_TRANSCRIPT_MAX);
-		}
-		sc_buf_add(out, chunk, (size_t)n);
-	}
-	close(fd);
+	if (st == -2)
+		return sc_error("TRANSCRIPT", "'%s' is larger than %zu bytes",
+				path, SC_TRANSCRIPT_MAX);
+	if (st < 0)
+		return sc_error_errno("TRANSCRIPT", "cannot read '%s'", path);
 	return 0;
 }
 

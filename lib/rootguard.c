@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +39,10 @@ static int is_startup_file(const char *folded)
 	return 0;
 }
 
-static int is_beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
-
 int sc_rootguard_check_writable(const char *root, const char *real,
 				const char *given)
 {
-	if (is_beneath(real, root))
+	if (sc_path_is_beneath(real, root))
 		return 0;
 	return sc_error("WRITABLE-OUTSIDE-ROOT", "'%s' lies outside the root "
 			"'%s': --writable makes a path inside the root writable; "
@@ -57,7 +51,7 @@ int sc_rootguard_check_writable(const char *root, const char *real,
 
 void sc_rootguard_note_outside(const char *root, const char *real)
 {
-	if (!is_beneath(real, root))
+	if (!sc_path_is_beneath(real, root))
 		sc_warning("WRITABLE-OUTSIDE", "'%s' is writable although it "
 			   "lies outside the root (--writable-outside)", real);
 }
@@ -163,7 +157,7 @@ static int guard_gitfile(const char *root, const char *dotgit,
 	if (!real || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
 		ret = sc_error("BAD-GITDIR", "'%s' names a missing directory '%s'",
 			       dotgit, ptr);
-	else if (!is_beneath(real, root) && !is_foreign_gitdir(real))
+	else if (!sc_path_is_beneath(real, root) && !is_foreign_gitdir(real))
 		ret = sc_error("BAD-GITDIR", "'%s' points outside the root to "
 			       "'%s', which is no linked worktree's or "
 			       "submodule's git directory", dotgit, real);
@@ -223,8 +217,8 @@ static void guard_name(const char *root, const char *name,
 
 int sc_rootguard_paths(const char *root, struct sc_strlist *out)
 {
-	char **names;
-	size_t nr, i;
+	struct sc_strlist names = { 0 };
+	size_t i;
 	int dfd;
 
 	if (guard_dotgit(root, out) < 0)
@@ -232,14 +226,14 @@ int sc_rootguard_paths(const char *root, struct sc_strlist *out)
 	dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return sc_error_errno("BAD-ROOT", "cannot read '%s'", root);
-	if (sc_dir_names(dfd, &names, &nr) < 0) {
+	if (sc_dir_list(dfd, SIZE_MAX, &names) < 0) {
 		close(dfd);
 		return sc_error_errno("BAD-ROOT", "cannot list '%s'", root);
 	}
 	close(dfd);
-	for (i = 0; i < nr; i++)
-		guard_name(root, names[i], out);
-	sc_dir_names_free(names, nr);
+	for (i = 0; i < names.nr; i++)
+		guard_name(root, names.v[i], out);
+	sc_strlist_release(&names);
 	return 0;
 }
 
@@ -266,7 +260,7 @@ int sc_rootguard_resolve(const char *root, const struct sc_strlist *writable,
 		for (j = 0; j < writable->nr; j++) {
 			const char *w = writable->v[j];
 
-			if (!strcmp(w, root) || !is_beneath(w, p))
+			if (!strcmp(w, root) || !sc_path_is_beneath(w, p))
 				continue;
 			if (!strcmp(w, p)) {
 				lift = 1;

@@ -21,7 +21,7 @@
  * covered: a bind mount needs something to cover.
  */
 
-#include "profile.h"
+#include "strlist.h"
 
 /*
  * Append to OUT the real paths under ROOT (a resolved directory) that stay

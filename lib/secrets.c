@@ -181,51 +181,19 @@ int sc_secrets_from_fd(struct sc_secrets *s, const char *name, int fd)
 	return ret;
 }
 
-int sc_secrets_read_file(const char *path, size_t max, struct sc_buf *out)
+/*
+ * Read the whole regular file PATH into OUT: -1 with errno (EFBIG when
+ * too large).  A final symlink is followed: secrets files are often links
+ * into a secrets store.
+ */
+static int read_secret_file(const char *path, struct sc_buf *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	int saved;
+	int st = sc_read_file_at(AT_FDCWD, path, SECRETS_FILE_MAX,
+				 SC_OPEN_REGULAR, out);
 
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (!S_ISREG(st.st_mode)) {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		goto fail;
-	}
-	if ((unsigned long long)st.st_size > max) {
+	if (st == -2)
 		errno = EFBIG;
-		goto fail;
-	}
-	/* One allocation for the whole file: a realloc would leave copies. */
-	sc_buf_grow(out, (size_t)st.st_size + 1);
-	for (;;) {
-		ssize_t n;
-
-		if (out->len >= max) {
-			errno = EFBIG;
-			goto fail;
-		}
-		if (out->cap - out->len < 2)
-			sc_buf_grow(out, 4096);
-		n = read(fd, out->data + out->len, out->cap - out->len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (!n)
-			break;
-		sc_buf_setlen(out, out->len + (size_t)n);
-	}
-	close(fd);
-	return 0;
-fail:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
+	return st < 0 ? -1 : 0;
 }
 
 static void shown_path(char *dst, size_t size, const char *path)
@@ -248,7 +216,7 @@ int sc_secrets_from_dotenv(struct sc_secrets *s, const char *path)
 	int ret = 0;
 
 	shown_path(shown, sizeof(shown), path);
-	if (sc_secrets_read_file(path, SECRETS_FILE_MAX, &text) < 0) {
+	if (read_secret_file(path, &text) < 0) {
 		ret = sc_error_errno("SECRETS-FILE", "cannot read '%s'", shown);
 	} else if (sc_dotenv_parse(text.data ? text.data : "", text.len,
 				   add_dotenv, s, &err) < 0) {
@@ -273,7 +241,7 @@ int sc_secrets_from_key_file(struct sc_secrets *s, const char *spec)
 	}
 	name = sc_xmemdup(spec, (size_t)(eq - spec));
 	shown_path(shown, sizeof(shown), eq + 1);
-	if (sc_secrets_read_file(eq + 1, SECRETS_FILE_MAX, &text) < 0) {
+	if (read_secret_file(eq + 1, &text) < 0) {
 		ret = sc_error_errno("KEY-FILE", "cannot read '%s'", shown);
 	} else {
 		/* The final newline ends the file, it is not part of the key. */
@@ -316,8 +284,11 @@ int sc_secrets_from_records(struct sc_secrets *s, const char *path)
 	int status, ret = 0;
 
 	shown_path(shown, sizeof(shown), path);
-	if (sc_secrets_read_file(path, SECRETS_FILE_MAX, &text) < 0)
-		return sc_error_errno("SECRETS-FILE", "cannot read '%s'", shown);
+	if (read_secret_file(path, &text) < 0) {
+		ret = sc_error_errno("SECRETS-FILE", "cannot read '%s'", shown);
+		sc_buf_wipe(&text);   /* what was read before the error */
+		return ret;
+	}
 	sc_input_init_mem(&in, text.data ? text.data : "", text.len);
 	sc_reader_init(&rd, &in);
 	sc_record_init(&rec);
@@ -414,7 +385,7 @@ int sc_secrets_from_file(struct sc_secrets *s, const char *path)
 	int ret = 0;
 
 	shown_path(shown, sizeof(shown), path);
-	if (sc_secrets_read_file(path, SECRETS_FILE_MAX, &text) < 0)
+	if (read_secret_file(path, &text) < 0)
 		ret = sc_error_errno("SECRETS-FILE", "cannot read '%s'", shown);
 	else
 		sc_secrets_from_included(s, path, text.data ? text.data : "",

@@ -76,11 +76,4 @@ int sc_secrets_from_included(struct sc_secrets *s, const char *name,
  * -1 and error[SECRETS-FILE] when it cannot be read. */
 int sc_secrets_from_file(struct sc_secrets *s, const char *path);
 
-/*
- * Read the whole regular file PATH (not following a final symlink is not
- * required: secrets files are often links into a secrets store) into OUT,
- * at most MAX bytes.  -1 with errno set (EFBIG past MAX).
- */
-int sc_secrets_read_file(const char *path, size_t max, struct sc_buf *out);
-
 #endif

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "io.h"
 #include "signers.h"
 
 void sc_signers_init(struct sc_signers *s)
@@ -406,41 +407,24 @@ int sc_signers_parse(struct sc_signers *s, const char *text, size_t len,
 	return 0;
 }
 
-static int read_file(const char *path, struct sc_buf *out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		sc_buf_grow(out, 65536);
-		n = read(fd, out->data + out->len, 65536);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		sc_buf_setlen(out, out->len + (size_t)n);
-		if (out->len > SC_SIGNERS_FILE_MAX)
-			break;
-	}
-	close(fd);
-	return n < 0 ? -1 : 0;
-}
-
 int sc_signers_load(struct sc_signers *s, const char *path)
 {
 	struct sc_buf text = SC_BUF_INIT;
 	struct sc_signers_error err;
 	size_t i;
-	int ret = 0;
+	int st, ret = 0;
 
-	if (read_file(path, &text) < 0) {
+	st = sc_read_file_max(path, SC_SIGNERS_FILE_MAX, &text);
+	if (st == -1) {
 		sc_buf_release(&text);
 		sc_error_errno("ALLOWED-SIGNERS", "cannot read '%s'", path);
 		return SC_EXIT_USAGE;
 	}
-	if (sc_signers_parse(s, text.data ? text.data : "", text.len, &err)) {
+	if (st == -2) {
+		sc_error("ALLOWED-SIGNERS", "%s: file larger than 1 MiB", path);
+		ret = SC_EXIT_USAGE;
+	} else if (sc_signers_parse(s, text.data ? text.data : "", text.len,
+				    &err)) {
 		if (err.line)
 			sc_error("ALLOWED-SIGNERS", "%s:%lu: %s", path, err.line,
 				 err.why);

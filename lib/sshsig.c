@@ -27,8 +27,10 @@
 #include <openssl/rsa.h>
 
 #include "alloc.h"
+#include "bytes.h"
 #include "diag.h"
 #include "encode.h"
+#include "io.h"
 #include "sshsig.h"
 
 #define SSHSIG_MAGIC "SSHSIG"
@@ -43,51 +45,31 @@
 
 /* ---- reading and writing the SSH wire format ---- */
 
-struct rd {
-	const unsigned char *p;
-	size_t len;
-};
-
-static int rd_bytes(struct rd *r, size_t n, const unsigned char **out)
+static int rd_u32(struct sc_bytes *r, uint32_t *v)
 {
-	if (r->len < n)
+	size_t n;
+
+	if (sc_bytes_uint(r, 4, &n))
 		return -1;
-	*out = r->p;
-	r->p += n;
-	r->len -= n;
+	*v = (uint32_t)n;
 	return 0;
 }
 
-static int rd_u32(struct rd *r, uint32_t *v)
+/* An SSH string: a 32-bit length and that many bytes. */
+static int rd_string(struct sc_bytes *r, struct sc_bytes *s)
 {
-	const unsigned char *b;
-
-	if (rd_bytes(r, 4, &b))
-		return -1;
-	*v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	     (uint32_t)b[2] << 8 | b[3];
-	return 0;
+	return sc_bytes_vec(r, 4, s);
 }
 
-static int rd_string(struct rd *r, struct rd *s)
-{
-	uint32_t n;
-
-	if (rd_u32(r, &n) || rd_bytes(r, n, &s->p))
-		return -1;
-	s->len = n;
-	return 0;
-}
-
-static int rd_eq(const struct rd *s, const char *text)
+static int rd_eq(const struct sc_bytes *s, const char *text)
 {
 	return s->len == strlen(text) && !memcmp(s->p, text, s->len);
 }
 
 /* An mpint that must be positive (RFC 4251 section 5), as a BIGNUM. */
-static int rd_mpint(struct rd *r, BIGNUM **bn)
+static int rd_mpint(struct sc_bytes *r, BIGNUM **bn)
 {
-	struct rd s;
+	struct sc_bytes s;
 
 	if (rd_string(r, &s) || (s.len && (s.p[0] & 0x80)) ||
 	    s.len > RSA_MAX_BITS / 8 + 1)
@@ -195,7 +177,7 @@ static EVP_PKEY *pkey_fromdata(const char *alg, OSSL_PARAM_BLD *bld,
 }
 
 /* An EC P-256 key from its point Q and, for a private key, its scalar D. */
-static EVP_PKEY *ec_pkey(const struct rd *q, const BIGNUM *d)
+static EVP_PKEY *ec_pkey(const struct sc_bytes *q, const BIGNUM *d)
 {
 	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
 	EVP_PKEY *pkey = NULL;
@@ -287,9 +269,9 @@ static int rsa_size_ok(const BIGNUM *n, const char **why)
 /* ---- public keys ---- */
 
 /* Parse the key fields after the type string of a public key blob. */
-static int pub_fields(struct sc_sshkey *k, struct rd *r, const char **why)
+static int pub_fields(struct sc_sshkey *k, struct sc_bytes *r, const char **why)
 {
-	struct rd a, b;
+	struct sc_bytes a, b;
 	struct rsa_parts rp = { 0 };
 
 	switch (k->type) {
@@ -328,7 +310,7 @@ static int pub_fields(struct sc_sshkey *k, struct rd *r, const char **why)
 int sc_sshkey_from_blob(struct sc_sshkey *k, const void *blob, size_t len,
 			const char **why)
 {
-	struct rd r = { blob, len }, name;
+	struct sc_bytes r = { blob, len }, name;
 
 	sc_sshkey_init(k);
 	if (rd_string(&r, &name))
@@ -423,16 +405,16 @@ static int unarmor_key(const char *text, size_t len, struct sc_buf *b64,
 }
 
 /* Check that the serialised public part equals the file's public blob. */
-static int pub_matches(const struct sc_buf *built, const struct rd *outer)
+static int pub_matches(const struct sc_buf *built, const struct sc_bytes *outer)
 {
 	return built->len == outer->len &&
 	       !memcmp(built->data, outer->p, outer->len);
 }
 
-static int priv_ed25519(struct sc_sshkey *k, struct rd *r,
+static int priv_ed25519(struct sc_sshkey *k, struct sc_bytes *r,
 			struct sc_buf *pubblob, const char **why)
 {
-	struct rd pk, sk;
+	struct sc_bytes pk, sk;
 
 	if (rd_string(r, &pk) || pk.len != ED25519_LEN || rd_string(r, &sk) ||
 	    sk.len != 2 * ED25519_LEN ||
@@ -446,10 +428,10 @@ static int priv_ed25519(struct sc_sshkey *k, struct rd *r,
 	return 0;
 }
 
-static int priv_ecdsa(struct sc_sshkey *k, struct rd *r,
+static int priv_ecdsa(struct sc_sshkey *k, struct sc_bytes *r,
 		      struct sc_buf *pubblob, const char **why)
 {
-	struct rd curve, q;
+	struct sc_bytes curve, q;
 	BIGNUM *d = NULL;
 
 	if (rd_string(r, &curve) || !rd_eq(&curve, "nistp256") ||
@@ -464,7 +446,7 @@ static int priv_ecdsa(struct sc_sshkey *k, struct rd *r,
 	return 0;
 }
 
-static int priv_rsa(struct sc_sshkey *k, struct rd *r, struct sc_buf *pubblob,
+static int priv_rsa(struct sc_sshkey *k, struct sc_bytes *r, struct sc_buf *pubblob,
 		    const char **why)
 {
 	struct rsa_parts rp = { 0 };
@@ -496,12 +478,12 @@ static int pairwise_ok(EVP_PKEY *pkey)
 }
 
 /* The decrypted section: checkints, one key, comment, padding 1, 2, 3... */
-static int private_section(struct sc_sshkey *k, struct rd *r,
-			   const struct rd *outer_pub, const char **why)
+static int private_section(struct sc_sshkey *k, struct sc_bytes *r,
+			   const struct sc_bytes *outer_pub, const char **why)
 {
 	struct sc_buf pubblob = SC_BUF_INIT;
 	uint32_t c1, c2;
-	struct rd type, comment;
+	struct sc_bytes type, comment;
 	int ret = -1;
 	size_t i;
 
@@ -538,12 +520,12 @@ static int private_section(struct sc_sshkey *k, struct rd *r,
 static int parse_container(struct sc_sshkey *k, const struct sc_buf *raw,
 			   const char **why)
 {
-	struct rd r = { (const unsigned char *)raw->data, raw->len };
-	struct rd cipher, kdf, kdfopts, pub, priv;
+	struct sc_bytes r = { (const unsigned char *)raw->data, raw->len };
+	struct sc_bytes cipher, kdf, kdfopts, pub, priv;
 	const unsigned char *magic;
 	uint32_t nkeys;
 
-	if (rd_bytes(&r, sizeof(KEY_MAGIC), &magic) ||
+	if (sc_bytes_take(&r, sizeof(KEY_MAGIC), &magic) ||
 	    memcmp(magic, KEY_MAGIC, sizeof(KEY_MAGIC)))
 		return *why = "not an openssh-key-v1 key", -1;
 	if (rd_string(&r, &cipher))
@@ -589,27 +571,12 @@ int sc_sshkey_parse_private(struct sc_sshkey *k, const void *data, size_t len,
 
 static int read_key_file(const char *path, struct sc_buf *out)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-	ssize_t n;
+	int st = sc_read_file_at(AT_FDCWD, path, KEYFILE_MAX, SC_OPEN_NOFOLLOW,
+				 out);
 
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		sc_buf_grow(out, 4096);
-		n = read(fd, out->data + out->len, 4096);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		sc_buf_setlen(out, out->len + (size_t)n);
-		if (out->len > KEYFILE_MAX) {
-			errno = EFBIG;
-			n = -1;
-			break;
-		}
-	}
-	close(fd);
-	return n < 0 ? -1 : 0;
+	if (st == -2)
+		errno = EFBIG;
+	return st < 0 ? -1 : 0;
 }
 
 int sc_sshkey_load_private(struct sc_sshkey *k, const char *path)
@@ -641,7 +608,7 @@ int sc_sshkey_load_private(struct sc_sshkey *k, const char *path)
 
 /* ---- signatures ---- */
 
-static const EVP_MD *hash_by_name(const struct rd *name)
+static const EVP_MD *hash_by_name(const struct sc_bytes *name)
 {
 	if (rd_eq(name, "sha512"))
 		return EVP_sha512();
@@ -753,9 +720,9 @@ int sc_sshsig_sign(const struct sc_sshkey *key, const char *ns,
 	return ret;
 }
 
-static int ecdsa_ssh_to_der(const struct rd *sig, struct sc_buf *der)
+static int ecdsa_ssh_to_der(const struct sc_bytes *sig, struct sc_buf *der)
 {
-	struct rd r = *sig;
+	struct sc_bytes r = *sig;
 	BIGNUM *br = NULL, *bs = NULL;
 	ECDSA_SIG *s;
 	unsigned char *out = NULL;
@@ -784,7 +751,7 @@ static int ecdsa_ssh_to_der(const struct rd *sig, struct sc_buf *der)
 }
 
 /* Which signature algorithms a key type accepts: never SHA-1 RSA. */
-static const EVP_MD *sig_md(enum sc_key_type type, const struct rd *name,
+static const EVP_MD *sig_md(enum sc_key_type type, const struct sc_bytes *name,
 			    int *ok)
 {
 	*ok = 1;
@@ -800,10 +767,10 @@ static const EVP_MD *sig_md(enum sc_key_type type, const struct rd *name,
 	return NULL;
 }
 
-static int raw_verify(const struct sc_sshkey *key, const struct rd *field,
+static int raw_verify(const struct sc_sshkey *key, const struct sc_bytes *field,
 		      const struct sc_buf *data, const char **why)
 {
-	struct rd r = *field, name, sig;
+	struct sc_bytes r = *field, name, sig;
 	struct sc_buf der = SC_BUF_INIT;
 	const EVP_MD *md;
 	EVP_MD_CTX *ctx;
@@ -837,7 +804,7 @@ int sc_sshsig_verify(const void *sigblob, size_t siglen, const char *ns,
 		     const void *msg, size_t len, struct sc_sshkey *signer,
 		     const char **why)
 {
-	struct rd r = { sigblob, siglen }, pub, sns, reserved, hash, field;
+	struct sc_bytes r = { sigblob, siglen }, pub, sns, reserved, hash, field;
 	const unsigned char *magic;
 	struct sc_sshkey key;
 	struct sc_buf data = SC_BUF_INIT;
@@ -845,7 +812,7 @@ int sc_sshsig_verify(const void *sigblob, size_t siglen, const char *ns,
 	uint32_t version;
 	int ret;
 
-	if (rd_bytes(&r, SSHSIG_MAGIC_LEN, &magic) ||
+	if (sc_bytes_take(&r, SSHSIG_MAGIC_LEN, &magic) ||
 	    memcmp(magic, SSHSIG_MAGIC, SSHSIG_MAGIC_LEN) || rd_u32(&r, &version))
 		return *why = "not an SSH signature", SC_SSHSIG_MALFORMED;
 	if (version != SSHSIG_VERSION)

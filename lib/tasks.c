@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,26 +10,9 @@
 #include "diag.h"
 #include "encode.h"
 #include "io.h"
+#include "record.h"
+#include "rectable.h"
 #include "tasks.h"
-
-int sc_tasks_exit(int status)
-{
-	switch (status) {
-	case SC_TASKS_OK:
-		return SC_EXIT_OK;
-	case SC_TASKS_NONE:
-	case SC_TASKS_AMBIGUOUS:
-	case SC_TASKS_UNSAFE:
-	case SC_TASKS_CHANGED:
-		return SC_EXIT_NO;
-	case SC_TASKS_BAD_NAME:
-		return SC_EXIT_USAGE;
-	case SC_TASKS_MALFORMED:
-		return SC_EXIT_MALFORMED;
-	default:
-		return SC_EXIT_INTERNAL;
-	}
-}
 
 int sc_tasks_feature_valid(const char *name)
 {
@@ -544,76 +526,66 @@ static int unchanged(int dirfd, const char *name, const struct stat *st)
 	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec;
 }
 
-/* Give FD the mode and owner of ST, so a tick changes one byte, not who
- * may read the file. */
-static int keep_mode(int fd, const struct stat *st)
+struct tick_check {
+	int dirfd;
+	const char *name;
+	const struct stat *st;
+};
+
+/* Someone else's edit since the read must not be overwritten. */
+static int changed_since_read(void *ctx)
 {
-	if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
-	    fchown(fd, st->st_uid, st->st_gid) < 0)
-		return -1;
-	return fchmod(fd, st->st_mode & 07777);
+	const struct tick_check *c = ctx;
+
+	return !unchanged(c->dirfd, c->name, c->st);
 }
 
-/* Write DATA with the byte at MARK made 'x' to the new file FD. */
-static int write_ticked(int fd, const struct sc_buf *data, size_t mark)
+/* error[WRITE-FAILED] for the step of sc_replace_file_how that failed. */
+static void write_failed(enum sc_replace_step step, const char *shown)
 {
-	if (sc_write_all(fd, data->data, mark) < 0 ||
-	    sc_write_all(fd, "x", 1) < 0 ||
-	    sc_write_all(fd, data->data + mark + 1, data->len - mark - 1) < 0)
-		return -1;
-	return fsync(fd);
+	if (step == SC_REPLACE_CREATE || step == SC_REPLACE_NAME)
+		sc_error_errno("WRITE-FAILED", "cannot create a file beside "
+			       "'%s'", shown);
+	else if (step == SC_REPLACE_WRITE)
+		sc_error_errno("WRITE-FAILED", "cannot write a new '%s'", shown);
+	else if (step == SC_REPLACE_RENAME)
+		sc_error_errno("WRITE-FAILED", "cannot replace '%s'", shown);
+	else
+		sc_error_errno("WRITE-FAILED", "cannot sync the directory of "
+			       "'%s'", shown);
 }
 
 /*
- * Replace NAME in DIRFD by TF's data with the box at MARK ticked: a new
- * file beside it (a random name, O_EXCL), synced, renamed over NAME, and
- * the directory synced, so a crash leaves the old file or the new one.
+ * Replace NAME in DIRFD by TF's data with the box at MARK ticked, with
+ * the mode and owner of the file it replaces, so a tick changes one byte,
+ * not who may read the file (sc_replace_file_how: a crash leaves the old
+ * file or the new one).
  */
 static int replace_ticked(int dirfd, const char *name, const char *shown,
 			  const struct sc_taskfile *tf, size_t mark)
 {
-	unsigned char rnd[8];
-	char tmp[32];
-	int fd, ok;
+	struct tick_check c = { dirfd, name, &tf->st };
+	struct sc_replace_how how = { tf->st.st_mode & 07777, &tf->st,
+				      changed_since_read, &c };
+	struct sc_buf data = SC_BUF_INIT;
+	enum sc_replace_step step;
+	int ret = SC_TASKS_OK;
 
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-		sc_error_errno("WRITE-FAILED", "no random name for a new file");
-		return SC_TASKS_IO;
+	sc_buf_add(&data, tf->data.data, tf->data.len);
+	data.data[mark] = 'x';
+	if (sc_replace_file_how(dirfd, name, data.data, data.len, &how,
+				&step) < 0) {
+		if (step == SC_REPLACE_CHECK) {
+			sc_error("TASK-CHANGED", "'%s' changed while it was "
+				 "ticked", shown);
+			ret = SC_TASKS_CHANGED;
+		} else {
+			write_failed(step, shown);
+			ret = SC_TASKS_IO;
+		}
 	}
-	snprintf(tmp, sizeof(tmp), ".sc-tick-%02x%02x%02x%02x%02x%02x%02x%02x",
-		 rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0600);
-	if (fd < 0) {
-		sc_error_errno("WRITE-FAILED", "cannot create a file beside '%s'",
-			       shown);
-		return SC_TASKS_IO;
-	}
-	ok = write_ticked(fd, &tf->data, mark) == 0 &&
-	     keep_mode(fd, &tf->st) == 0;
-	ok = close(fd) == 0 && ok;
-	if (!ok) {
-		sc_error_errno("WRITE-FAILED", "cannot write a new '%s'", shown);
-		unlinkat(dirfd, tmp, 0);
-		return SC_TASKS_IO;
-	}
-	/* Someone else's edit since the read must not be overwritten. */
-	if (!unchanged(dirfd, name, &tf->st)) {
-		unlinkat(dirfd, tmp, 0);
-		sc_error("TASK-CHANGED", "'%s' changed while it was ticked", shown);
-		return SC_TASKS_CHANGED;
-	}
-	if (renameat(dirfd, tmp, dirfd, name) < 0) {
-		sc_error_errno("WRITE-FAILED", "cannot replace '%s'", shown);
-		unlinkat(dirfd, tmp, 0);
-		return SC_TASKS_IO;
-	}
-	if (fsync(dirfd) < 0) {
-		sc_error_errno("WRITE-FAILED", "cannot sync the directory of '%s'",
-			       shown);
-		return SC_TASKS_IO;
-	}
-	return SC_TASKS_OK;
+	sc_buf_release(&data);
+	return ret;
 }
 
 /* The item N of TF when it is open and reads TEXT; else TASK-CHANGED. */
@@ -661,5 +633,114 @@ int sc_tasks_tick(const char *dir, const char *file, size_t n,
 		*ticked = *t;
 		ticked->done = 1;
 	}
+	return ret;
+}
+
+/* ---- sc-tasks ---- */
+
+static int tasks_exit(int status)
+{
+	switch (status) {
+	case SC_TASKS_OK:
+		return SC_EXIT_OK;
+	case SC_TASKS_NONE:
+	case SC_TASKS_AMBIGUOUS:
+	case SC_TASKS_UNSAFE:
+	case SC_TASKS_CHANGED:
+		return SC_EXIT_NO;
+	case SC_TASKS_BAD_NAME:
+		return SC_EXIT_USAGE;
+	case SC_TASKS_MALFORMED:
+		return SC_EXIT_MALFORMED;
+	default:
+		return SC_EXIT_INTERNAL;
+	}
+}
+
+static void add_num(struct sc_record *rec, const char *name, size_t n)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%zu", n);
+	sc_record_adds(rec, name, num);
+}
+
+static void put_task(struct sc_output *out, const struct sc_buf *data,
+		     const struct sc_task *t)
+{
+	struct sc_record rec;
+
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "task");
+	add_num(&rec, "n", t->n);
+	add_num(&rec, "line", t->line);
+	sc_record_adds(&rec, "state", t->done ? "done" : "open");
+	sc_record_add(&rec, "text", data->data + t->text, t->text_len);
+	sc_record_queue(out, &rec);
+	sc_record_release(&rec);
+}
+
+static void put_feature(struct sc_output *out, const char *name,
+			const struct sc_feature *f)
+{
+	struct sc_record rec;
+
+	sc_record_init(&rec);
+	sc_record_adds(&rec, "type", "feature");
+	sc_record_adds(&rec, "name", name);
+	sc_record_adds(&rec, "layout", f->layout);
+	sc_record_adds(&rec, "dir", f->dir);
+	sc_record_adds(&rec, "tasks", f->tasks);
+	if (f->spec)
+		sc_record_adds(&rec, "spec", f->spec);
+	if (f->plan)
+		sc_record_adds(&rec, "plan", f->plan);
+	sc_record_queue(out, &rec);
+	sc_record_release(&rec);
+}
+
+/* Run the command; records are queued on OUT only once it succeeded. */
+static int tasks_cmd(const struct sc_tasks_opts *o, struct sc_output *out)
+{
+	struct sc_taskfile tf;
+	struct sc_feature f;
+	struct sc_task t;
+	int ret;
+	size_t i;
+
+	if (o->cmd == SC_TASKS_CMD_FIND) {
+		ret = sc_tasks_find(o->dir ? o->dir : ".", o->target, &f);
+		if (!ret) {
+			put_feature(out, o->target, &f);
+			sc_feature_release(&f);
+		}
+		return ret;
+	}
+	sc_taskfile_init(&tf);
+	if (o->cmd == SC_TASKS_CMD_LIST) {
+		ret = sc_tasks_load(o->dir, o->target, &tf);
+		for (i = 0; !ret && i < tf.items.nr; i++)
+			put_task(out, &tf.data, &tf.items.v[i]);
+	} else {
+		ret = sc_tasks_tick(o->dir, o->target, o->n, o->text, &tf, &t);
+		if (!ret)
+			put_task(out, &tf.data, &t);
+	}
+	sc_taskfile_release(&tf);
+	return ret;
+}
+
+int sc_tasks_run(const struct sc_tasks_opts *o)
+{
+	struct sc_output out;
+	int ret;
+
+	sc_output_init_records(&out, STDOUT_FILENO, o->force_records);
+	ret = tasks_exit(tasks_cmd(o, &out));
+	if (ret == SC_EXIT_OK && sc_output_flush(&out) < 0) {
+		sc_error_errno("WRITE-FAILED", "cannot write output");
+		ret = SC_EXIT_INTERNAL;
+	}
+	sc_output_release(&out);
 	return ret;
 }

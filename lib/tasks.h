@@ -42,8 +42,23 @@ enum sc_tasks_status {
 	SC_TASKS_IO,         /* a system call failed */
 };
 
-/* The exit status (diag.h) for an sc_tasks_status. */
-int sc_tasks_exit(int status);
+/* What sc-tasks(1) was asked, its command line parsed and checked. */
+enum sc_tasks_cmd { SC_TASKS_CMD_FIND, SC_TASKS_CMD_LIST, SC_TASKS_CMD_TICK };
+
+struct sc_tasks_opts {
+	enum sc_tasks_cmd cmd;
+	const char *dir;      /* -C DIR, or NULL */
+	const char *target;   /* find: FEATURE; list and tick: FILE */
+	size_t n;             /* tick: the item's number, from 1 */
+	const char *text;     /* tick: --text */
+	int force_records;    /* -z */
+};
+
+/*
+ * Run sc-tasks as O says: a type=feature or type=task record on stdout,
+ * written only once the command succeeded.  Returns the exit status.
+ */
+int sc_tasks_run(const struct sc_tasks_opts *o);
 
 /* 1 when NAME is a feature name: [A-Za-z0-9._-]+, no leading . or -. */
 int sc_tasks_feature_valid(const char *name);

@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "gitopen.h"
 #include "opt.h"
 #include "record.h"
+#include "strlist.h"
 #include "tree.h"
 
 /* Open NAME in directory DFD, never through a symlink or a mount. */
@@ -35,64 +37,6 @@ static int git_fail(const char *what)
 	return SC_EXIT_INTERNAL;
 }
 
-/* ---- the names of one directory, sorted ------------------------------ */
-
-struct names {
-	char **v;
-	size_t nr, alloc;
-};
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void names_release(struct names *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->nr; i++)
-		free(n->v[i]);
-	free(n->v);
-}
-
-/* Read the entries of directory FD (kept open), sorted.  -1 with errno. */
-static int read_names(int fd, struct names *n)
-{
-	struct dirent *de;
-	DIR *d;
-	int dup_fd = dup(fd);
-
-	memset(n, 0, sizeof(*n));
-	if (dup_fd < 0)
-		return -1;
-	d = fdopendir(dup_fd);
-	if (!d) {
-		close(dup_fd);
-		return -1;
-	}
-	rewinddir(d);
-	errno = 0;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		SC_ALLOC_GROW(n->v, n->nr + 1, n->alloc);
-		n->v[n->nr++] = sc_xstrdup(de->d_name);
-		errno = 0;
-	}
-	if (errno) {
-		int e = errno;
-		closedir(d);
-		names_release(n);
-		errno = e;
-		return -1;
-	}
-	closedir(d);
-	if (n->nr)
-		qsort(n->v, n->nr, sizeof(*n->v), name_cmp);
-	return 0;
-}
-
 static void join(struct sc_buf *out, const char *dir, const char *name)
 {
 	sc_buf_reset(out);
@@ -106,15 +50,15 @@ static void join(struct sc_buf *out, const char *dir, const char *name)
 /* Read a regular file FD whole (at most SC_TREE_FILE_MAX bytes). */
 static int read_capped(int fd, struct sc_buf *data, const char *path)
 {
-	int truncated = 0;
-
 	sc_buf_reset(data);
-	if (sc_read_fd_capped(fd, SC_TREE_FILE_MAX, data, &truncated) < 0)
+	switch (sc_read_fd_max(fd, SC_TREE_FILE_MAX, 0, data)) {
+	case -1:
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
 				  path);
-	if (truncated)
+	case -2:
 		return path_error(SC_EXIT_NO, "FILE-TOO-LARGE",
 				  "larger than 64 MiB", path);
+	}
 	return 0;
 }
 
@@ -221,7 +165,7 @@ struct change {
 };
 
 struct diff {
-	struct names start_ignored;  /* sorted; directories end in '/' */
+	struct sc_strlist start_ignored;  /* sorted; directories end in '/' */
 	git_repository *repo;
 	git_odb *odb;
 	struct entries head;
@@ -266,8 +210,7 @@ static int start_ignored(struct diff *d, const char *path, int is_dir)
 	sc_buf_adds(&key, path);
 	if (is_dir)
 		sc_buf_addch(&key, '/');
-	found = bsearch(&key.data, d->start_ignored.v, d->start_ignored.nr,
-			sizeof(char *), name_cmp) != NULL;
+	found = sc_strlist_has(&d->start_ignored, key.data);
 	sc_buf_release(&key);
 	return found;
 }
@@ -277,35 +220,29 @@ static int load_start_ignored(struct diff *d, const char *path)
 {
 	struct sc_buf data;
 	size_t i, start = 0;
-	int fd, truncated = 0, ret = 0;
+	int ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		sc_error_errno("FILE-UNREADABLE", "cannot open the ignored list");
-		return SC_EXIT_UNAVAILABLE;
-	}
 	sc_buf_init(&data);
-	if (sc_read_fd_capped(fd, (size_t)64 << 20, &data, &truncated) < 0 ||
-	    truncated) {
+	switch (sc_read_file_max(path, (size_t)64 << 20, &data)) {
+	case -1:
+		sc_error_errno("FILE-UNREADABLE", "cannot read the ignored list");
+		ret = SC_EXIT_UNAVAILABLE;
+		break;
+	case -2:
 		sc_error("FILE-UNREADABLE", "the ignored list cannot be read whole (64 MiB at most)");
 		ret = SC_EXIT_UNAVAILABLE;
+		break;
 	}
-	close(fd);
 	for (i = 0; !ret && i <= data.len; i++) {
 		if (i < data.len && data.data[i])
 			continue;
-		if (i > start) {
-			SC_ALLOC_GROW(d->start_ignored.v, d->start_ignored.nr + 1,
-				      d->start_ignored.alloc);
-			d->start_ignored.v[d->start_ignored.nr++] =
-				sc_xmemdup(data.data + start, i - start);
-		}
+		if (i > start)
+			sc_strlist_addn(&d->start_ignored, data.data + start,
+					i - start);
 		start = i + 1;
 	}
 	sc_buf_release(&data);
-	if (d->start_ignored.nr)
-		qsort(d->start_ignored.v, d->start_ignored.nr, sizeof(char *),
-		      name_cmp);
+	sc_strlist_sort(&d->start_ignored);
 	return ret;
 }
 
@@ -483,7 +420,7 @@ static int check_ignore_file(int fd, const char *rel)
 
 static int diff_dir(struct diff *d, int fd, const char *rel, unsigned depth)
 {
-	struct names n;
+	struct sc_strlist n = { 0 };
 	struct sc_buf path;
 	size_t i;
 	int ret;
@@ -491,7 +428,7 @@ static int diff_dir(struct diff *d, int fd, const char *rel, unsigned depth)
 	ret = check_ignore_file(fd, rel);
 	if (ret)
 		return ret;
-	if (read_names(fd, &n) < 0)
+	if (sc_dir_list(fd, SIZE_MAX, &n) < 0)
 		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
 				  *rel ? rel : ".");
 	sc_buf_init(&path);
@@ -502,7 +439,7 @@ static int diff_dir(struct diff *d, int fd, const char *rel, unsigned depth)
 		ret = diff_entry(d, fd, n.v[i], path.data, depth);
 	}
 	sc_buf_release(&path);
-	names_release(&n);
+	sc_strlist_release(&n);
 	return ret;
 }
 
@@ -655,7 +592,7 @@ static void diff_release(struct diff *d, git_tree *tree, int rootfd)
 		free(d->ch[i].path);
 	free(d->ch);
 	entries_release(&d->head);
-	names_release(&d->start_ignored);
+	sc_strlist_release(&d->start_ignored);
 	sc_buf_release(&d->data);
 	git_odb_free(d->odb);
 	git_tree_free(tree);
@@ -1049,7 +986,7 @@ int sc_tree_write(const char *dir, const char *audit,
 
 static int link_cb(const char *root, const git_tree_entry *te, void *payload)
 {
-	struct names *links = payload;
+	struct sc_strlist *links = payload;
 	git_filemode_t mode = git_tree_entry_filemode(te);
 	struct sc_buf path;
 
@@ -1058,8 +995,8 @@ static int link_cb(const char *root, const git_tree_entry *te, void *payload)
 	sc_buf_init(&path);
 	sc_buf_adds(&path, root);
 	sc_buf_adds(&path, git_tree_entry_name(te));
-	SC_ALLOC_GROW(links->v, links->nr + 1, links->alloc);
-	links->v[links->nr++] = sc_buf_detach(&path, NULL);
+	sc_strlist_add(links, path.data);
+	sc_buf_release(&path);
 	return 0;
 }
 
@@ -1067,17 +1004,16 @@ static int link_cb(const char *root, const git_tree_entry *te, void *payload)
 static int strip_links(git_repository *repo, const git_oid *tree_oid,
 		       git_oid *oid)
 {
-	struct names links;
+	struct sc_strlist links = { 0 };
 	git_tree *tree = NULL;
 	git_tree_update *u;
 	size_t i;
 	int ret = 0;
 
-	memset(&links, 0, sizeof(links));
 	if (git_tree_lookup(&tree, repo, tree_oid) < 0 ||
 	    git_tree_walk(tree, GIT_TREEWALK_PRE, link_cb, &links) < 0) {
 		git_tree_free(tree);
-		names_release(&links);
+		sc_strlist_release(&links);
 		return git_fail("cannot walk the tree under test");
 	}
 	u = sc_xcalloc(links.nr + 1, sizeof(*u));
@@ -1089,7 +1025,7 @@ static int strip_links(git_repository *repo, const git_oid *tree_oid,
 		ret = git_fail("cannot write the tree under test");
 	free(u);
 	git_tree_free(tree);
-	names_release(&links);
+	sc_strlist_release(&links);
 	return ret;
 }
 
@@ -1153,12 +1089,12 @@ static int remove_entry(int dfd, const char *name, const char *path,
 
 static int remove_children(int fd, const char *path, unsigned depth)
 {
-	struct names n;
+	struct sc_strlist n = { 0 };
 	struct sc_buf sub;
 	size_t i;
 	int ret = 0;
 
-	if (read_names(fd, &n) < 0)
+	if (sc_dir_list(fd, SIZE_MAX, &n) < 0)
 		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
 				  path);
 	sc_buf_init(&sub);
@@ -1167,7 +1103,7 @@ static int remove_children(int fd, const char *path, unsigned depth)
 		ret = remove_entry(fd, n.v[i], sub.data, depth + 1);
 	}
 	sc_buf_release(&sub);
-	names_release(&n);
+	sc_strlist_release(&n);
 	return ret;
 }
 
@@ -1213,7 +1149,7 @@ static int remove_entry(int dfd, const char *name, const char *path,
 static int same_file(struct restore *r, int dfd, const char *name,
 		     const struct stat *st, git_blob *blob, unsigned mode)
 {
-	int fd, truncated = 0, x = (st->st_mode & 0111) != 0, ok;
+	int fd, x = (st->st_mode & 0111) != 0, ok;
 
 	if (!S_ISREG(st->st_mode) || (st->st_mode & (S_ISUID | S_ISGID)) ||
 	    x != (mode == GIT_FILEMODE_BLOB_EXECUTABLE) ||
@@ -1223,8 +1159,8 @@ static int same_file(struct restore *r, int dfd, const char *name,
 	if (fd < 0)
 		return 0;
 	sc_buf_reset(&r->data);
-	ok = sc_read_fd_capped(fd, (size_t)git_blob_rawsize(blob) + 1,
-			       &r->data, &truncated) == 0 && !truncated &&
+	ok = sc_read_fd_max(fd, (size_t)git_blob_rawsize(blob), 0,
+			    &r->data) == 0 &&
 	     r->data.len == git_blob_rawsize(blob) &&
 	     !memcmp(r->data.data, git_blob_rawcontent(blob), r->data.len);
 	close(fd);
@@ -1356,13 +1292,13 @@ static int restore_untracked(struct restore *r, int fd, const char *name,
 static int restore_dir(struct restore *r, int fd, const char *rel,
 		       git_tree *tree, unsigned depth)
 {
-	struct names n;
+	struct sc_strlist n = { 0 };
 	struct sc_buf path;
 	struct stat st;
 	size_t i, count = git_tree_entrycount(tree);
 	int ret = 0, exists;
 
-	if (read_names(fd, &n) < 0)
+	if (sc_dir_list(fd, SIZE_MAX, &n) < 0)
 		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
 				  *rel ? rel : ".");
 	sc_buf_init(&path);
@@ -1392,7 +1328,7 @@ static int restore_dir(struct restore *r, int fd, const char *rel,
 					     depth);
 	}
 	sc_buf_release(&path);
-	names_release(&n);
+	sc_strlist_release(&n);
 	return ret;
 }
 

@@ -1,12 +1,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "buf.h"
+#include "strlist.h"
 #include "walk.h"
 
 struct walk {
@@ -18,51 +20,14 @@ struct walk {
 	int stopped;
 };
 
-static int cmpname(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names of directory DFD, sorted; NULL-terminated.  NULL on failure. */
-static char **read_names(int dfd, size_t *nr)
-{
-	int fd = dup(dfd);
-	DIR *d;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
-
-	if (fd < 0)
-		return NULL;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return NULL;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		SC_ALLOC_GROW(names, n + 2, alloc);
-		names[n++] = sc_xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmpname);
-	else
-		names = sc_xcalloc(1, sizeof(*names));
-	names[n] = NULL;
-	*nr = n;
-	return names;
-}
-
 static void walk_dir(struct walk *w, int dfd, struct sc_buf *rel, size_t depth)
 {
-	size_t i, nr = 0, keep = rel->len;
-	char **names = read_names(dfd, &nr);
+	struct sc_strlist names = { 0 };
+	size_t i, keep = rel->len;
 
-	if (!names)
+	if (sc_dir_list(dfd, SIZE_MAX, &names) < 0)
 		return;   /* unreadable: find cannot list it either */
-	for (i = 0; i < nr && !w->stopped; i++) {
+	for (i = 0; i < names.nr && !w->stopped; i++) {
 		struct sc_walk_entry e;
 		int ret, sub;
 
@@ -71,14 +36,14 @@ static void walk_dir(struct walk *w, int dfd, struct sc_buf *rel, size_t depth)
 			break;
 		}
 		(*w->budget)--;
-		if (fstatat(dfd, names[i], &e.st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dfd, names.v[i], &e.st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;   /* gone meanwhile */
 		sc_buf_setlen(rel, keep);
 		if (keep)
 			sc_buf_addch(rel, '/');
-		sc_buf_adds(rel, names[i]);
+		sc_buf_adds(rel, names.v[i]);
 		e.rel = rel->data;
-		e.name = names[i];
+		e.name = names.v[i];
 		e.depth = depth;
 		ret = w->fn(&e, w->arg);
 		if (ret < 0) {
@@ -91,7 +56,7 @@ static void walk_dir(struct walk *w, int dfd, struct sc_buf *rel, size_t depth)
 			w->incomplete = 1;
 			continue;
 		}
-		sub = openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		sub = openat(dfd, names.v[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 			     O_CLOEXEC);
 		if (sub < 0)
 			continue;
@@ -99,9 +64,7 @@ static void walk_dir(struct walk *w, int dfd, struct sc_buf *rel, size_t depth)
 		close(sub);
 	}
 	sc_buf_setlen(rel, keep);
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+	sc_strlist_release(&names);
 }
 
 int sc_walk(const char *root, const char *start, size_t maxdepth,

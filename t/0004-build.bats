@@ -42,6 +42,11 @@ $d/opt/sc"
 	run "$d/opt/sc/bin/git-speccoder" --version
 	assert_success
 	assert_output --regexp '^git-speccoder \(speccoder\) '
+	# The static sc-sandbox-exec finds its dynamically linked twin, which
+	# finds the installed profiles.
+	[ -x "$d/opt/sc/libexec/speccoder/sc-sandbox-exec" ]
+	run "$d/opt/sc/bin/sc-sandbox-exec" --mode off --profile readonly -- true
+	assert_success
 }
 
 @test "make deps is a no-op once the packages are present" {

@@ -77,7 +77,7 @@ agent() {
 		sc-rec type=model "argv=$SC_TMP/model"
 		sc-rec type=classify argv=sc-classify argv=--root argv=.
 		sc-rec type=sandbox argv=false
-		sc-rec type=mask argv=sc-mask argv=--env
+		sc-rec type=mask argv=sc-mask argv=--env argv=--records-stream
 	} >"$SC_TMP/programs"
 	printf 'Say done.\n' >"$SC_TMP/task"
 	run --separate-stderr timeout 60 sc-agent -z --root . \

@@ -85,7 +85,7 @@ sc_tool() { # NAME
 		sc_die 4 TOOL-MISSING "$1 is not built here: run 'make' (or install speccoder)"
 }
 
-# The path of hooks-guard program NAME (sc-git, guard): beside the drivers
+# The path of hooks-guard program NAME (sc-git): beside the drivers
 # once installed (libexec/speccoder/hooks-guard), at the top of the source
 # tree otherwise.
 sc_guard_tool() { # NAME
@@ -283,12 +283,17 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 # ignores in the repository's main checkout that the policy calls secret
 # (deny.secret-file), those inside a directory ignored whole included,
 # but the included files of an in-place run (SC_INCLUDED_LIST, NUL-separated
-# root-relative paths: the person named them for the checks).  A list
-# that cannot be made ends the driver: it would hide nothing.
+# root-relative paths: the person named them for the checks).  Which file
+# is included is sc-classify's decision (--included: deny.included-file,
+# matched as the policy matches it, in any letter case and beneath an
+# included directory), not a string comparison here.  A list that cannot
+# be made ends the driver: it would hide nothing.
 sc_ignored_secrets() { # ARRAY
 	local -n _hide=$1
 	local main list
+	local -a cargs=()
 	_hide=()
+	[ -z "${SC_INCLUDED_LIST:-}" ] || cargs=(--included "$SC_INCLUDED_LIST")
 	main=$(sc_git worktree list --porcelain -z | tr '\0' '\n' |
 		sed -n '1s/^worktree //p') ||
 		sc_die 4 NOT-A-REPOSITORY "cannot find the repository's checkout"
@@ -298,13 +303,9 @@ sc_ignored_secrets() { # ARRAY
 		jq -Rsc 'split("\u0000")[] | select(length > 0) |
 			{type: "call", id: "x", tool: "read", path: .}' |
 		"$(sc_tool sc-rec)" --from-json |
-		"$(sc_tool sc-classify)" --root "$main" --no-stop |
+		"$(sc_tool sc-classify)" --root "$main" --no-stop "${cargs[@]}" |
 		"$(sc_tool sc-rec)" --to-json |
-		jq -j --arg m "$main/" --rawfile inc "${SC_INCLUDED_LIST:-/dev/null}" \
-			'($inc | split("\u0000")) as $keep |
-			 select(.rule == "deny.secret-file" and
-				(.object as $o | $keep | any(.[]; . == $o) | not)) |
-			 $m + .object + "\u0000"' \
+		jq -j --arg m "$main/" 'select(.rule == "deny.secret-file") | $m + .object + "\u0000"' \
 		>"$list" || {
 		rm -f "$list"
 		sc_die 4 SANDBOX-UNAVAILABLE "cannot tell which ignored files are secret: nothing was run"

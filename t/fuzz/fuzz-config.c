@@ -24,7 +24,8 @@ static void check_sandbox(const struct sc_sandbox_policy *p)
 		if (!sc_sandbox_gap_acceptable(p->accept_gaps.v[i]))
 			abort();
 	if (p->net > SC_NET_HOSTS || p->net < -1 || p->env > SC_ENV_SHORT ||
-	    p->env < -1 || p->mode > SC_MODE_OFF || p->mode < SC_MODE_UNSET)
+	    p->env < -1 || p->mode > SC_SANDBOX_MODE_OFF ||
+	    p->mode < SC_SANDBOX_MODE_UNSET)
 		abort();
 	/* speccoder.conf cannot make the root read-only or set limits: the
 	 * drivers decide those for a project. */

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct sc_policy p;
 	static int ready;
-	int fd, code = 0;
+	int fd;
 
 	if (!ready) {
 		sc_diag_init("fuzz-grants");
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || sc_write_all(fd, data, size) < 0 ||
 	    lseek(fd, 0, SEEK_SET) < 0)
 		abort();
-	sc_policy_load_grants(&p, fd, &code);
+	sc_policy_load_grants(&p, fd);
 	close(fd);
 	sc_strset_release(&p.grants);
 	return 0;

@@ -9,7 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sc_lock lock, again;
+	struct sc_pin_lock lock, again;
 	struct sc_buf text = SC_BUF_INIT;
 	static int init;
 	size_t i;
@@ -18,21 +18,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sc_diag_init("fuzz-pin-lock");
 		init = 1;
 	}
-	sc_lock_init(&lock);
-	sc_lock_init(&again);
-	if (sc_lock_read_mem(&lock, (const char *)data, size) == SC_LOCK_OK) {
+	sc_pin_lock_init(&lock);
+	sc_pin_lock_init(&again);
+	if (sc_pin_lock_read_mem(&lock, (const char *)data, size) ==
+	    SC_PIN_LOCK_OK) {
 		for (i = 0; i < lock.nr; i++)
 			if (!lock.pins[i].why &&
-			    (!lock.pins[i].digest || !sc_lock_find(&lock,
+			    (!lock.pins[i].digest || !sc_pin_lock_find(&lock,
 							lock.pins[i].key)))
 				abort();
 		/* What sc-pin writes, it reads back the same. */
-		sc_lock_format(&lock, &text);
-		if (sc_lock_read_mem(&again, text.data, text.len) != SC_LOCK_OK)
+		sc_pin_lock_format(&lock, &text);
+		if (sc_pin_lock_read_mem(&again, text.data, text.len) !=
+		    SC_PIN_LOCK_OK)
 			abort();
 		for (i = 0; i < again.nr; i++) {
-			const struct sc_lock_pin *p = sc_lock_find(&lock,
-							again.pins[i].key);
+			const struct sc_pin_lock_entry *p =
+				sc_pin_lock_find(&lock, again.pins[i].key);
 
 			if (again.pins[i].why || !p || p->why ||
 			    strcmp(p->digest, again.pins[i].digest))
@@ -40,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	sc_buf_release(&text);
-	sc_lock_release(&again);
-	sc_lock_release(&lock);
+	sc_pin_lock_release(&again);
+	sc_pin_lock_release(&lock);
 	return 0;
 }

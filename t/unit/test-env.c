@@ -1,5 +1,6 @@
 #include "../lib/tap.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "env.h"
@@ -74,12 +75,27 @@ static void test_build_short(void **state)
 	sc_env_free(env);
 }
 
+/* A relative or empty TMPDIR would follow the command's cwd: /tmp then. */
+static void test_tmpdir(void **state)
+{
+	(void)state;
+	assert_int_equal(setenv("TMPDIR", "/var/tmp", 1), 0);
+	assert_string_equal(sc_env_tmpdir(), "/var/tmp");
+	assert_int_equal(setenv("TMPDIR", "tmp", 1), 0);
+	assert_string_equal(sc_env_tmpdir(), "/tmp");
+	assert_int_equal(setenv("TMPDIR", "", 1), 0);
+	assert_string_equal(sc_env_tmpdir(), "/tmp");
+	assert_int_equal(unsetenv("TMPDIR"), 0);
+	assert_string_equal(sc_env_tmpdir(), "/tmp");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secret_names),
 		cmocka_unit_test(test_build_scrub),
 		cmocka_unit_test(test_build_short),
+		cmocka_unit_test(test_tmpdir),
 	};
 
 	return SC_RUN_TESTS(tests);

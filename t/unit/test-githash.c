@@ -30,7 +30,7 @@ static void build(struct sc_buf *out, const char *const *f)
 	sc_record_release(&r);
 }
 
-static int read_manifest(const char *const *f, struct sc_hg_manifest *m)
+static int read_manifest(const char *const *f, struct sc_githash_manifest *m)
 {
 	struct sc_buf buf = SC_BUF_INIT;
 	struct sc_input in;
@@ -40,7 +40,7 @@ static int read_manifest(const char *const *f, struct sc_hg_manifest *m)
 	build(&buf, f);
 	sc_input_init_mem(&in, buf.data ? buf.data : "", buf.len);
 	sc_reader_init(&rd, &in);
-	ret = sc_hg_read(&rd, m);
+	ret = sc_githash_read(&rd, m);
 	sc_buf_release(&buf);
 	return ret;
 }
@@ -60,17 +60,17 @@ static const char *const good[] = {
 
 static void test_read_sorts(void **state)
 {
-	struct sc_hg_manifest m;
+	struct sc_githash_manifest m;
 
 	(void)state;
-	sc_hg_manifest_init(&m);
+	sc_githash_manifest_init(&m);
 	assert_int_equal(read_manifest(good, &m), 0);
 	assert_int_equal(m.nr, 3);
-	assert_int_equal(m.v[0].kind, SC_HG_CONFIG);
-	assert_int_equal(m.v[1].kind, SC_HG_REF);
+	assert_int_equal(m.v[0].kind, SC_GITHASH_CONFIG);
+	assert_int_equal(m.v[1].kind, SC_GITHASH_REF);
 	assert_string_equal(m.v[2].name, "status");
 	assert_string_equal(m.v[2].clean, "yes");
-	sc_hg_manifest_release(&m);
+	sc_githash_manifest_release(&m);
 }
 
 static void test_read_refuses(void **state)
@@ -113,11 +113,11 @@ static void test_read_refuses(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct sc_hg_manifest m;
+		struct sc_githash_manifest m;
 
-		sc_hg_manifest_init(&m);
-		assert_int_equal(read_manifest(cases[i], &m), SC_EXIT_MALFORMED);
-		sc_hg_manifest_release(&m);
+		sc_githash_manifest_init(&m);
+		assert_int_equal(read_manifest(cases[i], &m), SC_GITHASH_MALFORMED);
+		sc_githash_manifest_release(&m);
 	}
 }
 
@@ -130,7 +130,7 @@ static void test_compare(void **state)
 		"type=item", "kind=status", "sha256=" SHA, "clean=yes", NULL,
 		"type=end", "items=3", NULL, NULL,
 	};
-	struct sc_hg_manifest old, now;
+	struct sc_githash_manifest old, now;
 	struct sc_output out;
 	size_t n = 0;
 	int fds[2];
@@ -138,13 +138,13 @@ static void test_compare(void **state)
 	ssize_t got;
 
 	(void)state;
-	sc_hg_manifest_init(&old);
-	sc_hg_manifest_init(&now);
+	sc_githash_manifest_init(&old);
+	sc_githash_manifest_init(&now);
 	assert_int_equal(read_manifest(good, &old), 0);
 	assert_int_equal(read_manifest(now_f, &now), 0);
 	assert_int_equal(pipe(fds), 0);
 	sc_output_init(&out, fds[1]);
-	assert_int_equal(sc_hg_compare(&old, &now, &out, &n), 0);
+	assert_int_equal(sc_githash_compare(&old, &now, &out, &n), 0);
 	assert_int_equal(sc_output_flush(&out), 0);
 	close(fds[1]);
 	assert_int_equal(n, 3);
@@ -157,8 +157,8 @@ static void test_compare(void **state)
 	assert_non_null(memmem(buf, (size_t)got, "code=INTEGRITY\0path=spec.md\0change=added", 40));
 	close(fds[0]);
 	sc_output_release(&out);
-	sc_hg_manifest_release(&old);
-	sc_hg_manifest_release(&now);
+	sc_githash_manifest_release(&old);
+	sc_githash_manifest_release(&now);
 }
 
 static int setup_diag(void **state)

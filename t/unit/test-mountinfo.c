@@ -41,7 +41,17 @@ static void touch_linked(const char *dir, const char *a, const char *b)
 	sc_buf_release(&pb);
 }
 
+static void scratch_init_types(struct scratch *s, const char *root_type,
+			       const char *bind_type);
+
 static void scratch_init(struct scratch *s)
+{
+	scratch_init_types(s, "ext4", "ext4");
+}
+
+/* The table names ROOT_TYPE for "/" and BIND_TYPE for the other two. */
+static void scratch_init_types(struct scratch *s, const char *root_type,
+			       const char *bind_type)
 {
 	static const char *const dirs[] = { "a", "a/sub", "b c", "b c/sub", "d", NULL };
 	struct sc_buf p = SC_BUF_INIT;
@@ -60,9 +70,11 @@ static void scratch_init(struct scratch *s)
 	sc_buf_addf(&s->table, "%s/mountinfo", s->dir);
 	fp = fopen(s->table.data, "w");
 	assert_non_null(fp);
-	fprintf(fp, "1 0 8:1 / / rw - ext4 /dev/x rw\n");
-	fprintf(fp, "2 1 8:1 %s/a %s/b\\040c rw - ext4 /dev/x rw\n", s->dir, s->dir);
-	fprintf(fp, "3 1 8:1 %s/a/sub %s/d rw - ext4 /dev/x rw\n", s->dir, s->dir);
+	fprintf(fp, "1 0 8:1 / / rw shared:1 - %s /dev/x rw\n", root_type);
+	fprintf(fp, "2 1 8:1 %s/a %s/b\\040c rw - %s /dev/x rw\n", s->dir,
+		s->dir, bind_type);
+	fprintf(fp, "3 1 8:1 %s/a/sub %s/d rw - %s /dev/x rw\n", s->dir, s->dir,
+		bind_type);
 	fprintf(fp, "garbage line\n");
 	fclose(fp);
 	sc_buf_init(&s->file);
@@ -97,6 +109,52 @@ static void test_aliases(void **state)
 	sc_buf_release(&s.file);
 }
 
+/* The aliases of the scratch key with the table's types; their number. */
+static size_t aliases_typed(const char *root_type, const char *bind_type,
+			    int *pseudo)
+{
+	struct scratch s;
+	struct sc_mount_table t = SC_MOUNT_TABLE_INIT;
+	struct sc_strlist out = { NULL, 0, 0 };
+	struct sc_buf rm = SC_BUF_INIT;
+	size_t n;
+
+	scratch_init_types(&s, root_type, bind_type);
+	assert_int_equal(sc_mount_table_read(&t, s.table.data), 0);
+	assert_int_equal(t.nr, 3);
+	*pseudo = t.m[0].pseudo * 2 + t.m[1].pseudo;
+	sc_mount_aliases(&t, s.file.data, &out);
+	n = out.nr;
+	sc_mount_table_release(&t);
+	sc_strlist_release(&out);
+	sc_buf_addf(&rm, "rm -rf -- '%s'", s.dir);
+	assert_int_equal(system(rm.data), 0);
+	sc_buf_release(&rm);
+	sc_buf_release(&s.table);
+	sc_buf_release(&s.file);
+	return n;
+}
+
+static void test_kernel_filesystems(void **state)
+{
+	int pseudo;
+
+	(void)state;
+	/* Optional fields before " - " are read past; the type is known. */
+	assert_int_equal(aliases_typed("ext4", "ext4", &pseudo), 1);
+	assert_int_equal(pseudo, 0);
+	/* A proc or sysfs mount shows no file of a disk's: not looked
+	 * through (this table claims one does; a real one cannot). */
+	assert_int_equal(aliases_typed("ext4", "sysfs", &pseudo), 0);
+	assert_int_equal(pseudo, 1);
+	/* A path on a kernel filesystem is looked for on the others. */
+	assert_int_equal(aliases_typed("proc", "proc", &pseudo), 1);
+	assert_int_equal(pseudo, 3);
+	/* A type not known is looked through. */
+	assert_int_equal(aliases_typed("ext4", "fuse.sshfs", &pseudo), 1);
+	assert_int_equal(pseudo, 0);
+}
+
 static void test_unreadable_table(void **state)
 {
 	struct sc_mount_table t = SC_MOUNT_TABLE_INIT;
@@ -114,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_kernel_filesystems),
 		cmocka_unit_test(test_unreadable_table),
 	};
 

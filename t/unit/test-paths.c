@@ -186,6 +186,32 @@ static void test_fold(void **state)
 	fold("\xe2\x84\xaa" "ey", "key");           /* Kelvin sign */
 }
 
+/* The security property: a sibling sharing a prefix is never beneath. */
+static void test_beneath(void **state)
+{
+	(void)state;
+	assert_true(sc_path_is_beneath("/a/b/c", "/a/b"));
+	assert_true(sc_path_is_beneath("/a/b", "/a/b"));        /* equal */
+	assert_false(sc_path_is_beneath("/a/bc", "/a/b"));      /* sibling */
+	assert_false(sc_path_is_beneath("/a/bc/d", "/a/b"));
+	assert_false(sc_path_is_beneath("/a", "/a/b"));         /* above */
+	assert_false(sc_path_is_beneath("/a/c", "/a/b"));
+	assert_true(sc_path_is_beneath("/a/b/c", "/a/b/"));     /* trailing */
+	assert_true(sc_path_is_beneath("/a/b", "/a/b/"));
+	assert_true(sc_path_is_beneath("/a/b/", "/a/b"));
+	assert_false(sc_path_is_beneath("/a/bc", "/a/b/"));
+	assert_true(sc_path_is_beneath("/", "/"));              /* the root */
+	assert_true(sc_path_is_beneath("/etc/passwd", "/"));
+	assert_true(sc_path_is_beneath("/etc", "//"));
+	assert_false(sc_path_is_beneath("etc", "/"));           /* relative */
+
+	assert_string_equal(sc_path_below("/a/b/c/d", "/a/b"), "c/d");
+	assert_string_equal(sc_path_below("/a/b//c", "/a/b/"), "c");
+	assert_string_equal(sc_path_below("/a/b", "/a/b/"), "");
+	assert_string_equal(sc_path_below("/etc/x", "/"), "etc/x");
+	assert_null(sc_path_below("/a/bc", "/a/b"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +220,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hard_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_case_spelling, setup, teardown),
 		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_beneath),
 	};
 
 	return SC_RUN_TESTS(tests);
