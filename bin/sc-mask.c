@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "config.h"
 #include "diag.h"
 #include "maskio.h"
 #include "opt.h"
@@ -108,7 +109,7 @@ static void check(const struct sc_mask_opts *o, int have_mode)
 				       "to mask");
 	}
 	for (i = 0; i < o->nr_allow; i++)
-		if (!sc_scan_fingerprint_valid(o->allow[i]))
+		if (!sc_fingerprint_valid(o->allow[i]))
 			sc_usage_error(&tool, "--allow-fingerprint takes 16 "
 				       "lower-case hex digits");
 }

@@ -15,8 +15,12 @@
 #include "gitconfig.h"
 #include "hostlist.h"
 #include "io.h"
-#include "scan.h"
 #include "shellwords.h"
+
+int sc_fingerprint_valid(const char *fp)
+{
+	return strlen(fp) == 16 && strspn(fp, "0123456789abcdef") == 16;
+}
 
 void sc_config_init(struct sc_config *cfg)
 {
@@ -285,7 +289,7 @@ static int add_fingerprint(const struct load *ld, struct sc_config *cfg,
 {
 	unsigned line;
 
-	if (sc_scan_fingerprint_valid(v)) {
+	if (sc_fingerprint_valid(v)) {
 		SC_ALLOC_GROW(cfg->allow_fps, cfg->nr_allow_fps + 1,
 			      cfg->alloc_allow_fps);
 		cfg->allow_fps[cfg->nr_allow_fps++] = sc_xstrdup(v);

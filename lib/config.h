@@ -25,7 +25,7 @@
 #include "executor.h"
 #include "mcpconf.h"
 #include "profile.h"
-#include "skills.h"
+#include "skillconf.h"
 
 struct sc_argv {
 	char **v;        /* NULL-terminated */
@@ -101,6 +101,10 @@ enum sc_config_status {
 	SC_CONFIG_BAD = -2,         /* error[BAD-CONFIG] printed */
 	SC_CONFIG_NO_LIBGIT2 = -3,  /* error[LIBGIT2-UNAVAILABLE] printed */
 };
+
+/* 1 when FP is a finding's fingerprint in form (sc-mask --scan, scan.h;
+ * mask.allowFingerprint): 16 lower-case hex digits. */
+int sc_fingerprint_valid(const char *fp);
 
 void sc_config_init(struct sc_config *cfg);
 void sc_config_release(struct sc_config *cfg);

@@ -18,6 +18,7 @@
 #include "pin.h"
 #include "policy.h"
 #include "scan.h"
+#include "skillconf.h"
 
 /* ---- reading a tree ---- */
 
@@ -390,54 +391,13 @@ long sc_pin_tree_scan(const struct sc_pin_tree *t, struct sc_scanner *sc,
 
 /* ---- ID@VERSION ---- */
 
-static int all_in(const char *s, size_t len, const char *extra)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || (c && strchr(extra, c))))
-			return 0;
-	}
-	return 1;
-}
-
-/* An id may name a repository skill by its path: no empty, . or ..
- * component, no leading '/' or '-'. */
-int sc_pin_valid_id(const char *id, size_t len)
-{
-	const char *p = id, *end = id + len;
-
-	if (!len || len > 200 || *id == '-' || !all_in(id, len, "._-/"))
-		return 0;
-	for (;;) {
-		const char *s = memchr(p, '/', (size_t)(end - p));
-		size_t n = s ? (size_t)(s - p) : (size_t)(end - p);
-
-		if (!n || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		if (!s)
-			return 1;
-		p = s + 1;
-	}
-}
-
-int sc_pin_valid_version(const char *version, size_t len)
-{
-	return len && len <= 100 && *version != '-' &&
-	       all_in(version, len, "._+-");
-}
-
 int sc_pin_split(const char *spec, struct sc_buf *id, struct sc_buf *version)
 {
 	const char *at = strchr(spec, '@');
 
 	if (!at || strchr(at + 1, '@') ||
-	    !sc_pin_valid_id(spec, (size_t)(at - spec)) ||
-	    !sc_pin_valid_version(at + 1, strlen(at + 1)))
+	    !sc_skill_valid_id(spec, (size_t)(at - spec)) ||
+	    !sc_skill_valid_version(at + 1, strlen(at + 1)))
 		return -1;
 	sc_buf_reset(id);
 	sc_buf_add(id, spec, (size_t)(at - spec));

@@ -95,9 +95,6 @@ long sc_pin_tree_scan(const struct sc_pin_tree *t, struct sc_scanner *sc,
 
 /* ---- the lock ---- */
 
-/* 1 when ID and VERSION are valid (see speccoder-lock(5)). */
-int sc_pin_valid_id(const char *id, size_t len);
-int sc_pin_valid_version(const char *version, size_t len);
 /* Split "ID@VERSION" (at its only '@'); -1 when it is not one. */
 int sc_pin_split(const char *spec, struct sc_buf *id, struct sc_buf *version);
 

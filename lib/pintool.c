@@ -350,8 +350,8 @@ static void verify_record(struct verify *v, const struct sc_record *rec)
 		return;
 	}
 	if (!id || !ver || !path || !*path ||
-	    !sc_pin_valid_id(id, strlen(id)) ||
-	    !sc_pin_valid_version(ver, strlen(ver)) ||
+	    !sc_skill_valid_id(id, strlen(id)) ||
+	    !sc_skill_valid_version(ver, strlen(ver)) ||
 	    (req && strcmp(req, "true") && strcmp(req, "false"))) {
 		sc_error("BAD-PACKAGE", "a type=package record needs a valid "
 			 "id, version and path, and required true or false");

@@ -29,8 +29,15 @@
 #include <stddef.h>
 
 #include "env.h"
-#include "seccomp-filter.h"
 #include "strlist.h"
+
+/* The network a sandboxed command gets (--network). */
+enum sc_net_mode {
+	SC_NET_NONE = 0,   /* no network at all, not even loopback */
+	SC_NET_LOOPBACK,   /* a network namespace of its own with only lo */
+	SC_NET_FULL,       /* the host's network */
+	SC_NET_HOSTS,      /* like loopback, plus the host proxy (netproxy.h) */
+};
 
 enum sc_sandbox_mode {
 	SC_SANDBOX_MODE_UNSET = -1,

@@ -130,16 +130,11 @@ static int fp_cmp(const void *a, const void *b)
 	return memcmp(a, b, 16);
 }
 
-int sc_scan_fingerprint_valid(const char *fp)
-{
-	return strlen(fp) == 16 && strspn(fp, "0123456789abcdef") == 16;
-}
-
 int sc_scanner_allow(struct sc_scanner *sc, const char *fp)
 {
 	size_t i;
 
-	if (!sc_scan_fingerprint_valid(fp))
+	if (!sc_fingerprint_valid(fp))
 		return -1;
 	SC_ALLOC_GROW(sc->allow, sc->nr_allow + 1, sc->alloc_allow);
 	for (i = 0; i < 17; i++)
@@ -176,7 +171,7 @@ struct sc_scanner *sc_scanner_new_allowing(const char *config,
 	*cst = SC_CONFIG_OK;
 	if (!sc)
 		return NULL;
-	/* The caller checked their form (sc_scan_fingerprint_valid). */
+	/* The caller checked their form (sc_fingerprint_valid). */
 	for (i = 0; i < nr_allow; i++)
 		if (sc_scanner_allow(sc, allow[i]) < 0)
 			sc_die(SC_EXIT_INTERNAL, "INTERNAL",

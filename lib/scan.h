@@ -116,8 +116,6 @@ int sc_scanner_allow_config(struct sc_scanner *sc, const char *config);
 struct sc_scanner *sc_scanner_new_allowing(const char *config,
 					   char *const *allow, size_t nr_allow,
 					   int *cst);
-/* 1 when FP is a fingerprint's form: 16 lower-case hex digits. */
-int sc_scan_fingerprint_valid(const char *fp);
 
 /*
  * Call FN for each (rule, line, fingerprint) of the LEN bytes at DATA,

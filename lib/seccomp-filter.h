@@ -15,12 +15,7 @@
  * network namespace's job and Landlock's.
  */
 
-enum sc_net_mode {
-	SC_NET_NONE = 0,   /* no network at all, not even loopback */
-	SC_NET_LOOPBACK,   /* a network namespace of its own with only lo */
-	SC_NET_FULL,       /* the host's network */
-	SC_NET_HOSTS,      /* like loopback, plus the host proxy (netproxy.h) */
-};
+#include "profile.h"  /* enum sc_net_mode */
 
 /* 1 when this kernel has seccomp filters (checked without loading one). */
 int sc_seccomp_available(void);

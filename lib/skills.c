@@ -10,7 +10,6 @@
 #include "diag.h"
 #include "gitconfig.h"
 #include "paths.h"
-#include "pin.h"
 #include "record.h"
 #include "skills.h"
 
@@ -24,32 +23,6 @@ struct skills {
 	struct sc_skill_confs c;
 };
 
-static struct sc_skill_conf *skill_find(struct sc_skill_confs *c,
-					const char *id, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr; i++)
-		if (strlen(c->v[i].id) == len && !memcmp(c->v[i].id, id, len))
-			return &c->v[i];
-	return NULL;
-}
-
-/* The skill called ID (LEN bytes), added (required) when new. */
-static struct sc_skill_conf *skill_named(struct sc_skill_confs *c,
-					 const char *id, size_t len)
-{
-	struct sc_skill_conf *sk = skill_find(c, id, len);
-
-	if (sk)
-		return sk;
-	SC_ALLOC_GROW(c->v, c->nr + 1, c->alloc);
-	memset(&c->v[c->nr], 0, sizeof(c->v[c->nr]));
-	c->v[c->nr].id = sc_xmemdup(id, len);
-	c->v[c->nr].required = 1;
-	return &c->v[c->nr++];
-}
-
 static char *joined(const char *top, const char *path)
 {
 	struct sc_buf b = SC_BUF_INIT;
@@ -58,78 +31,6 @@ static char *joined(const char *top, const char *path)
 		sc_buf_addf(&b, "%s/", top);
 	sc_buf_adds(&b, path);
 	return sc_buf_detach(&b, NULL);
-}
-
-void sc_skill_confs_release(struct sc_skill_confs *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr; i++) {
-		free(c->v[i].id);
-		free(c->v[i].version);
-		free(c->v[i].path);
-	}
-	free(c->v);
-	memset(c, 0, sizeof(*c));
-}
-
-/* VALUE NULL: a key without "=", which git reads as true. */
-static int set_key(struct sc_skill_conf *sk, const char *var,
-		   const char *raw)
-{
-	const char *value = raw ? raw : "";
-
-	if (!strcmp(var, "version")) {
-		if (!sc_pin_valid_version(value, strlen(value)))
-			return sc_error("BAD-CONFIG", "skill '%s': version is "
-					"not [A-Za-z0-9._+-]+", sk->id);
-		free(sk->version);
-		sk->version = sc_xstrdup(value);
-		return 0;
-	}
-	if (!strcmp(var, "path")) {
-		if (!*value)
-			return sc_error("BAD-CONFIG", "skill '%s': empty path",
-					sk->id);
-		free(sk->path);
-		sk->path = sc_xstrdup(value);
-		return 0;
-	}
-	if (!strcmp(var, "required")) {
-		if (sc_gitconfig_bool(raw, &sk->required) < 0)
-			return sc_error("BAD-CONFIG", "skill '%s': required is "
-					"not true or false", sk->id);
-		return 0;
-	}
-	return sc_error("BAD-CONFIG", "skill '%s': unknown key '%s'", sk->id,
-			var);
-}
-
-int sc_skill_conf_entry(struct sc_skill_confs *c, const char *key,
-			const char *value)
-{
-	const char *var = strrchr(key, '.');
-	struct sc_skill_conf *sk;
-
-	if (!var || var == key)
-		return sc_error("BAD-CONFIG", "'skill.%s': a skill needs an id: "
-				"[skill \"ID\"]", key);
-	sk = skill_named(c, key, (size_t)(var - key));
-	if (!sc_pin_valid_id(sk->id, strlen(sk->id)))
-		return sc_error("BAD-CONFIG", "skill id '%s' is not valid "
-				"(see speccoder-lock(5))", sk->id);
-	return set_key(sk, var + 1, value);
-}
-
-int sc_skill_conf_finish(const struct sc_skill_confs *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr; i++)
-		if (!c->v[i].version || !c->v[i].path)
-			return sc_error("BAD-CONFIG", "skill '%s' needs a "
-					"version and a path", c->v[i].id);
-	return 0;
 }
 
 /* The configured skills, read by the one reader, paths joined to the top. */
@@ -143,7 +44,7 @@ static int load_config(struct skills *s, const char *config)
 		return -1;
 	for (i = 0; i < cfg.skills.nr; i++) {
 		const struct sc_skill_conf *c = &cfg.skills.v[i];
-		struct sc_skill_conf *sk = skill_named(&s->c, c->id,
+		struct sc_skill_conf *sk = sc_skill_named(&s->c, c->id,
 						       strlen(c->id));
 
 		sk->version = sc_xstrdup(c->version);
@@ -188,17 +89,17 @@ static int add_repo_skill(struct skills *s, size_t nconf, const char *dir,
 	 * refuses it; a folder without SKILL.md is no skill to an agent. */
 	if (stat(skill_md.data, &st) < 0 || configured(s, nconf, path)) {
 		free(path);
-	} else if (!sc_pin_valid_id(id.data, id.len)) {
+	} else if (!sc_skill_valid_id(id.data, id.len)) {
 		free(path);
 		ret = sc_error("BAD-SKILL-NAME", "a skill under '%s' has a "
 			       "name that is not [A-Za-z0-9._-]+", dir);
-	} else if (skill_find(&s->c, id.data, id.len)) {
+	} else if (sc_skill_find(&s->c, id.data, id.len)) {
 		/* One id, two packages: neither may borrow the other's pin. */
 		free(path);
 		ret = sc_error("BAD-CONFIG", "skill id '%s' names a repository "
 			       "skill but another path", id.data);
 	} else {
-		struct sc_skill_conf *sk = skill_named(&s->c, id.data, id.len);
+		struct sc_skill_conf *sk = sc_skill_named(&s->c, id.data, id.len);
 
 		sk->version = sc_xstrdup("repo");
 		sk->path = path;

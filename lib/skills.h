@@ -20,30 +20,7 @@
 #include <stddef.h>
 
 #include "io.h"
-
-/* One [skill "ID"] of speccoder.conf, as written (path not yet joined). */
-struct sc_skill_conf {
-	char *id, *version, *path;
-	int required;
-};
-
-struct sc_skill_confs {
-	struct sc_skill_conf *v;
-	size_t nr, alloc;
-};
-
-void sc_skill_confs_release(struct sc_skill_confs *c);
-
-/*
- * One entry of [skill "ID"] (KEY is "ID.VAR"), handed here by
- * sc_config_load (config.h), the one reader of speccoder.conf; then the
- * check that each skill has a version and a path.  0, or -1 with
- * error[BAD-CONFIG] printed (a bad id, version or required, an empty
- * path, an unknown key).
- */
-int sc_skill_conf_entry(struct sc_skill_confs *c, const char *key,
-			const char *value);
-int sc_skill_conf_finish(const struct sc_skill_confs *c);
+#include "skillconf.h"
 
 /* The directories under the top whose subdirectories are skills. */
 extern const char *const sc_skill_dirs[];

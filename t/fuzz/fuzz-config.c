@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sc_config_init(&cfg);
 	if (sc_config_load_mem(&cfg, (const char *)data, size) == SC_CONFIG_OK) {
 		for (i = 0; i < cfg.nr_allow_fps; i++)
-			if (!sc_scan_fingerprint_valid(cfg.allow_fps[i]))
+			if (!sc_fingerprint_valid(cfg.allow_fps[i]))
 				abort();
 		check_sandbox(&cfg.sandbox);
 		if (cfg.executor.argv && !cfg.executor.argc)
