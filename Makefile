@@ -136,7 +136,7 @@ build/bin/%: build/obj/bin/%.o $(LIB)
 # (lib/twin.h), and any glibc warning about such a call fails the link
 # (libc.a is libc6-dev's).
 # Its twin, linked as every tool is, serves what needs them.
-STATIC_EXE_OBJ = build/static/obj/lib/gitconfig.o build/static/obj/lib/netproxy.o
+STATIC_EXE_OBJ = $(patsubst build/obj/%,build/static/obj/%,$(filter %/gitconfig.o %/netproxy.o,$(LIB_OBJ)))
 
 build/static/obj/%.o: %.c
 	@mkdir -p $(dir $@)
