@@ -70,7 +70,7 @@ SCRIPTS = $(shell git ls-files -- bin libexec hooks-guard .ci contrib t 2>/dev/n
 LIB_OBJ = $(LIB_SRC:%.c=build/obj/%.o)
 LIB = build/libsc.a
 TOOLS = $(TOOL_SRC:bin/%.c=build/bin/%)
-# Tools linked statically, and their dynamically linked twins (lib/twin.h).
+# Tools linked statically, and their dynamically linked twins (lib/sandbox/twin.h).
 STATIC_TOOLS = sc-sandbox-exec
 TWINS = $(STATIC_TOOLS:%=build/libexec/speccoder/%)
 UNIT = $(UNIT_SRC:t/unit/%.c=build/t/unit/%)
@@ -95,7 +95,7 @@ build/obj/%.o: %.c
 	$(CC) $(SC_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 # sc-sandbox-exec's seccomp filters, built once here with libseccomp from
-# the rules in lib/seccomp.c: building them at every start cost ~1.5 ms.
+# the rules in lib/sandbox/seccomp.c: building them at every start cost ~1.5 ms.
 SECCOMP_BPF = build/gen/seccomp-bpf.h
 GEN_SECCOMP_OBJ = $(filter %/seccomp.o %/diag.o %/termtext.o %/buf.o %/alloc.o,$(LIB_OBJ))
 
@@ -133,7 +133,7 @@ build/bin/%: build/obj/bin/%.o $(LIB)
 # sc-sandbox-exec starts every sandboxed command, and statically linked it
 # starts sooner (sc-sandbox-exec(1), START-UP COST).  It needs libc only;
 # its objects that would use dlopen or NSS are built with SC_STATIC_EXE
-# (lib/twin.h), and any glibc warning about such a call fails the link
+# (lib/sandbox/twin.h), and any glibc warning about such a call fails the link
 # (libc.a is libc6-dev's).
 # Its twin, linked as every tool is, serves what needs them.
 STATIC_EXE_OBJ = $(patsubst build/obj/%,build/static/obj/%,$(filter %/gitconfig.o %/netproxy.o,$(LIB_OBJ)))

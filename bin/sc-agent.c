@@ -1,7 +1,7 @@
 /*
  * sc-agent: the loop of one task of an attempt (sc-agent(1)).  This main
- * reads options; lib/agent-task.c reads the programs file and opens the
- * conversation, lib/agent.c decides what happens to every call.
+ * reads options; lib/agent/agent-task.c reads the programs file and opens the
+ * conversation, lib/agent/agent.c decides what happens to every call.
  */
 #include <signal.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * sc-classify: one verdict for each tool call, by the rules of
  * sc-classify(1).  This main reads the options; the tool is
- * lib/classify.c, the rules lib/policy*.c.
+ * lib/policy/classify.c, the rules lib/policy*.c.
  */
 #include "classify.h"
 #include "diag.h"

@@ -2,7 +2,7 @@
  * sc-mutation: read a mutation tool's score, from the summary line of its
  * output or from its JSON report (opened beneath the root, never through
  * a symlink), and say whether it meets the minimum.  The driver runs the
- * tool; lib/mutation.c decides what its output means.
+ * tool; lib/attempt/mutation.c decides what its output means.
  */
 #include "diag.h"
 #include "mutation.h"

@@ -1,7 +1,7 @@
 /*
  * sc-report: an attempt's journal as one self-contained HTML page, with
  * the ticks' diffs and attestations read from git objects.  The logic is
- * lib/report.c; every byte of the journal is escaped by lib/html.c.
+ * lib/attempt/report.c; every byte of the journal is escaped by lib/attempt/html.c.
  */
 #include <unistd.h>
 

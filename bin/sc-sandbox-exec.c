@@ -1,7 +1,7 @@
 /*
  * sc-sandbox-exec: run one command confined by the OS sandbox.  Options and
  * the profile make a policy; lib/sandbox-*.c enforce it on Linux,
- * lib/seatbelt.c on macOS (compiled there only, not exercised by this
+ * lib/sandbox/seatbelt.c on macOS (compiled there only, not exercised by this
  * project's CI).  Its own failures exit 125 and the command never runs
  * unconfined.
  */

@@ -1,7 +1,7 @@
 /*
  * sc-tasks: find a feature's tasks file, list its checkbox items, tick one.
  * The drivers never parse or edit a tasks file themselves; the logic is
- * lib/tasks.c.
+ * lib/attempt/tasks.c.
  */
 #include <stdint.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * sc-tree: the model's worktree as the trusted side of an attempt reads
  * it: the diff a tick would commit (for sc-classify to judge), the tree of
  * exactly the judged changes, a restore to the branch tip, and a file read
- * beneath the root.  Never through a symlink; the logic is lib/tree.c.
+ * beneath the root.  Never through a symlink; the logic is lib/attempt/tree.c.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,9 +2,9 @@
  * gen-scan-db: write the C header holding sc-mask --scan's rules compiled
  * into one serialised Vectorscan database, so a scan starts in
  * milliseconds instead of compiling for a second.  Run by make; the
- * output is build/gen/scan-db.h, compiled into lib/scan.c.
+ * output is build/gen/scan-db.h, compiled into lib/mask/scan.c.
  *
- * The database is for the machine this runs on; lib/scan.c compiles the
+ * The database is for the machine this runs on; lib/mask/scan.c compiles the
  * rules again at start where Vectorscan refuses it (another CPU).
  */
 #include <hs.h>

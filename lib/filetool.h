@@ -21,7 +21,7 @@
  * open REL beneath the directory ROOTFD ("" is ROOTFD itself) with
  * openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV) and
  * O_CLOEXEC: no symlink on the way, no other mount.  The descriptor, or
- * -1 with errno.  Also for walkers of the model's tree (lib/tree.c).
+ * -1 with errno.  Also for walkers of the model's tree (lib/attempt/tree.c).
  */
 int sc_open_beneath(int rootfd, const char *rel, int flags, mode_t mode);
 

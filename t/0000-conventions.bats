@@ -77,18 +77,18 @@ usage_status() {
 }
 
 @test "protected names and git keys that run programs are one C table, not copies in scripts" {
-	# lib/protected.c and lib/gitkeys.c hold them; drivers and the guard
+	# lib/policy/protected.c and lib/gitkeys.c hold them; drivers and the guard
 	# ask sc-classify (--print-protected, --git-neutral); comments aside
 	run sh -c 'grep -rniE "$1" "$2/libexec" "$2/hooks-guard/sc-git" |
 		grep -vE "^[^:]*:[0-9]+:[[:space:]]*#"' sh \
 		"gnumakefile|/\.claude/|\.mcp\.json|sshcommand|filter\.\*\.|textconv" "$SC_TOP"
 	[ "$status" -eq 1 ] || { echo "$output" >&2; false; }
-	grep -q '"gnumakefile"' "$SC_TOP/lib/protected.c"
+	grep -q '"gnumakefile"' "$SC_TOP/lib/policy/protected.c"
 	grep -q '"core.sshcommand"' "$SC_TOP/lib/gitkeys.c"
 }
 
 @test "in lib/ only the sc_*_run functions decide an exit status (lib/diag.h)" {
-	# Each function of lib/*.c that names an SC_EXIT_ status must be an
+	# Each function of lib/ (every .c) that names an SC_EXIT_ status must be an
 	# sc_*_run (or a static *_exit mapping a status for one); sc_die()
 	# and exit() lines aside.  Functions start at column 0, bodies are
 	# "{" ... "}" at column 0 (STYLE.md).
@@ -97,7 +97,7 @@ usage_status() {
 	local waiting=" acp.c attest.c gitopen.c include.c mcprun.c model.c
 		provider.c record.c replay.c signers.c sshsig.c tree.c "
 	local f out=""
-	for f in "$SC_TOP"/lib/*.c; do
+	for f in "$SC_TOP"/lib/*.c "$SC_TOP"/lib/*/*.c; do
 		[[ "$waiting" == *[[:space:]]"${f##*/}"[[:space:]]* ]] && continue
 		out+=$(awk '
 		FNR == 1 { fn = ""; st = 0; body = 0 }

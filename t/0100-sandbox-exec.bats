@@ -204,9 +204,11 @@ teardown() { sb_teardown; }
 }
 
 @test "the macOS path compiles with __APPLE__ defined (syntax only: CI has no macOS)" {
-	for f in lib/seatbelt.c bin/sc-sandbox-exec.c; do
+	local d inc=()
+	for d in "$SC_TOP"/lib "$SC_TOP"/lib/*/; do inc+=(-I"$d"); done
+	for f in lib/sandbox/seatbelt.c bin/sc-sandbox-exec.c; do
 		run "${CC:-cc}" -std=c11 -D_XOPEN_SOURCE=700 -D__APPLE__ -Wall -Wextra \
-			-Werror -Wshadow -Wformat=2 -Wvla -I"$SC_TOP/lib" -fsyntax-only "$SC_TOP/$f"
+			-Werror -Wshadow -Wformat=2 -Wvla "${inc[@]}" -fsyntax-only "$SC_TOP/$f"
 		assert_success
 	done
 	# The Linux build does not reference it.

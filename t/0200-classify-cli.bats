@@ -343,7 +343,7 @@ hook.pre.command=" ]
 }
 
 @test "every rule id is documented in the man page" {
-	ids=$(sed -n 's/^ X([A-Z_]*, "\([a-z.-]*\)".*/\1/p' "$SC_TOP/lib/policy-int.h")
+	ids=$(sed -n 's/^ X([A-Z_]*, "\([a-z.-]*\)".*/\1/p' "$SC_TOP/lib/policy/policy-int.h")
 	[ "$(printf '%s\n' "$ids" | wc -l)" -gt 40 ]
 	for id in $ids; do
 		grep -q -- "$id" "$SC_TOP/Documentation/sc-classify.1.scd" ||

@@ -22,7 +22,7 @@ load lib/mask
 	local code missing=
 	# shellcheck disable=SC2013 # codes are single words
 	for code in $(grep -ohE '(sc_error|sc_error_errno|sc_warning)\("[A-Z-]+"' \
-		"$SC_TOP"/lib/mask*.c "$SC_TOP"/lib/secrets.c "$SC_TOP"/lib/scan.c \
+		"$SC_TOP"/lib/mask/mask*.c "$SC_TOP"/lib/mask/secrets.c "$SC_TOP"/lib/mask/scan.c \
 		"$SC_TOP"/bin/sc-mask.c | sed 's/.*("//; s/"$//' | sort -u); do
 		grep -q "\[$code\]" "$SC_TOP/Documentation/sc-mask.1.scd" || missing="$missing $code"
 	done

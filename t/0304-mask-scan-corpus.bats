@@ -19,7 +19,7 @@ CORPUS="$SC_TOP/t/data/scan"
 }
 
 @test "scan corpus: every rule has samples and a row in sc-secrets(5)" {
-	grep -o '^	{ "[a-z0-9-]*"' "$SC_TOP/lib/scanrules.c" | cut -d'"' -f2 >"$SC_TMP/ids"
+	grep -o '^	{ "[a-z0-9-]*"' "$SC_TOP/lib/mask/scanrules.c" | cut -d'"' -f2 >"$SC_TMP/ids"
 	[ "$(wc -l <"$SC_TMP/ids")" -ge 90 ]
 	while read -r id; do
 		grep -q -x -F "$id" "$CORPUS/tp.rules" || { echo "no sample: $id"; return 1; }

@@ -1067,7 +1067,7 @@ static int judge(struct loop *l, const struct sc_record *call,
 	return emit(l, v) < 0 ? FAILED : GO_ON;
 }
 
-/* ---- MCP tools (lib/agentmcp.c) ------------------------------------ */
+/* ---- MCP tools (lib/agent/agentmcp.c) ------------------------------------ */
 
 static int mcp_event(void *ctx, const struct sc_record *r)
 {

@@ -2,7 +2,7 @@
 #define SC_MCP_H
 /*
  * The client side of the Model Context Protocol over stdio (sc-mcp(1)):
- * newline-delimited JSON-RPC 2.0 (lib/jsonrpc.c) with one server, started
+ * newline-delimited JSON-RPC 2.0 (lib/agent/jsonrpc.c) with one server, started
  * by the caller's argv (a sandbox prefix and the server's command) in a
  * session of its own, so ending it ends everything it started.
  *

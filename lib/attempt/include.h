@@ -27,7 +27,7 @@
  *     through a symlink the model left), with its owner's permission bits
  *     only (read and write always among them).
  *
- * The secrets each copied file holds (lib/secrets.h,
+ * The secrets each copied file holds (lib/mask/secrets.h,
  * sc_secrets_from_included) are written as type=secret records to the
  * SECRETS file (0600, replaced whole by a rename), for sc-mask --records.
  */

@@ -85,7 +85,7 @@ int sc_tree_restore(const char *dir, const struct sc_patterns *keep);
 /*
  * Open the repository at DIR (lib/gitopen.h) and its worktree's root
  * directory, the way every command here does; an exit status, with the
- * diagnostic printed.  lib/include.c opens the attempt's worktree so.
+ * diagnostic printed.  lib/attempt/include.c opens the attempt's worktree so.
  */
 int sc_tree_open(const char *dir, git_repository **repo, int *rootfd);
 /* Copy the regular file REL beneath DIR to OUTFD. */

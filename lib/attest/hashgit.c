@@ -1,6 +1,6 @@
 /*
  * sc-hash-git, the tool (hashgit.h): protect lists in, a manifest or
- * findings out.  The manifest is lib/githash.c.
+ * findings out.  The manifest is lib/attest/githash.c.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
  * sc-hash-git(1), the tool: the protect lists it is given, the manifest it
  * writes (to standard output, or atomically to a file) or checks.  The
  * manifest itself (what is hashed, its records, the comparison) is
- * lib/githash.c; this module only wires it to files and descriptors.
+ * lib/attest/githash.c; this module only wires it to files and descriptors.
  */
 
 #include "githash.h"

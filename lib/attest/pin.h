@@ -85,7 +85,7 @@ struct sc_pin_findings {
 void sc_pin_findings_release(struct sc_pin_findings *f);
 
 /*
- * Scan every name and every file of T with SC (lib/scan.h) and the
+ * Scan every name and every file of T with SC (lib/mask/scan.h) and the
  * secret-file names of sc-classify, in path order.  Returns the number of
  * findings not allowed (out->failing), or -1 on a matcher error; allowed
  * ones are in OUT too.

@@ -1,6 +1,6 @@
 /*
  * sc-pin(1)'s commands: each checks, scans, pins or verifies and writes
- * its records; the lock and the digest are lib/pin.c.
+ * its records; the lock and the digest are lib/attest/pin.c.
  */
 #include <errno.h>
 #include <stdio.h>

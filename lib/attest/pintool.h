@@ -5,7 +5,7 @@
  * sc-pin(1)'s commands, one sc_pin_CMD_run() each, called by its main
  * with the command line parsed and checked (lib/diag.h): each writes its
  * records or digest on standard output and returns the exit status.  The
- * lock, the digest and the check of one package are lib/pin.c.
+ * lock, the digest and the check of one package are lib/attest/pin.c.
  */
 
 #include <stddef.h>

@@ -3,7 +3,7 @@
 
 /*
  * sc-mask(1) in the library: sc_mask_run() does what its main was asked,
- * and the three ways it moves data through a masker (lib/mask.h): a byte
+ * and the three ways it moves data through a masker (lib/mask/mask.h): a byte
  * stream (files or stdin to stdout), a record stream (the text field of
  * type=text records), and a unified diff (findings for added lines).
  * These three return an sc_maskio_status and have printed their
@@ -84,7 +84,7 @@ int sc_mask_records(struct sc_masker *m, struct sc_input *in,
  * --check-diff: read a unified diff from IN; one type=finding
  * code=SECRET-IN-DIFF name= file= line= per secret on each added line.
  * With SC (not NULL), each file's added lines, masked, are also scanned
- * for credential-shaped content (lib/scan.h): type=finding
+ * for credential-shaped content (lib/mask/scan.h): type=finding
  * code=CREDENTIAL (or CREDENTIAL-ALLOWED) rule= file= line= fingerprint=.
  * SC_MASKIO_FOUND when any finding is not allowed, SC_MASKIO_OK when
  * none; SC_MASKIO_INCOMPLETE with error[SCAN-INCOMPLETE] when a binary

@@ -3,7 +3,7 @@
 
 /*
  * sc-mask --scan: credential-shaped content found without knowing any
- * value.  The rules are one table (lib/scanrules.c, listed in
+ * value.  The rules are one table (lib/mask/scanrules.c, listed in
  * sc-secrets(5)), each a regular expression with a made-up positive and
  * negative example the unit tests check.  All rules are one Vectorscan
  * database in block mode, compiled at build time (build/gen/scan-db.h)

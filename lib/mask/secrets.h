@@ -16,7 +16,7 @@
 
 #include "buf.h"
 
-/* A value holding newlines is also masked line by line (lib/mask.c). */
+/* A value holding newlines is also masked line by line (lib/mask/mask.c). */
 struct sc_secret {
 	char *name;
 	struct sc_buf value;

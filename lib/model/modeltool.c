@@ -1,7 +1,7 @@
 /*
  * sc-model(1), the tool: ask a provider for the next turn of a
  * conversation read as records, or name where its credentials would come
- * from.  The provider is lib/provider.c, the conversation lib/model.c.
+ * from.  The provider is lib/model/provider.c, the conversation lib/model/model.c.
  */
 #include <string.h>
 #include <unistd.h>

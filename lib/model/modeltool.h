@@ -3,7 +3,7 @@
 
 /*
  * sc-model(1), the tool: its main parses the command line, fills the
- * provider P (lib/provider.h) and calls one of these (lib/diag.h).  Each
+ * provider P (lib/model/provider.h) and calls one of these (lib/diag.h).  Each
  * returns the exit status of sc-model(1).
  */
 

@@ -2,7 +2,7 @@
 #define SC_PROXYREQ_H
 
 /*
- * What a sandboxed client asks the host proxy (lib/netproxy.c): the head
+ * What a sandboxed client asks the host proxy (lib/sandbox/netproxy.c): the head
  * of an HTTP proxy request, and the server name of a TLS ClientHello.
  * Pure parsers over bytes, fuzzed (t/fuzz/fuzz-proxyreq.c): every input
  * here comes from code the sandbox does not trust.

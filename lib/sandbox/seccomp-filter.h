@@ -3,11 +3,11 @@
 
 /*
  * Named seccomp-filter.h, not seccomp.h: lib/ is on the include path, and
- * a lib/seccomp.h would hide libseccomp's <seccomp.h> from every file.
+ * a lib/sandbox/seccomp.h would hide libseccomp's <seccomp.h> from every file.
  */
 /*
  * The system-call filter sc-sandbox-exec loads last, right before execve.
- * Built with libseccomp (lib/seccomp.c) once, at build time: running
+ * Built with libseccomp (lib/sandbox/seccomp.c) once, at build time: running
  * libseccomp at every start cost about 1.5 ms.  libseccomp handles
  * architectures: the filter is for the native architecture only, and a
  * system call made through another ABI (x32, int 0x80) kills the process.  seccomp cannot read pointer
@@ -21,7 +21,7 @@
 int sc_seccomp_available(void);
 
 /*
- * Load the filter for NET into the calling thread (lib/seccomp-load.c: the
+ * Load the filter for NET into the calling thread (lib/sandbox/seccomp-load.c: the
  * program compiled at build time).  no_new_privs must be set.  -1 (with a
  * diagnostic) when it cannot be loaded.
  */

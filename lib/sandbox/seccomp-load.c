@@ -1,6 +1,6 @@
 /*
  * Loading the seccomp filter compiled at build time (build-aux/gen-seccomp
- * wrote it from the rules in lib/seccomp.c).  The same program libseccomp's
+ * wrote it from the rules in lib/sandbox/seccomp.c).  The same program libseccomp's
  * seccomp_load would load, without building it again at every start.
  */
 #include <errno.h>

@@ -206,7 +206,7 @@ static int build(scmp_filter_ctx ctx, enum sc_net_mode net)
 
 /*
  * Build time only (build-aux/gen-seccomp): sc-sandbox-exec loads the
- * program written here, compiled into lib/seccomp-load.c, instead of
+ * program written here, compiled into lib/sandbox/seccomp-load.c, instead of
  * running libseccomp at every start.
  */
 int sc_seccomp_export(enum sc_net_mode net, int fd)

@@ -14,7 +14,7 @@
  * under build/).
  *
  * The objects built for the static link are compiled with SC_STATIC_EXE:
- * there lib/gitconfig.c never calls dlopen and lib/netproxy.c never calls
+ * there lib/gitconfig.c never calls dlopen and lib/sandbox/netproxy.c never calls
  * getaddrinfo, and the link fails on glibc's warning if anything does.
  */
 

@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# scan-patterns.pl lib/scanrules.c: print each rule's regex, one a line,
+# scan-patterns.pl lib/mask/scanrules.c: print each rule's regex, one a line,
 # for peers (ripgrep) to search the same patterns; caseless rules get
 # "(?i)".  Reads the C table: an entry's first string literals after its
 # id and flags, up to the one ending with a comma, are the regex.

@@ -43,7 +43,7 @@ if [ ! -f "$dir/input" ] || [ "$(($(wc -c <"$dir/input") >> 20))" -ne "$mib" ]; 
 	done
 	truncate -s $((mib << 20)) "$dir/input"
 fi
-perl "$top/t/bench/scan-patterns.pl" "$top/lib/scanrules.c" >"$dir/patterns"
+perl "$top/t/bench/scan-patterns.pl" "$top/lib/mask/scanrules.c" >"$dir/patterns"
 export OUT="$dir/out" INPUT="$dir/input" MASK="$mask" PATTERNS="$dir/patterns"
 
 echo "bench/scan: $mib MiB of mixed source, $(wc -l <"$dir/patterns") rules"

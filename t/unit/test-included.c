@@ -1,4 +1,4 @@
-/* The secrets of an included file (lib/secrets.c, sc_secrets_from_included):
+/* The secrets of an included file (lib/mask/secrets.c, sc_secrets_from_included):
  * a dotenv file gives its secret-named variables, anything else every
  * strong line as NAME:LINE (generated test values only). */
 #include "../lib/tap.h"
