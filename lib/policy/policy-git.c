@@ -303,6 +303,17 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 	return i;
 }
 
+/* OPT's first LEN bytes as a string in NAME (SIZE bytes); -1 when they
+ * do not fit, which no option git knows does. */
+static int option_name(char *name, size_t size, const char *opt, size_t len)
+{
+	if (len >= size)
+		return -1;
+	memcpy(name, opt, len);
+	name[len] = '\0';
+	return 0;
+}
+
 /* Options whose value is free text (a message, a pattern), not a path. */
 static int git_text_option(const char *sub, const char *opt, size_t len)
 {
@@ -320,10 +331,8 @@ static int git_text_option(const char *sub, const char *opt, size_t len)
 		"--onto", "--reason", NULL };
 	char name[64];
 
-	if (len >= sizeof(name))
+	if (option_name(name, sizeof(name), opt, len) < 0)
 		return 0;
-	memcpy(name, opt, len);
-	name[len] = '\0';
 	if (!strcmp(name, "-e"))
 		return !strcmp(sub, "grep");
 	if (!strcmp(name, "-s"))
@@ -383,10 +392,8 @@ static int git_path_option(const char *sub, const char *opt, size_t len,
 	char name[64];
 
 	*write = 0;
-	if (len >= sizeof(name))
+	if (option_name(name, sizeof(name), opt, len) < 0)
 		return 0;
-	memcpy(name, opt, len);
-	name[len] = '\0';
 	if ((!strcmp(sub, "format-patch") || !strcmp(sub, "archive")) &&
 	    (!strcmp(name, "-o") || !strcmp(name, "--output-directory"))) {
 		*write = 1;

@@ -391,6 +391,25 @@ static int find_needs_walk(const struct sc_find *f)
 	return 0;
 }
 
+/* FJ for the find or fd command whose arguments are W[I..N). */
+static void find_judge_init(struct find_judge *fj, struct judge *j,
+			    struct ctx *c, const struct sc_sw_word *w,
+			    size_t n, size_t i, const char *object)
+{
+	size_t k;
+
+	memset(fj, 0, sizeof(*fj));
+	fj->j = j;
+	fj->c = c;
+	fj->w = w + i;
+	fj->aw = fj->w;
+	fj->object = object;
+	fj->argv = sc_xcalloc(n - i + 1, sizeof(*fj->argv));
+	for (k = i; k < n; k++)
+		fj->argv[k - i] = w[k].s;
+	sc_find_init(&fj->f);
+}
+
 void pol_judge_find(struct judge *j, struct ctx *c,
 		    const struct sc_sw_word *w, size_t n, size_t i,
 		    const char *object)
@@ -399,16 +418,7 @@ void pol_judge_find(struct judge *j, struct ctx *c,
 	static const struct sc_sw_word dot = { (char *)".", 1, 0 };
 	size_t k, budget = SC_WALK_BUDGET;
 
-	memset(&fj, 0, sizeof(fj));
-	fj.j = j;
-	fj.c = c;
-	fj.w = w + i;
-	fj.aw = fj.w;
-	fj.object = object;
-	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
-	for (k = i; k < n; k++)
-		fj.argv[k - i] = w[k].s;
-	sc_find_init(&fj.f);
+	find_judge_init(&fj, j, c, w, n, i, object);
 	if (sc_find_parse(&fj.f, fj.argv, n - i) < 0) {
 		pol_note(j, R_NOT_UNDERSTOOD, object);
 		goto out;
@@ -464,17 +474,8 @@ void pol_judge_fd(struct judge *j, struct ctx *c,
 	struct sc_fd fd;
 	size_t k, budget = SC_WALK_BUDGET;
 
-	memset(&fj, 0, sizeof(fj));
-	fj.j = j;
-	fj.c = c;
-	fj.w = w + i;
-	fj.aw = fj.w;
-	fj.object = object;
+	find_judge_init(&fj, j, c, w, n, i, object);
 	fj.fd = &fd;
-	fj.argv = sc_xcalloc(n - i + 1, sizeof(*fj.argv));
-	for (k = i; k < n; k++)
-		fj.argv[k - i] = w[k].s;
-	sc_find_init(&fj.f);
 	sc_fd_init(&fd);
 	if (sc_fd_parse(&fd, fj.argv, n - i) < 0) {
 		pol_note(j, R_NOT_UNDERSTOOD, object);
