@@ -2,10 +2,11 @@
 # The secret files git ignores in the person's checkout are hidden from
 # every sandboxed command, but the files an in-place run included for the
 # checks (SC_INCLUDED_LIST).  Which ignored file is an included one is
-# sc-classify's decision (--included, deny.included-file), matched as the
-# policy matches protected names: in any letter case, and beneath an
-# included directory.  The driver used to compare the names itself, byte
-# for byte, with jq.
+# sc-classify's decision (--included, deny.included-file), beneath an
+# included directory too.  A secret's name that matches the list only in
+# another letter case is another file where names do not fold: it stays
+# hidden (fail closed).  The driver used to compare the names itself, with
+# jq.
 
 # shellcheck disable=SC2154,SC2030,SC2031 # bats run sets status, output, stderr; each @test is a subshell
 load lib/common
@@ -32,7 +33,7 @@ hidden() {
 	local -a h
 	set -o pipefail   # as every driver runs
 	sc_ignored_secrets h
-	printf '%s\n' "${h[@]#"$PWD"/}" | sort
+	printf '%s\n' "${h[@]#"$PWD"/}" | LC_ALL=C sort
 }
 
 @test "without included files every ignored secret is hidden" {
@@ -41,15 +42,28 @@ hidden() {
 	assert_output "$(printf '.env.local\n.env.test\nsecrets/id.pem')"
 }
 
-@test "an included file is not hidden, whatever the letter case of its name in the list" {
-	# The jq comparison hid .env.test here: '.ENV.Test' is not byte for
-	# byte its name.  The policy folds case (on a case-insensitive volume
-	# it is the same file), and so does the sandbox's list now.
-	printf '.ENV.Test\0' >"$SC_TMP/included"
+@test "an included file is not hidden; the other secrets are" {
+	printf '.env.test\0' >"$SC_TMP/included"
 	export SC_INCLUDED_LIST=$SC_TMP/included
 	run hidden
 	assert_success
 	assert_output "$(printf '.env.local\nsecrets/id.pem')"
+}
+
+@test "a secret whose name matches an included one only in letter case stays hidden" {
+	# Here names do not fold: .env.TEST is not the person's .env.test,
+	# and its values must not reach the sandbox.
+	printf 'TOKEN=three\n' >.env.TEST
+	printf '.env.test\0' >"$SC_TMP/included"
+	export SC_INCLUDED_LIST=$SC_TMP/included
+	run hidden
+	assert_success
+	assert_output "$(printf '.env.TEST\n.env.local\nsecrets/id.pem')"
+	# The list spelled otherwise exempts neither.
+	printf '.ENV.Test\0' >"$SC_TMP/included"
+	run hidden
+	assert_success
+	assert_output "$(printf '.env.TEST\n.env.local\n.env.test\nsecrets/id.pem')"
 }
 
 @test "a file beneath an included directory is not hidden; the others stay hidden" {

@@ -150,7 +150,7 @@ void pol_judge_path(struct judge *j, const char *cwd, const char *path,
 void pol_line_object(const struct ctx *c, const char *line, size_t len,
 		     struct sc_buf *out);
 enum rule_id pol_protected_rule(const struct judge *j, const char *f,
-				int write);
+				const char *name, int write);
 const char *pol_show_rel(const char *rel);
 enum rule_id pol_status_rule(int status);
 int pol_system_program(const struct sc_sw_word *w);

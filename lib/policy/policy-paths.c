@@ -102,16 +102,22 @@ static int path_in_set(const struct sc_strset *set, const char *f)
 	return found;
 }
 
-/* The deny rules a path name meets, read or write; R_COUNT for none. */
+/* The deny rules a path name meets, read or write; R_COUNT for none.  F
+ * is the name folded, NAME as spelled. */
 enum rule_id pol_protected_rule(const struct judge *j, const char *f,
-				int write)
+				const char *name, int write)
 {
 	if (sc_protected_is(SC_PROT_GIT, f))
 		return R_GIT_DIR;
-	/* Before the secret names: an included .env.test is named by
-	 * its own rule, whatever its name looks like. */
+	/* Before the secret names: an included .env.test is named by its
+	 * own rule, whatever its name looks like.  Folded, the list also
+	 * denies .ENV.test; but where names do not fold that is another
+	 * file, not the person's, and a secret: it stays deny.secret-file,
+	 * which the drivers hide from the sandbox and learn to mask. */
 	if (path_in_set(&j->p->included, f))
-		return R_INCLUDED;
+		return is_secret(f) &&
+		       !path_in_set(&j->p->included_exact, name) ?
+		       R_SECRET : R_INCLUDED;
 	if (is_secret(f))
 		return R_SECRET;
 	if (j->p->mode == SC_MODE_IN_PLACE &&
@@ -203,7 +209,7 @@ void pol_judge_path(struct judge *j, const char *cwd, const char *path,
 		if (!name)
 			continue;
 		sc_path_fold_rel(name, &f);
-		r = pol_protected_rule(j, f.data, write);
+		r = pol_protected_rule(j, f.data, name, write);
 		if (r != R_COUNT)
 			pol_note(j, r, pol_show_rel(res.rel));
 		if (write && ask == R_COUNT)

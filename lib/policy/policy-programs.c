@@ -93,7 +93,7 @@ static int entry_plain(struct find_judge *fj)
 		S_ISDIR(e->st.st_mode);
 	if (plain) {
 		sc_path_fold_rel(e->rel, &f);
-		plain = *e->rel && pol_protected_rule(fj->j, f.data, 1) == R_COUNT &&
+		plain = *e->rel && pol_protected_rule(fj->j, f.data, e->rel, 1) == R_COUNT &&
 			pol_ask_rule(fj->j, f.data) == R_COUNT;
 	}
 	sc_buf_release(&f);

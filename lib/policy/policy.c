@@ -470,6 +470,7 @@ void sc_policy_release(struct sc_policy *p)
 	free(p->host_grants);
 	sc_strset_release(&p->ignored);
 	sc_strset_release(&p->included);
+	sc_strset_release(&p->included_exact);
 	sc_strset_release(&p->frozen);
 	free(p->path_env);
 	free(p->feature);
@@ -557,7 +558,6 @@ void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
 	char sep = memchr(data, '\0', len) ? '\0' : '\n';
 	size_t i = 0;
 
-	(void)p;
 	while (i < len) {
 		const char *e = memchr(data + i, sep, len - i);
 		size_t n = e ? (size_t)(e - data - i) : len - i;
@@ -565,10 +565,14 @@ void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
 		if (n && sc_path_normalize(data + i, n, &norm) == 0 && norm.len) {
 			sc_path_fold_rel(norm.data, &f);
 			sc_strset_add(which, f.data, f.len);
+			if (which == &p->included)
+				sc_strset_add(&p->included_exact, norm.data,
+					      norm.len);
 		}
 		i += n + 1;
 	}
 	sc_strset_sort(which);
+	sc_strset_sort(&p->included_exact);
 	sc_buf_release(&norm);
 	sc_buf_release(&f);
 }

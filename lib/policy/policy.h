@@ -61,6 +61,9 @@ struct sc_policy {
 	/* folded paths of the person's files copied into the worktree
 	 * (worktree.include): no file tool reads or writes them */
 	struct sc_strset included;
+	/* the same as spelled: only a name that matches one of these byte
+	 * for byte is the person's file where names do not fold */
+	struct sc_strset included_exact;
 };
 
 /* One part of a call that asks: its rule and the object a grant names. */
@@ -112,7 +115,7 @@ int sc_policy_load_grants(struct sc_policy *p, int fd);
 /*
  * Load a list of root-relative paths from DATA (LEN bytes): NUL-separated,
  * or newline-separated when it holds no NUL.  WHICH is &p->ignored,
- * &p->frozen or &p->included.
+ * &p->frozen or &p->included (which also fills p->included_exact).
  */
 void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
 			  const char *data, size_t len);

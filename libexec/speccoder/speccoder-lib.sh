@@ -285,8 +285,9 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 # but the included files of an in-place run (SC_INCLUDED_LIST, NUL-separated
 # root-relative paths: the person named them for the checks).  Which file
 # is included is sc-classify's decision (--included: deny.included-file,
-# matched as the policy matches it, in any letter case and beneath an
-# included directory), not a string comparison here.  A list that cannot
+# beneath an included directory too; a secret whose name matches the list
+# only in another letter case stays deny.secret-file, hidden), not a
+# string comparison here.  A list that cannot
 # be made ends the driver: it would hide nothing.
 sc_ignored_secrets() { # ARRAY
 	local -n _hide=$1
