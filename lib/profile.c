@@ -15,24 +15,6 @@
 #include "opt.h"
 #include "profile.h"
 
-void sc_strlist_add(struct sc_strlist *l, const char *s)
-{
-	SC_ALLOC_GROW(l->v, l->nr + 2, l->alloc);
-	l->v[l->nr++] = sc_xstrdup(s);
-	l->v[l->nr] = NULL;
-}
-
-void sc_strlist_release(struct sc_strlist *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->nr = l->alloc = 0;
-}
-
 void sc_sandbox_policy_init(struct sc_sandbox_policy *p)
 {
 	memset(p, 0, sizeof(*p));

@@ -14,6 +14,22 @@ void sc_strlist_addn(struct sc_strlist *l, const char *s, size_t len)
 	l->v[l->nr] = NULL;
 }
 
+void sc_strlist_add(struct sc_strlist *l, const char *s)
+{
+	sc_strlist_addn(l, s, strlen(s));
+}
+
+void sc_strlist_release(struct sc_strlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}
+
 static int cmpstr(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
