@@ -82,7 +82,7 @@ static int is_manifest(const char *f)
 }
 
 /* F or one of its ancestors is in SET. */
-static int path_in_set(const struct sc_strset *set, const char *f)
+static int path_in_set(const struct sc_strlist *set, const char *f)
 {
 	struct sc_buf b = SC_BUF_INIT;
 	int found = 0;
@@ -92,7 +92,7 @@ static int path_in_set(const struct sc_strset *set, const char *f)
 		return 0;
 	sc_buf_adds(&b, f);
 	while (!found) {
-		found = sc_strset_has(set, b.data);
+		found = sc_strlist_has(set, b.data);
 		slash = strrchr(b.data, '/');
 		if (!slash)
 			break;
@@ -144,7 +144,7 @@ enum rule_id pol_ask_rule(const struct judge *j, const char *f)
 		return R_AGENT_CONTEXT;
 	if (is_manifest(f))
 		return R_MANIFEST;
-	if (sc_strset_has(&j->p->frozen, f))
+	if (sc_strlist_has(&j->p->frozen, f))
 		return R_FROZEN;
 	if (j->p->mode == SC_MODE_SPEC && !is_own_artifact(j->p, f))
 		return R_SPEC_MODE;

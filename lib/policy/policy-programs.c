@@ -55,28 +55,29 @@ struct find_judge {
 	const struct sc_walk_entry *e;
 	struct sc_buf shown;
 	int plain;                    /* -1 not yet known */
-	struct sc_strset seen;        /* ordinary kinds already judged */
+	struct sc_strlist seen;       /* ordinary kinds already judged */
 };
 
-/* Add ITEM to sorted set S, keeping it sorted (one move, no sort). */
-static void strset_insert(struct sc_strset *s, const char *item, size_t len)
+/* Add ITEM to sorted list S, keeping it sorted (one move, no sort). */
+static void strlist_insert_sorted(struct sc_strlist *s, const char *item,
+				  size_t len)
 {
 	size_t lo = 0, hi = s->nr;
 	char *copy;
 
-	sc_strset_add(s, item, len);
-	copy = s->items[--s->nr];
+	sc_strlist_addn(s, item, len);
+	copy = s->v[--s->nr];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(s->items[mid], copy) < 0)
+		if (strcmp(s->v[mid], copy) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	memmove(s->items + lo + 1, s->items + lo,
-		(s->nr - lo) * sizeof(*s->items));
-	s->items[lo] = copy;
+	memmove(s->v + lo + 1, s->v + lo,
+		(s->nr - lo) * sizeof(*s->v));
+	s->v[lo] = copy;
 	s->nr++;
 }
 
@@ -300,9 +301,9 @@ static void find_reach(size_t action, void *arg)
 		if (a->kind == SC_FIND_EXECDIR)
 			sc_buf_add(&key, e->rel, strrchr(e->rel, '/') ?
 				   (size_t)(strrchr(e->rel, '/') - e->rel) : 0);
-		seen = sc_strset_has(&fj->seen, key.data);
+		seen = sc_strlist_has(&fj->seen, key.data);
 		if (!seen)
-			strset_insert(&fj->seen, key.data, key.len);
+			strlist_insert_sorted(&fj->seen, key.data, key.len);
 		sc_buf_release(&key);
 		if (seen)
 			return;
@@ -455,7 +456,7 @@ void pol_judge_find(struct judge *j, struct ctx *c,
 	}
 	pol_note(j, R_READ_COMMAND, object);
 out:
-	sc_strset_release(&fj.seen);
+	sc_strlist_release(&fj.seen);
 	sc_find_release(&fj.f);
 	free(fj.argv);
 }
@@ -495,7 +496,7 @@ void pol_judge_fd(struct judge *j, struct ctx *c,
 	pol_note(j, R_READ_COMMAND, object);
 out:
 	sc_buf_release(&fj.shown);
-	sc_strset_release(&fj.seen);
+	sc_strlist_release(&fj.seen);
 	sc_fd_release(&fd);
 	free(fj.argv);
 }
@@ -1008,7 +1009,7 @@ int pol_judge_xargs(struct judge *j, struct ctx *c,
 					       fj.f.start_from + k], &budget);
 	}
 	sc_buf_release(&fj.shown);
-	sc_strset_release(&fj.seen);
+	sc_strlist_release(&fj.seen);
 	sc_find_release(&fj.f);
 	sc_fd_release(&fd);
 	free(fj.argv);

@@ -49,41 +49,6 @@ const char *const sc_policy_rules[] = {
 	NULL
 };
 
-/* ---- sets ---------------------------------------------------------- */
-
-void sc_strset_add(struct sc_strset *s, const char *item, size_t len)
-{
-	SC_ALLOC_GROW(s->items, s->nr + 1, s->alloc);
-	s->items[s->nr++] = sc_xmemdup(item, len);
-}
-
-static int cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void sc_strset_sort(struct sc_strset *s)
-{
-	if (s->nr)
-		qsort(s->items, s->nr, sizeof(*s->items), cmpstr);
-}
-
-int sc_strset_has(const struct sc_strset *s, const char *item)
-{
-	return s->nr && bsearch(&item, s->items, s->nr, sizeof(*s->items),
-				cmpstr) != NULL;
-}
-
-void sc_strset_release(struct sc_strset *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr; i++)
-		free(s->items[i]);
-	free(s->items);
-	memset(s, 0, sizeof(*s));
-}
-
 /* ---- judging state ------------------------------------------------- */
 
 /*
@@ -159,7 +124,7 @@ void pol_note(struct judge *j, enum rule_id r, const char *object)
 {
 	int d = rules[r].decision;
 
-	if (d == SC_ASK && sc_strset_has(&j->p->grants, object)) {
+	if (d == SC_ASK && sc_strlist_has(&j->p->grants, object)) {
 		r = R_GRANT;
 		d = SC_ALLOW;
 		grant_hosts(j->p, j->v, object);
@@ -460,7 +425,7 @@ void sc_policy_release(struct sc_policy *p)
 {
 	sc_root_release(&p->root);
 	sc_config_release(&p->cfg);
-	sc_strset_release(&p->grants);
+	sc_strlist_release(&p->grants);
 	for (size_t i = 0; i < p->nr_host_grants; i++) {
 		for (size_t k = 0; k < p->host_grants[i].nr; k++)
 			free(p->host_grants[i].hosts[k]);
@@ -468,10 +433,10 @@ void sc_policy_release(struct sc_policy *p)
 		free(p->host_grants[i].object);
 	}
 	free(p->host_grants);
-	sc_strset_release(&p->ignored);
-	sc_strset_release(&p->included);
-	sc_strset_release(&p->included_exact);
-	sc_strset_release(&p->frozen);
+	sc_strlist_release(&p->ignored);
+	sc_strlist_release(&p->included);
+	sc_strlist_release(&p->included_exact);
+	sc_strlist_release(&p->frozen);
 	free(p->path_env);
 	free(p->feature);
 	if (p->exes) {
@@ -542,16 +507,16 @@ int sc_policy_load_grants(struct sc_policy *p, int fd)
 			continue;   /* no verdict prints such an object */
 		if (add_host_grant(p, &rec, o->value) < 0)
 			continue;   /* a host no answer can name: no grant */
-		sc_strset_add(&p->grants, o->value, o->value_len);
+		sc_strlist_addn(&p->grants, o->value, o->value_len);
 	}
 	if (st < 0)
 		sc_reader_report(&rd, st);
 	sc_record_release(&rec);
-	sc_strset_sort(&p->grants);
+	sc_strlist_sort(&p->grants);
 	return st < 0 ? st : 0;
 }
 
-void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
+void sc_policy_load_paths(struct sc_policy *p, struct sc_strlist *which,
 			  const char *data, size_t len)
 {
 	struct sc_buf norm = SC_BUF_INIT, f = SC_BUF_INIT;
@@ -564,15 +529,15 @@ void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
 
 		if (n && sc_path_normalize(data + i, n, &norm) == 0 && norm.len) {
 			sc_path_fold_rel(norm.data, &f);
-			sc_strset_add(which, f.data, f.len);
+			sc_strlist_addn(which, f.data, f.len);
 			if (which == &p->included)
-				sc_strset_add(&p->included_exact, norm.data,
-					      norm.len);
+				sc_strlist_addn(&p->included_exact, norm.data,
+						norm.len);
 		}
 		i += n + 1;
 	}
-	sc_strset_sort(which);
-	sc_strset_sort(&p->included_exact);
+	sc_strlist_sort(which);
+	sc_strlist_sort(&p->included_exact);
 	sc_buf_release(&norm);
 	sc_buf_release(&f);
 }

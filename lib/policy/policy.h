@@ -20,6 +20,7 @@
 #include "config.h"
 #include "paths.h"
 #include "record.h"
+#include "strlist.h"
 
 enum sc_decision { SC_ALLOW = 0, SC_ASK = 1, SC_DENY = 2 };
 
@@ -31,12 +32,6 @@ enum sc_mode {
 };
 
 struct sc_exe_cache;
-
-/* A sorted set of strings, for grants and path lists. */
-struct sc_strset {
-	char **items;
-	size_t nr, alloc;
-};
 
 /* A grant for the run that names hosts: the object runs with them. */
 struct sc_host_grant {
@@ -50,20 +45,20 @@ struct sc_policy {
 	enum sc_mode mode;
 	int no_prompt;
 	struct sc_config cfg;
-	struct sc_strset grants;    /* objects a person approved */
+	struct sc_strlist grants;   /* objects a person approved */
 	struct sc_host_grant *host_grants;   /* those granted with hosts */
 	size_t nr_host_grants, alloc_host_grants;
-	struct sc_strset ignored;   /* folded paths git ignored (in-place) */
-	struct sc_strset frozen;    /* folded paths of tests that existed */
+	struct sc_strlist ignored;  /* folded paths git ignored (in-place) */
+	struct sc_strlist frozen;   /* folded paths of tests that existed */
 	char *path_env;             /* PATH, to name the executable */
 	char *feature;              /* spec mode: the one feature, folded */
 	struct sc_exe_cache *exes;  /* PATH lookups already made */
 	/* folded paths of the person's files copied into the worktree
 	 * (worktree.include): no file tool reads or writes them */
-	struct sc_strset included;
+	struct sc_strlist included;
 	/* the same as spelled: only a name that matches one of these byte
 	 * for byte is the person's file where names do not fold */
-	struct sc_strset included_exact;
+	struct sc_strlist included_exact;
 };
 
 /* One part of a call that asks: its rule and the object a grant names. */
@@ -117,7 +112,7 @@ int sc_policy_load_grants(struct sc_policy *p, int fd);
  * or newline-separated when it holds no NUL.  WHICH is &p->ignored,
  * &p->frozen or &p->included (which also fills p->included_exact).
  */
-void sc_policy_load_paths(struct sc_policy *p, struct sc_strset *which,
+void sc_policy_load_paths(struct sc_policy *p, struct sc_strlist *which,
 			  const char *data, size_t len);
 
 void sc_verdict_init(struct sc_verdict *v);
@@ -143,10 +138,5 @@ int sc_policy_secret_name(const char *rel);
 
 /* The rule ids, NULL-terminated, for the man page test. */
 extern const char *const sc_policy_rules[];
-
-void sc_strset_add(struct sc_strset *s, const char *item, size_t len);
-void sc_strset_sort(struct sc_strset *s);
-int sc_strset_has(const struct sc_strset *s, const char *item);
-void sc_strset_release(struct sc_strset *s);
 
 #endif

@@ -26,6 +26,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	sc_policy_load_grants(&p, fd);
 	close(fd);
-	sc_strset_release(&p.grants);
+	sc_strlist_release(&p.grants);
 	return 0;
 }
