@@ -5,14 +5,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "alloc.h"
 #include "paths.h"
-#include "strlist.h"
 
 /* The most symlinks one resolution follows, as Linux's MAXSYMLINKS. */
 #define MAX_LINKS 40
@@ -551,23 +549,4 @@ void sc_path_fold_rel(const char *rel, struct sc_buf *out)
 		sc_path_fold(c, n, out);
 		c += n + (e ? 1 : 0);
 	}
-}
-
-int sc_dir_names(int dfd, char ***names, size_t *nr)
-{
-	struct sc_strlist l = { 0 };
-	int st = sc_dir_list(dfd, SIZE_MAX, &l);
-
-	*names = l.v;
-	*nr = l.nr;
-	return st < 0 ? -1 : 0;
-}
-
-void sc_dir_names_free(char **names, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
 }

@@ -92,14 +92,6 @@ void sc_path_fold(const char *comp, size_t len, struct sc_buf *out);
 void sc_path_fold_rel(const char *rel, struct sc_buf *out);
 
 /*
- * sc_dir_list (strlist.h) as a bare array: the names in the directory
- * open as DFD, sorted.  -1 with errno set on error; free the list with
- * sc_dir_names_free.
- */
-int sc_dir_names(int dfd, char ***names, size_t *nr);
-void sc_dir_names_free(char **names, size_t nr);
-
-/*
  * 1 when absolute PATH is DIR itself or lies beneath it, compared
  * lexically and component by component (neither is resolved: give
  * realpaths or normalised paths).  Equal counts as beneath: a caller

@@ -433,22 +433,14 @@ static int locate(const char *dir, const char *file, int *dirfd,
 /* Read all of FD into OUT; more than the cap is malformed, never cut. */
 static int read_all(int fd, const char *shown, struct sc_buf *out)
 {
-	for (;;) {
-		ssize_t n;
-
-		sc_buf_grow(out, SC_IO_CHUNK);
-		n = read(fd, out->data + out->len, SC_IO_CHUNK);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			sc_error_errno("READ-FAILED", "cannot read '%s'", shown);
-			return SC_TASKS_IO;
-		}
-		if (!n)
-			return SC_TASKS_OK;
-		sc_buf_setlen(out, out->len + (size_t)n);
-		if (out->len > SC_TASKS_MAX_FILE)
-			return malformed(shown, 1, "larger than 4 MiB");
+	switch (sc_read_fd_max(fd, SC_TASKS_MAX_FILE, 0, out)) {
+	case 0:
+		return SC_TASKS_OK;
+	case -2:
+		return malformed(shown, 1, "larger than 4 MiB");
+	default:
+		sc_error_errno("READ-FAILED", "cannot read '%s'", shown);
+		return SC_TASKS_IO;
 	}
 }
 

@@ -14,11 +14,11 @@
 #include "encode.h"
 #include "gitconfig.h"
 #include "io.h"
-#include "paths.h"
 #include "pin.h"
 #include "policy.h"
 #include "scan.h"
 #include "skillconf.h"
+#include "strlist.h"
 
 /* ---- reading a tree ---- */
 
@@ -104,32 +104,24 @@ static struct sc_pin_entry *add_entry(struct sc_pin_tree *t, const char *rel)
 static int read_content(struct load *ld, int fd, off_t size,
 			struct sc_pin_entry *e)
 {
-	ssize_t n;
+	static const char *too_large = "makes the package larger than a "
+				       "package can be";
+	size_t max = SC_PIN_TREE_MAX - ld->t->total;
+	int st;
 
-	if ((size_t)size > SC_PIN_FILE_MAX ||
-	    ld->t->total + (size_t)size > SC_PIN_TREE_MAX)
-		return load_error(ld, "TOO-LARGE", e->path, "makes the "
-				  "package larger than a package can be");
-	sc_buf_grow(&e->data, (size_t)size + 1);
-	for (;;) {
-		/* The file may grow while it is read: the limits still hold. */
-		if (e->data.len > SC_PIN_FILE_MAX ||
-		    ld->t->total > SC_PIN_TREE_MAX)
-			return load_error(ld, "TOO-LARGE", e->path, "makes the "
-					  "package larger than a package can "
-					  "be");
-		if (e->data.cap - e->data.len < 2)
-			sc_buf_grow(&e->data, SC_IO_CHUNK);
-		n = read(fd, e->data.data + e->data.len,
-			 e->data.cap - e->data.len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		sc_buf_setlen(&e->data, e->data.len + (size_t)n);
-		ld->t->total += (size_t)n;
-	}
-	return n < 0 ? load_error(ld, "INPUT", e->path, NULL) : 0;
+	if (max > SC_PIN_FILE_MAX)
+		max = SC_PIN_FILE_MAX;
+	/* The size is checked first so a huge file is refused unread; the
+	 * file may still grow while it is read, and the cap holds then. */
+	if ((size_t)size > max)
+		return load_error(ld, "TOO-LARGE", e->path, too_large);
+	st = sc_read_fd_max(fd, max, 0, &e->data);
+	if (st == -2)
+		return load_error(ld, "TOO-LARGE", e->path, too_large);
+	if (st < 0)
+		return load_error(ld, "INPUT", e->path, NULL);
+	ld->t->total += e->data.len;
+	return 0;
 }
 
 /*
@@ -201,25 +193,25 @@ static int load_child(struct load *ld, int dfd, const char *name,
 
 static int load_dir(struct load *ld, int dfd, const char *rel, int depth)
 {
-	char **names;
-	size_t nr, i;
+	struct sc_strlist names = { 0 };
+	size_t i;
 	int ret = 0;
 
 	if (depth > SC_PIN_DEPTH_MAX)
 		return load_error(ld, "TOO-LARGE", rel, "is nested deeper "
 				  "than a package can be");
-	if (sc_dir_names(dfd, &names, &nr) < 0)
+	if (sc_dir_list(dfd, SIZE_MAX, &names) < 0)
 		return load_error(ld, "INPUT", rel, NULL);
-	for (i = 0; i < nr && !ret; i++) {
+	for (i = 0; i < names.nr && !ret; i++) {
 		struct sc_buf child = SC_BUF_INIT;
 
 		if (*rel)
 			sc_buf_addf(&child, "%s/", rel);
-		sc_buf_adds(&child, names[i]);
-		ret = load_child(ld, dfd, names[i], child.data, depth);
+		sc_buf_adds(&child, names.v[i]);
+		ret = load_child(ld, dfd, names.v[i], child.data, depth);
 		sc_buf_release(&child);
 	}
-	sc_dir_names_free(names, nr);
+	sc_strlist_release(&names);
 	return ret;
 }
 
@@ -587,27 +579,22 @@ static int lock_status(struct sc_pin_lock *l, int st)
 	return l->status = SC_PIN_LOCK_OK;
 }
 
-/* report_bad with the text of the lock at PATH, read again for lines. */
+/* report_bad with the text of the lock at PATH, read again for lines:
+ * never through a symlink, never waiting on a FIFO swapped in since. */
 static void report_file(const struct sc_pin_lock *l, const char *path,
 			const char *shown)
 {
 	struct sc_buf text = SC_BUF_INIT;
-	char chunk[8192];
-	ssize_t n = 0;
 	size_t i;
-	int fd = -1;
+	int st = -1;
 
 	for (i = 0; i < l->nr && !l->pins[i].why; i++)
 		;
 	if (i < l->nr)
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
-			  O_NOCTTY);
-	while (fd >= 0 && text.len <= (size_t)LOCK_MAX &&
-	       (n = read(fd, chunk, sizeof(chunk))) > 0)
-		sc_buf_add(&text, chunk, (size_t)n);
-	if (fd >= 0)
-		close(fd);
-	report_bad(l, shown, fd >= 0 && n == 0 ? text.data : NULL, text.len);
+		st = sc_read_file_at(AT_FDCWD, path, (size_t)LOCK_MAX,
+				     SC_OPEN_NOFOLLOW | SC_OPEN_NONBLOCK,
+				     &text);
+	report_bad(l, shown, st == 0 ? text.data : NULL, text.len);
 	sc_buf_release(&text);
 }
 

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,9 +10,9 @@
 #include "config.h"
 #include "diag.h"
 #include "gitconfig.h"
-#include "paths.h"
 #include "record.h"
 #include "skills.h"
+#include "strlist.h"
 
 const char *const sc_skill_dirs[] = { ".claude/skills", ".agents/skills",
 	".codex/skills", NULL };
@@ -113,20 +114,20 @@ static int load_repo_dir(struct skills *s, size_t nconf, const char *dir)
 {
 	char *path = joined(s->top, dir);
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char **names = NULL;
-	size_t nr = 0, i;
+	struct sc_strlist names = { 0 };
+	size_t i;
 	int ret = 0;
 
 	free(path);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 :
 		       sc_error_errno("INPUT", "cannot read '%s'", dir);
-	if (sc_dir_names(fd, &names, &nr) < 0)
+	if (sc_dir_list(fd, SIZE_MAX, &names) < 0)
 		ret = sc_error_errno("INPUT", "cannot read '%s'", dir);
 	close(fd);
-	for (i = 0; i < nr && !ret; i++)
-		ret = add_repo_skill(s, nconf, dir, names[i]);
-	sc_dir_names_free(names, nr);
+	for (i = 0; i < names.nr && !ret; i++)
+		ret = add_repo_skill(s, nconf, dir, names.v[i]);
+	sc_strlist_release(&names);
 	return ret;
 }
 
