@@ -132,14 +132,18 @@ static void kill_all(struct supervisor *sv)
 		for (p = buf; *p; p = end) {
 			long pid = strtol(p, &end, 10);
 
-			if (end == p)
+			/* The kernel ends each number with a space; one without
+			 * was cut by the buffer, and killing what is left of it
+			 * would kill another process: the next round reads it
+			 * whole, once the ones before it are gone. */
+			if (end == p || *end != ' ')
 				break;
 			if (pid > 0 && pid != sv->janitor &&
 			    kill((pid_t)pid, SIGKILL) == 0)
 				any = 1;
 		}
-		if (reap(sv))
-			any = 1;
+		if (reap(sv) || n == (ssize_t)sizeof(buf) - 1)
+			any = 1;   /* reaped, or the list went on past the buffer */
 		if (!any)
 			return;
 		usleep(1000);
