@@ -299,6 +299,15 @@ static int record_envelope(const struct sc_attest_record_opts *o,
 	return ret;
 }
 
+/* The exit status for sc_sshkey_load_private's answer. */
+static int key_exit(int st)
+{
+	if (!st)
+		return SC_EXIT_OK;
+	return st == SC_SSHKEY_ERR_FORMAT ? SC_EXIT_MALFORMED :
+	       SC_EXIT_UNAVAILABLE;
+}
+
 int sc_attest_record(const struct sc_attest_record_opts *o,
 		     struct sc_output *out)
 {
@@ -317,7 +326,8 @@ int sc_attest_record(const struct sc_attest_record_opts *o,
 		ret = SC_EXIT_USAGE;
 	else if (get_predicate(o, &pred, &why))
 		ret = why == PRED_READ ? SC_EXIT_INTERNAL : SC_EXIT_MALFORMED;
-	else if (o->key_path && !(ret = sc_sshkey_load_private(&key, o->key_path)))
+	else if (o->key_path &&
+		 !(ret = key_exit(sc_sshkey_load_private(&key, o->key_path))))
 		have_key = 1;
 	/* Everything is read and checked: only now is the note written. */
 	if (!ret && record_envelope(o, ptype, repo, commit, pred,
@@ -412,7 +422,7 @@ int sc_attest_sign(const char *repo_dir, const char *rev, const char *key_path,
 	git_repository *repo = NULL;
 	int ret, fd = -1;
 
-	if ((ret = sc_sshkey_load_private(&key, key_path)))
+	if ((ret = key_exit(sc_sshkey_load_private(&key, key_path))))
 		return ret;
 	if ((ret = sc_gitopen(&repo, repo_dir ? repo_dir : ".")))
 		ret = sc_gitopen_exit(ret);
@@ -989,8 +999,8 @@ int sc_attest_verify(const struct sc_attest_verify_opts *o,
 			 "the verifier, never from the checked branch");
 		return SC_EXIT_USAGE;
 	}
-	if ((ret = sc_signers_load(&c.signers, o->allowed_signers)))
-		return ret;
+	if (sc_signers_load(&c.signers, o->allowed_signers) < 0)
+		return SC_EXIT_USAGE;   /* the file is part of the command */
 	if ((ret = sc_gitopen(&c.repo, o->repo_dir ? o->repo_dir : ".")))
 		ret = sc_gitopen_exit(ret);
 	else if (github_check(o, c.repo))
