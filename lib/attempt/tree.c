@@ -681,8 +681,10 @@ int sc_tree_audit_read(struct sc_tree_audit *j, struct sc_input *in)
 						 &j->end_count) == 0;
 	}
 	sc_record_release(&rec);
-	if (st != SC_READ_EOF)
-		return sc_reader_report(&rd, st);
+	if (st != SC_READ_EOF) {
+		sc_reader_report(&rd, st);
+		return st == SC_READ_IO ? SC_EXIT_INTERNAL : SC_EXIT_MALFORMED;
+	}
 	if (!j->ended || j->end_count != j->nr) {
 		sc_error("MALFORMED-AUDIT", "the audit does not hold the whole diff");
 		return SC_EXIT_MALFORMED;
