@@ -124,7 +124,7 @@ int main(int argc, char *argv[])
 			sc_error_errno("BAD-CWD", "cannot enter '%s'", cwd);
 			ret = SC_EXIT_USAGE;
 		} else {
-			ret = sc_mcprun(&o, STDIN_FILENO, STDOUT_FILENO);
+			ret = sc_mcp_session_run(&o, STDIN_FILENO, STDOUT_FILENO);
 		}
 	}
 	sc_config_release(&cfg);

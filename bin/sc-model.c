@@ -83,7 +83,7 @@ int main(int argc, char *argv[])
 	};
 	const char *model = NULL, *endpoint = NULL, *key_env = NULL;
 	const char *region = NULL;
-	const char *transcript = NULL, *why = NULL;
+	const char *transcript = NULL;
 	unsigned long max_tokens = 4096, timeout = 120, retries = 3, context = 0;
 	enum sc_provider_kind kind = SC_PROVIDER_NONE;
 	unsigned allowed = 0;
@@ -157,13 +157,8 @@ int main(int argc, char *argv[])
 	if (window && window <= max_tokens)
 		sc_usage_error(&tool, "--max-tokens leaves no room in "
 				      "--context-tokens");
-	ret = sc_provider_prepare(&p, &why);
-	if (ret < 0)
-		sc_usage_error(&tool, why);   /* nothing secret held yet to wipe */
-	if (!ret)
-		ret = sc_model_ask_run(&p, allowed,
-				       window ? window - max_tokens : 0,
-				       force_records);
+	ret = sc_model_ask_run(&tool, &p, allowed,
+			       window ? window - max_tokens : 0, force_records);
 	sc_provider_release(&p);
 	return ret;
 }

@@ -46,12 +46,6 @@ int sc_gitopen_init(void)
 	return 0;
 }
 
-int sc_gitopen_exit(int status)
-{
-	return status == SC_GITOPEN_FAILED ? SC_EXIT_INTERNAL
-					   : SC_EXIT_UNAVAILABLE;
-}
-
 /* git's spelling of the extensions this code names, for messages. */
 static const char *extension_name(const char *lower)
 {

@@ -54,14 +54,6 @@ int sc_gitopen_init(void);
  */
 int sc_gitopen(git_repository **out, const char *dir);
 
-/*
- * The exit code for a status: 4 for the first three (the environment cannot
- * give a readable repository), 5 for SC_GITOPEN_FAILED.  For run functions
- * only (lib/diag.h); it goes once attest.c, githash.c and tree.c return
- * the status to theirs (issue 26).
- */
-int sc_gitopen_exit(int status);
-
 /* libgit2's last error message, or a fixed text when it has none. */
 const char *sc_git_errmsg(void);
 

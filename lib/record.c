@@ -494,20 +494,17 @@ int sc_reader_report(const struct sc_reader *rd, int status)
 {
 	switch (status) {
 	case SC_READ_MALFORMED:
-		sc_error("MALFORMED-RECORD", "%s at byte %" PRIu64,
-			 rd->err_what, rd->err_offset);
-		return SC_EXIT_MALFORMED;
+		return sc_error("MALFORMED-RECORD", "%s at byte %" PRIu64,
+				rd->err_what, rd->err_offset);
 	case SC_READ_TOO_LARGE:
-		sc_error("RECORD-TOO-LARGE",
-			 "record at byte %" PRIu64 " is larger than %zu bytes",
-			 rd->err_offset, rd->max);
-		return SC_EXIT_MALFORMED;
+		return sc_error("RECORD-TOO-LARGE", "record at byte %" PRIu64
+				" is larger than %zu bytes", rd->err_offset,
+				rd->max);
 	case SC_READ_IO:
 		errno = rd->err_errno;
-		sc_error_errno("READ-FAILED", "cannot read input at byte %" PRIu64,
-			       rd->err_offset);
-		return SC_EXIT_INTERNAL;
+		return sc_error_errno("READ-FAILED", "cannot read input at byte %"
+				      PRIu64, rd->err_offset);
 	default:
-		return SC_EXIT_OK;
+		return 0;
 	}
 }

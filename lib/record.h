@@ -105,7 +105,11 @@ void sc_reader_init(struct sc_reader *rd, struct sc_input *in);
  * sc_read_status.  After an error every later call returns it again.
  */
 int sc_reader_next(struct sc_reader *rd, struct sc_record *rec);
-/* Print the diagnostic for STATUS and return the exit code for it. */
+/*
+ * Print the diagnostic for STATUS: -1 after it for an error, 0 for
+ * SC_READ_RECORD and SC_READ_EOF.  The exit status is the caller's run
+ * function's to decide, from STATUS (the comments above).
+ */
 int sc_reader_report(const struct sc_reader *rd, int status);
 
 #endif

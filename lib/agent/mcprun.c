@@ -22,6 +22,15 @@
 #include "rectable.h"
 #include "record.h"
 
+/* How the session went, worst news last written; session_exit maps it. */
+enum session_status {
+	SESSION_OK = 0,
+	SESSION_SERVER_GONE,    /* the server did not start or failed */
+	SESSION_SERVER_BROKEN,  /* the server broke the protocol */
+	SESSION_INPUT_BAD,      /* the caller's records are malformed */
+	SESSION_IO,             /* our input or output failed */
+};
+
 struct session {
 	const struct sc_mcprun_opts *o;
 	struct sc_mcp m;
@@ -32,7 +41,7 @@ struct session {
 	struct sc_output out;
 	struct sc_input *in;
 	int failed;                   /* the server is gone: an MCP-* status */
-	int status;                   /* the exit status so far */
+	enum session_status status;   /* so far */
 };
 
 const char *sc_mcp_tool_status(const struct sc_config *cfg, const char *server,
@@ -59,7 +68,7 @@ const char *sc_mcp_tool_status(const struct sc_config *cfg, const char *server,
 static int write_rec(struct session *s, const struct sc_record *r)
 {
 	if (sc_record_write(&s->out, r) < 0 || sc_output_flush(&s->out) < 0) {
-		s->status = SC_EXIT_INTERNAL;
+		s->status = SESSION_IO;
 		return sc_error_errno("WRITE-FAILED", "cannot write records");
 	}
 	return 0;
@@ -166,7 +175,7 @@ static int fail(struct session *s, int st)
 	s->failed = st;
 	if (!s->status)
 		s->status = st == SC_MCP_FAILED || st == SC_MCP_START ?
-			    SC_EXIT_UNAVAILABLE : SC_EXIT_MALFORMED;
+			    SESSION_SERVER_GONE : SESSION_SERVER_BROKEN;
 	sc_record_init(&r);
 	sc_record_adds(&r, "type", "stop");
 	sc_record_adds(&r, "code", code);
@@ -306,8 +315,8 @@ static int handle_call(struct session *s, const struct sc_record *call)
 	long i;
 	json_t *args;
 
-	if (!s->failed && s->m.list_changed && relist(s) < 0 && s->status ==
-	    SC_EXIT_INTERNAL)
+	if (!s->failed && s->m.list_changed && relist(s) < 0 &&
+	    s->status == SESSION_IO)
 		return -1;
 	i = find_offered(s, sc_record_str(call, "tool"));
 	if (i >= 0)
@@ -329,7 +338,7 @@ static int handle_call(struct session *s, const struct sc_record *call)
 		/* A change announced during the call is known before its
 		 * answer: the caller learns of it before its next call. */
 		if (!st && s->m.list_changed && relist(s) < 0 &&
-		    s->status == SC_EXIT_INTERNAL) {
+		    s->status == SESSION_IO) {
 			sc_buf_wipe(&text);
 			return -1;
 		}
@@ -337,7 +346,7 @@ static int handle_call(struct session *s, const struct sc_record *call)
 			sc_buf_reset(&text);
 			sc_buf_addf(&text, "the MCP server '%s' failed: %s",
 				    s->o->server, s->m.why ? s->m.why : "");
-			if (fail(s, st) < 0 && s->status == SC_EXIT_INTERNAL)
+			if (fail(s, st) < 0 && s->status == SESSION_IO)
 				return -1;
 			is_error = 1;
 		}
@@ -419,7 +428,7 @@ static char **server_argv(const struct sc_mcprun_opts *o)
 	return v;
 }
 
-static int serve(struct session *s, int in)
+static void serve(struct session *s, int in)
 {
 	struct sc_reader rd;
 	struct sc_record r;
@@ -430,21 +439,39 @@ static int serve(struct session *s, int in)
 	sc_input_set_idle(s->in, idle, s);
 	sc_reader_init(&rd, s->in);
 	sc_record_init(&r);
-	while (s->status != SC_EXIT_INTERNAL &&
+	while (s->status != SESSION_IO &&
 	       (st = sc_reader_next(&rd, &r)) == SC_READ_RECORD) {
 		const char *type = sc_record_type(&r);
 
 		if (type && !strcmp(type, "call") && handle_call(s, &r) < 0)
 			break;
 	}
-	if (st < 0 && s->status != SC_EXIT_INTERNAL)
-		s->status = sc_reader_report(&rd, st);
+	if (st < 0 && s->status != SESSION_IO) {
+		sc_reader_report(&rd, st);
+		s->status = st == SC_READ_IO ? SESSION_IO : SESSION_INPUT_BAD;
+	}
 	sc_record_release(&r);
 	free(s->in);
-	return s->status;
 }
 
-int sc_mcprun(const struct sc_mcprun_opts *o, int in, int out)
+/* The exit status of sc-mcp(1) for how the session went. */
+static int session_exit(enum session_status st)
+{
+	switch (st) {
+	case SESSION_OK:
+		return SC_EXIT_OK;
+	case SESSION_SERVER_GONE:
+		return SC_EXIT_UNAVAILABLE;
+	case SESSION_SERVER_BROKEN:
+	case SESSION_INPUT_BAD:
+		return SC_EXIT_MALFORMED;
+	case SESSION_IO:
+		break;
+	}
+	return SC_EXIT_INTERNAL;
+}
+
+int sc_mcp_session_run(const struct sc_mcprun_opts *o, int in, int out)
 {
 	struct session s;
 	char **argv = server_argv(o);
@@ -461,7 +488,7 @@ int sc_mcprun(const struct sc_mcprun_opts *o, int in, int out)
 	if (st)
 		(void)fail(&s, st);
 	else if (first_list(&s) == 0 && !o->list)
-		(void)serve(&s, in);
+		serve(&s, in);
 	sc_mcp_stop(&s.m);
 	sc_mcp_tools_release(&s.tools);
 	for (size_t i = 0; i < s.nr_offered; i++)
@@ -469,7 +496,7 @@ int sc_mcprun(const struct sc_mcprun_opts *o, int in, int out)
 	free(s.offered);
 	free(s.digests);
 	if (sc_output_flush(&s.out) < 0 && !s.status)
-		s.status = SC_EXIT_INTERNAL;
+		s.status = SESSION_IO;
 	sc_output_release(&s.out);
-	return s.status;
+	return session_exit(s.status);
 }

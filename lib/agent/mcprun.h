@@ -35,7 +35,7 @@ const char *sc_mcp_tool_status(const struct sc_config *cfg, const char *server,
 			       const char *name, const char *digest,
 			       const char **pinned);
 
-/* Run the session on IN and OUT; an exit status (sc-mcp(1)). */
-int sc_mcprun(const struct sc_mcprun_opts *o, int in, int out);
+/* Run the session on IN and OUT; the exit status of sc-mcp(1). */
+int sc_mcp_session_run(const struct sc_mcprun_opts *o, int in, int out);
 
 #endif

@@ -21,6 +21,13 @@
 /* The most bytes the candidates list may hold (as sc-tree --ignored). */
 #define CANDIDATES_MAX ((size_t)64 << 20)
 
+/* What the steps below return; include_exit maps it. */
+enum include_status {
+	INCLUDE_OK = 0,
+	INCLUDE_FAILED = -1,       /* libgit2, a write, our output */
+	INCLUDE_UNAVAILABLE = -2,  /* a directory or the candidates unreadable */
+};
+
 struct include {
 	const struct sc_include_opts *o;
 	struct sc_output *out;
@@ -140,7 +147,7 @@ static int committed_patterns(struct include *in)
 	if (git_blob_lookup(&blob, in->repo, git_tree_entry_id(te)) < 0) {
 		sc_error("GIT-FAILED", "cannot read %s: %s", LIST_NAME,
 			 sc_git_errmsg());
-		return SC_EXIT_INTERNAL;
+		return INCLUDE_FAILED;
 	}
 	if (git_blob_rawsize(blob) > SC_INCLUDE_FILE_MAX)
 		refuse(in, "BAD-INCLUDE-LIST", "commit",
@@ -290,7 +297,7 @@ static int copy_selected(struct include *in)
 		sc_error_errno("FILE-UNREADABLE", "cannot read the candidates "
 			       "(64 MiB at most)");
 		sc_buf_release(&list);
-		return SC_EXIT_UNAVAILABLE;
+		return INCLUDE_UNAVAILABLE;
 	}
 	for (i = 0; i <= list.len; i++) {
 		const char *rel;
@@ -345,7 +352,7 @@ static int write_secrets(struct include *in)
 	if (sc_replace_file(in->o->secrets, enc.data ? enc.data : "", enc.len,
 			    0600, &step) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write the secrets file");
-		ret = SC_EXIT_INTERNAL;
+		ret = INCLUDE_FAILED;
 	}
 	sc_buf_wipe(&enc);
 	return ret;
@@ -354,16 +361,17 @@ static int write_secrets(struct include *in)
 static int open_all(struct include *in)
 {
 	git_object *obj = NULL;
-	int ret, err;
+	enum sc_tree_status st;
+	int err;
 
-	ret = sc_tree_open(in->o->dir, &in->repo, &in->rootfd);
-	if (ret)
-		return ret;
+	st = sc_tree_open(in->o->dir, &in->repo, &in->rootfd);
+	if (st)
+		return st == SC_TREE_FAILED ? INCLUDE_FAILED : INCLUDE_UNAVAILABLE;
 	err = git_revparse_single(&obj, in->repo, "HEAD^{tree}");
 	if (err < 0 && err != GIT_ENOTFOUND && err != GIT_EUNBORNBRANCH) {
 		sc_error("GIT-FAILED", "cannot read HEAD's tree: %s",
 			 sc_git_errmsg());
-		return SC_EXIT_INTERNAL;
+		return INCLUDE_FAILED;
 	}
 	in->head = (git_tree *)obj;
 	if (in->o->to) {
@@ -374,15 +382,25 @@ static int open_all(struct include *in)
 				  O_CLOEXEC);
 		if (in->rootfd < 0) {
 			sc_error_errno("BAD-ROOT", "cannot open the target directory");
-			return SC_EXIT_UNAVAILABLE;
+			return INCLUDE_UNAVAILABLE;
 		}
 	}
 	in->fromfd = open(in->o->from, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (in->fromfd < 0) {
 		sc_error_errno("BAD-ROOT", "cannot open the checkout");
-		return SC_EXIT_UNAVAILABLE;
+		return INCLUDE_UNAVAILABLE;
 	}
-	return 0;
+	return INCLUDE_OK;
+}
+
+/* The exit status of sc-tree include (sc-tree(1)). */
+static int include_exit(const struct include *in, int st)
+{
+	if (st == INCLUDE_UNAVAILABLE)
+		return SC_EXIT_UNAVAILABLE;
+	if (st)
+		return SC_EXIT_INTERNAL;
+	return in->refused || in->skipped ? SC_EXIT_NO : SC_EXIT_OK;
 }
 
 int sc_include_run(const struct sc_include_opts *o, struct sc_output *out)
@@ -408,7 +426,7 @@ int sc_include_run(const struct sc_include_opts *o, struct sc_output *out)
 	    !in.refused) {
 		sc_error("GIT-FAILED", "cannot walk HEAD's tree: %s",
 			 sc_git_errmsg());
-		ret = SC_EXIT_INTERNAL;
+		ret = INCLUDE_FAILED;
 	}
 	if (!ret && !in.refused && in.pats.nr)
 		ret = copy_selected(&in);
@@ -418,8 +436,7 @@ int sc_include_run(const struct sc_include_opts *o, struct sc_output *out)
 		snprintf(num, sizeof(num), "%zu", in.refused ? 0 : in.copied);
 		put(out, "end", "included", num, NULL, NULL, NULL, NULL);
 	}
-	if (!ret && (in.refused || in.skipped))
-		ret = SC_EXIT_NO;
+	ret = include_exit(&in, ret);
 	sc_secrets_release(&in.secrets);
 	sc_patterns_release(&in.pats);
 	git_tree_free(in.head);

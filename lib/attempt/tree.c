@@ -530,18 +530,20 @@ static int deleted(struct diff *d)
 }
 
 /* Open the repository and the root the same way for every command. */
-int sc_tree_open(const char *dir, git_repository **repo, int *rootfd)
+enum sc_tree_status sc_tree_open(const char *dir, git_repository **repo,
+				 int *rootfd)
 {
 	int st = sc_gitopen(repo, dir);
 
 	if (st)
-		return sc_gitopen_exit(st);
+		return st == SC_GITOPEN_FAILED ? SC_TREE_FAILED :
+		       SC_TREE_UNAVAILABLE;
 	/* On failure *REPO is NULL again: callers release what they hold. */
 	if (git_repository_is_bare(*repo)) {
 		git_repository_free(*repo);
 		*repo = NULL;
 		sc_error("BARE-REPOSITORY", "the repository has no worktree");
-		return SC_EXIT_UNAVAILABLE;
+		return SC_TREE_UNAVAILABLE;
 	}
 	*rootfd = open(git_repository_workdir(*repo),
 		       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -549,9 +551,16 @@ int sc_tree_open(const char *dir, git_repository **repo, int *rootfd)
 		git_repository_free(*repo);
 		*repo = NULL;
 		sc_error_errno("BAD-ROOT", "cannot open the worktree");
-		return SC_EXIT_UNAVAILABLE;
+		return SC_TREE_UNAVAILABLE;
 	}
-	return 0;
+	return SC_TREE_OK;
+}
+
+/* The exit status for sc_tree_open's answer. */
+static int open_exit(enum sc_tree_status st)
+{
+	return st == SC_TREE_OK ? SC_EXIT_OK :
+	       st == SC_TREE_FAILED ? SC_EXIT_INTERNAL : SC_EXIT_UNAVAILABLE;
 }
 
 /* Walk the worktree against HEAD into D; *TREE is HEAD's tree (NULL on
@@ -567,7 +576,7 @@ static int diff_run(const char *dir, const char *ignored_list, struct diff *d,
 	*rootfd = -1;
 	ret = ignored_list ? load_start_ignored(d, ignored_list) : 0;
 	if (!ret)
-		ret = sc_tree_open(dir, &d->repo, rootfd);
+		ret = open_exit(sc_tree_open(dir, &d->repo, rootfd));
 	if (!ret)
 		ret = head_tree(d->repo, tree);
 	if (!ret && git_repository_odb(&d->odb, d->repo) < 0)
@@ -672,8 +681,10 @@ int sc_tree_audit_read(struct sc_tree_audit *j, struct sc_input *in)
 						 &j->end_count) == 0;
 	}
 	sc_record_release(&rec);
-	if (st != SC_READ_EOF)
-		return sc_reader_report(&rd, st);
+	if (st != SC_READ_EOF) {
+		sc_reader_report(&rd, st);
+		return st == SC_READ_IO ? SC_EXIT_INTERNAL : SC_EXIT_MALFORMED;
+	}
 	if (!j->ended || j->end_count != j->nr) {
 		sc_error("MALFORMED-AUDIT", "the audit does not hold the whole diff");
 		return SC_EXIT_MALFORMED;
@@ -972,7 +983,7 @@ int sc_tree_write(const char *dir, const char *audit,
 	if (!ret)
 		ret = sc_tree_audit_judge(&j, out);
 	if (!ret)
-		ret = sc_tree_open(dir, &repo, &rootfd);
+		ret = open_exit(sc_tree_open(dir, &repo, &rootfd));
 	if (!ret) {
 		ret = write_tree(repo, rootfd, &j, also, nalso, out);
 		git_repository_free(repo);
@@ -1355,7 +1366,7 @@ int sc_tree_restore(const char *dir, const struct sc_patterns *keep)
 	memset(&r, 0, sizeof(r));
 	r.keep = keep;
 	sc_buf_init(&r.data);
-	ret = sc_tree_open(dir, &r.repo, &rootfd);
+	ret = open_exit(sc_tree_open(dir, &r.repo, &rootfd));
 	if (ret)
 		return ret;
 	ret = head_tree(r.repo, &tree);

@@ -84,10 +84,18 @@ int sc_tree_write(const char *dir, const char *audit,
 int sc_tree_restore(const char *dir, const struct sc_patterns *keep);
 /*
  * Open the repository at DIR (lib/gitopen.h) and its worktree's root
- * directory, the way every command here does; an exit status, with the
- * diagnostic printed.  lib/attempt/include.c opens the attempt's worktree so.
+ * directory, the way every command here does.  0, or with the diagnostic
+ * printed SC_TREE_UNAVAILABLE (no repository git can read, a bare one, a
+ * worktree that cannot be opened) or SC_TREE_FAILED (libgit2 or I/O).
+ * lib/attempt/include.c opens the attempt's worktree so.
  */
-int sc_tree_open(const char *dir, git_repository **repo, int *rootfd);
+enum sc_tree_status {
+	SC_TREE_OK = 0,
+	SC_TREE_FAILED = -1,
+	SC_TREE_UNAVAILABLE = -2,
+};
+enum sc_tree_status sc_tree_open(const char *dir, git_repository **repo,
+				 int *rootfd);
 /* Copy the regular file REL beneath DIR to OUTFD. */
 int sc_tree_cat(const char *dir, const char *rel, int outfd);
 

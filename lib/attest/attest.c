@@ -299,6 +299,22 @@ static int record_envelope(const struct sc_attest_record_opts *o,
 	return ret;
 }
 
+/* The exit status for sc_gitopen's failure: 5 when libgit2 or I/O failed,
+ * 4 when there is no repository git can read. */
+static int gitopen_exit(int st)
+{
+	return st == SC_GITOPEN_FAILED ? SC_EXIT_INTERNAL : SC_EXIT_UNAVAILABLE;
+}
+
+/* The exit status for sc_sshkey_load_private's answer. */
+static int key_exit(int st)
+{
+	if (!st)
+		return SC_EXIT_OK;
+	return st == SC_SSHKEY_ERR_FORMAT ? SC_EXIT_MALFORMED :
+	       SC_EXIT_UNAVAILABLE;
+}
+
 int sc_attest_record(const struct sc_attest_record_opts *o,
 		     struct sc_output *out)
 {
@@ -312,12 +328,13 @@ int sc_attest_record(const struct sc_attest_record_opts *o,
 	int ret = 0, st, have_key = 0;
 
 	if ((st = sc_gitopen(&repo, o->repo_dir ? o->repo_dir : ".")))
-		return sc_gitopen_exit(st);
+		return gitopen_exit(st);
 	if (resolve_commit(repo, o->commit, &commit))
 		ret = SC_EXIT_USAGE;
 	else if (get_predicate(o, &pred, &why))
 		ret = why == PRED_READ ? SC_EXIT_INTERNAL : SC_EXIT_MALFORMED;
-	else if (o->key_path && !(ret = sc_sshkey_load_private(&key, o->key_path)))
+	else if (o->key_path &&
+		 !(ret = key_exit(sc_sshkey_load_private(&key, o->key_path))))
 		have_key = 1;
 	/* Everything is read and checked: only now is the note written. */
 	if (!ret && record_envelope(o, ptype, repo, commit, pred,
@@ -412,10 +429,10 @@ int sc_attest_sign(const char *repo_dir, const char *rev, const char *key_path,
 	git_repository *repo = NULL;
 	int ret, fd = -1;
 
-	if ((ret = sc_sshkey_load_private(&key, key_path)))
+	if ((ret = key_exit(sc_sshkey_load_private(&key, key_path))))
 		return ret;
 	if ((ret = sc_gitopen(&repo, repo_dir ? repo_dir : ".")))
-		ret = sc_gitopen_exit(ret);
+		ret = gitopen_exit(ret);
 	else if (resolve_commit(repo, rev, &st.commit))
 		ret = SC_EXIT_USAGE;
 	else if ((fd = lock_notes(repo)) < 0)
@@ -528,7 +545,7 @@ int sc_attest_show(const char *repo_dir, const char *rev,
 	int ret = 0;
 
 	if ((ret = sc_gitopen(&repo, repo_dir ? repo_dir : ".")))
-		ret = sc_gitopen_exit(ret);
+		ret = gitopen_exit(ret);
 	else if (resolve_commit(repo, rev, &commit))
 		ret = SC_EXIT_USAGE;
 	else if (!read_note(repo, git_commit_id(commit), &note)) {
@@ -989,10 +1006,10 @@ int sc_attest_verify(const struct sc_attest_verify_opts *o,
 			 "the verifier, never from the checked branch");
 		return SC_EXIT_USAGE;
 	}
-	if ((ret = sc_signers_load(&c.signers, o->allowed_signers)))
-		return ret;
+	if (sc_signers_load(&c.signers, o->allowed_signers) < 0)
+		return SC_EXIT_USAGE;   /* the file is part of the command */
 	if ((ret = sc_gitopen(&c.repo, o->repo_dir ? o->repo_dir : ".")))
-		ret = sc_gitopen_exit(ret);
+		ret = gitopen_exit(ret);
 	else if (github_check(o, c.repo))
 		ret = SC_EXIT_UNAVAILABLE;
 	else if (resolve_commit(c.repo, o->branch, &tip) ||

@@ -160,7 +160,8 @@ int sc_hash_git_run(const struct sc_hash_git_opts *o)
 		ret = input_exit(load_manifest(o->check, &old));
 	if (!ret && (ret = sc_gitopen(&repo, o->dir ? o->dir : ".")) !=
 	    SC_GITOPEN_OK)
-		ret = sc_gitopen_exit(ret);
+		ret = ret == SC_GITOPEN_FAILED ? SC_EXIT_INTERNAL :
+		      SC_EXIT_UNAVAILABLE;
 	if (!ret && o->output &&
 	    (out_fd = sc_anon_file("sc-hash-git-manifest")) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot make a temporary file");

@@ -417,12 +417,12 @@ int sc_signers_load(struct sc_signers *s, const char *path)
 	st = sc_read_file_max(path, SC_SIGNERS_FILE_MAX, &text);
 	if (st == -1) {
 		sc_buf_release(&text);
-		sc_error_errno("ALLOWED-SIGNERS", "cannot read '%s'", path);
-		return SC_EXIT_USAGE;
+		return sc_error_errno("ALLOWED-SIGNERS", "cannot read '%s'",
+				      path);
 	}
 	if (st == -2) {
-		sc_error("ALLOWED-SIGNERS", "%s: file larger than 1 MiB", path);
-		ret = SC_EXIT_USAGE;
+		ret = sc_error("ALLOWED-SIGNERS", "%s: file larger than 1 MiB",
+			       path);
 	} else if (sc_signers_parse(s, text.data ? text.data : "", text.len,
 				    &err)) {
 		if (err.line)
@@ -430,7 +430,7 @@ int sc_signers_load(struct sc_signers *s, const char *path)
 				 err.why);
 		else
 			sc_error("ALLOWED-SIGNERS", "%s: %s", path, err.why);
-		ret = SC_EXIT_USAGE;
+		ret = -1;
 	}
 	for (i = 0; !ret && i < s->nr; i++)
 		if (s->v[i].unsupported)

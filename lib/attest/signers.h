@@ -59,8 +59,8 @@ int sc_signers_parse(struct sc_signers *s, const char *text, size_t len,
 		     struct sc_signers_error *err);
 /*
  * Load PATH and report error[ALLOWED-SIGNERS] (with the line) or
- * warning[UNSUPPORTED-KEY].  0, or the exit code (2 for a bad file, as the
- * file is part of the verifier's command).
+ * warning[UNSUPPORTED-KEY].  0, or -1 when it cannot be read or parsed
+ * (the verifier's command is wrong: sc-attest(1) exits 2).
  */
 int sc_signers_load(struct sc_signers *s, const char *path);
 

@@ -589,7 +589,7 @@ int sc_sshkey_load_private(struct sc_sshkey *k, const char *path)
 	if (read_key_file(path, &text) < 0) {
 		sc_buf_wipe(&text);
 		sc_error_errno("KEY-READ", "cannot read key '%s'", path);
-		return SC_EXIT_UNAVAILABLE;
+		return SC_SSHKEY_ERR_READ;
 	}
 	ret = sc_sshkey_parse_private(k, text.data ? text.data : "", text.len,
 				      &why);
@@ -597,11 +597,11 @@ int sc_sshkey_load_private(struct sc_sshkey *k, const char *path)
 	if (ret == SC_SSHKEY_ERR_ENCRYPTED) {
 		sc_error("KEY-ENCRYPTED", "key '%s' is protected by a passphrase; "
 			 "record with --unsigned and sign later", path);
-		return SC_EXIT_UNAVAILABLE;
+		return SC_SSHKEY_ERR_ENCRYPTED;
 	}
 	if (ret) {
 		sc_error("KEY-FORMAT", "key '%s': %s", path, why);
-		return SC_EXIT_MALFORMED;
+		return SC_SSHKEY_ERR_FORMAT;
 	}
 	return 0;
 }

@@ -62,6 +62,7 @@ int sc_sshkey_from_base64(struct sc_sshkey *k, const char *type,
 enum {
 	SC_SSHKEY_ERR_FORMAT = -1,
 	SC_SSHKEY_ERR_ENCRYPTED = -2,
+	SC_SSHKEY_ERR_READ = -3,
 };
 
 /*
@@ -72,9 +73,10 @@ enum {
 int sc_sshkey_parse_private(struct sc_sshkey *k, const void *data, size_t len,
 			    const char **why);
 /*
- * Load a private key file (opened O_NOFOLLOW, capped at 64 KiB) and report
- * failures as error[KEY-READ], error[KEY-ENCRYPTED] or error[KEY-FORMAT].
- * 0, or the sc_exit code to end with.
+ * Load a private key file (opened O_NOFOLLOW, capped at 64 KiB).  0, or
+ * after its error printed SC_SSHKEY_ERR_READ (error[KEY-READ]),
+ * SC_SSHKEY_ERR_ENCRYPTED (error[KEY-ENCRYPTED]) or SC_SSHKEY_ERR_FORMAT
+ * (error[KEY-FORMAT]).
  */
 int sc_sshkey_load_private(struct sc_sshkey *k, const char *path);
 

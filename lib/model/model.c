@@ -358,13 +358,15 @@ int sc_conversation_add(struct sc_conversation *c, const struct sc_record *rec,
 	return ret;
 }
 
-int sc_conversation_read(struct sc_conversation *c, int fd)
+enum sc_conversation_status sc_conversation_read(struct sc_conversation *c,
+						 int fd)
 {
 	struct sc_input in;
 	struct sc_reader rd;
 	struct sc_record rec;
 	unsigned long nr = 0;
-	int status, ret = 0;
+	enum sc_conversation_status ret = SC_CONVERSATION_OK;
+	int status;
 
 	sc_input_init_fd(&in, fd);
 	sc_reader_init(&rd, &in);
@@ -374,18 +376,21 @@ int sc_conversation_read(struct sc_conversation *c, int fd)
 			sc_error("CONVERSATION-TOO-LARGE",
 				 "the conversation passes %llu bytes",
 				 (unsigned long long)SC_CONVERSATION_MAX);
-			ret = SC_EXIT_MALFORMED;
+			ret = SC_CONVERSATION_MALFORMED;
 			break;
 		}
 		if (sc_conversation_add(c, &rec, ++nr) < 0) {
-			ret = SC_EXIT_MALFORMED;
+			ret = SC_CONVERSATION_MALFORMED;
 			break;
 		}
 	}
-	if (!ret && status < 0)
-		ret = sc_reader_report(&rd, status);
+	if (!ret && status < 0) {
+		sc_reader_report(&rd, status);
+		ret = status == SC_READ_IO ? SC_CONVERSATION_UNREADABLE :
+		      SC_CONVERSATION_MALFORMED;
+	}
 	if (!ret && sc_conversation_finish(c) < 0)
-		ret = SC_EXIT_MALFORMED;
+		ret = SC_CONVERSATION_MALFORMED;
 	sc_record_release(&rec);
 	return ret;
 }

@@ -102,11 +102,18 @@ enum sc_conv_status {
 int sc_conversation_add(struct sc_conversation *c, const struct sc_record *rec,
 			unsigned long nr);
 /*
- * Read every record from FD into C, then finish it: 0, or the exit code
- * with the error printed (3 for malformed records, labels or a
- * conversation past SC_CONVERSATION_MAX; 5 for a read error).
+ * Read every record from FD into C, then finish it: 0, or with the error
+ * printed SC_CONVERSATION_MALFORMED (malformed records, labels, a
+ * conversation past SC_CONVERSATION_MAX) or SC_CONVERSATION_UNREADABLE
+ * (a read error).
  */
-int sc_conversation_read(struct sc_conversation *c, int fd);
+enum sc_conversation_status {
+	SC_CONVERSATION_OK = 0,
+	SC_CONVERSATION_MALFORMED = -1,
+	SC_CONVERSATION_UNREADABLE = -2,
+};
+enum sc_conversation_status sc_conversation_read(struct sc_conversation *c,
+						 int fd);
 
 /* After the last record: -1 (error printed) when nothing can be asked. */
 int sc_conversation_finish(const struct sc_conversation *c);

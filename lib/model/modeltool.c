@@ -10,32 +10,63 @@
 #include "io.h"
 #include "model.h"
 #include "modeltool.h"
+#include "opt.h"
 #include "provider.h"
 #include "record.h"
 #include "rectable.h"
 
+/* The exit status of sc-model(1) for a provider's failure. */
+static int provider_exit(enum sc_provider_status st)
+{
+	switch (st) {
+	case SC_PROVIDER_OK:
+		return SC_EXIT_OK;
+	case SC_PROVIDER_BAD_ANSWER:
+		return SC_EXIT_NO;
+	case SC_PROVIDER_BAD_TRANSCRIPT:
+		return SC_EXIT_MALFORMED;
+	case SC_PROVIDER_USAGE:
+		return SC_EXIT_USAGE;
+	case SC_PROVIDER_UNAVAILABLE:
+		return SC_EXIT_UNAVAILABLE;
+	case SC_PROVIDER_FAILED:
+		break;
+	}
+	return SC_EXIT_INTERNAL;
+}
+
 /*
- * Ask, then write the whole reply at once: never a partial one.  BUDGET:
- * the tokens the conversation may take (0: no bound).
+ * Prepare P, ask, then write the whole reply at once: never a partial
+ * one.  BUDGET: the tokens the conversation may take (0: no bound).
  */
-int sc_model_ask_run(struct sc_provider *p, unsigned allowed,
-		     unsigned long long budget, int force_records)
+int sc_model_ask_run(const struct sc_tool *tool, struct sc_provider *p,
+		     unsigned allowed, unsigned long long budget,
+		     int force_records)
 {
 	struct sc_conversation c;
 	struct sc_reply reply;
 	struct sc_buf out = SC_BUF_INIT;
 	const char *why = NULL;
+	enum sc_conversation_status cst;
 	int ret;
 
+	ret = sc_provider_prepare(p, &why);
+	if (ret == SC_PROVIDER_USAGE)
+		sc_usage_error(tool, why);   /* nothing secret held yet to wipe */
+	if (ret)
+		return provider_exit(ret);
 	sc_conversation_init(&c);
 	sc_reply_init(&reply);
-	ret = sc_conversation_read(&c, STDIN_FILENO);
+	cst = sc_conversation_read(&c, STDIN_FILENO);
+	if (cst)
+		ret = cst == SC_CONVERSATION_UNREADABLE ? SC_EXIT_INTERNAL :
+		      SC_EXIT_MALFORMED;
 	if (!ret && sc_conversation_check_labels(&c, allowed) < 0)
 		ret = SC_EXIT_NO;
 	if (!ret && sc_conversation_fit(&c, budget, &reply.elided) < 0)
 		ret = SC_EXIT_NO;
 	if (!ret)
-		ret = sc_provider_call(p, &c, &reply);
+		ret = provider_exit(sc_provider_call(p, &c, &reply));
 	if (!ret && sc_reply_encode(&reply, c.labels, p->name, p->model, &out,
 				    &why) < 0) {
 		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name, why);
@@ -65,12 +96,12 @@ int sc_model_credential_run(struct sc_provider *p, int force_records)
 	char source[192];
 	int ret = sc_provider_credential_source(p, source, sizeof(source), &why);
 
-	if (ret < 0) {
+	if (ret == SC_PROVIDER_USAGE) {
 		sc_error("NO-CREDENTIALS", "%s", why);
 		return SC_EXIT_UNAVAILABLE;
 	}
 	if (ret)
-		return ret;
+		return provider_exit(ret);
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "credentials");
 	sc_record_adds(&rec, "provider", p->name);

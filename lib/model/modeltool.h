@@ -7,15 +7,18 @@
  * returns the exit status of sc-model(1).
  */
 
+#include "opt.h"
 #include "provider.h"
 
 /*
- * Read the conversation from stdin, ask P (prepared), then write the
- * whole reply at once: never a partial one.  ALLOWED: the labels the
- * conversation may carry; BUDGET: the tokens it may take (0: no bound).
+ * Prepare P (sc_provider_prepare: a usage error is TOOL's usage message),
+ * read the conversation from stdin, ask P, then write the whole reply at
+ * once: never a partial one.  ALLOWED: the labels the conversation may
+ * carry; BUDGET: the tokens it may take (0: no bound).
  */
-int sc_model_ask_run(struct sc_provider *p, unsigned allowed,
-		     unsigned long long budget, int force_records);
+int sc_model_ask_run(const struct sc_tool *tool, struct sc_provider *p,
+		     unsigned allowed, unsigned long long budget,
+		     int force_records);
 
 /*
  * --credential-source: one record naming where the key or the AWS

@@ -153,7 +153,8 @@ static const char *bedrock_region(struct sc_provider *p)
  * the default endpoint and the InvokeModel path for the model id, sent
  * percent-encoded (':' and '/' of ids and ARNs included).
  */
-static int prepare_bedrock(struct sc_provider *p, const char **usage)
+static enum sc_provider_status prepare_bedrock(struct sc_provider *p,
+					      const char **usage)
 {
 	char def[96];
 	const char *region;
@@ -161,28 +162,28 @@ static int prepare_bedrock(struct sc_provider *p, const char **usage)
 
 	if (!p->model || !*p->model) {
 		*usage = "the bedrock provider needs --model MODEL_ID";
-		return -1;
+		return SC_PROVIDER_USAGE;
 	}
 	st = sc_aws_creds_load(&p->aws);
 	if (st < 0)
-		return SC_EXIT_UNAVAILABLE;
+		return SC_PROVIDER_UNAVAILABLE;
 	if (st > 0) {
 		*usage = no_aws_credentials;
-		return -1;
+		return SC_PROVIDER_USAGE;
 	}
 	p->key_name = p->aws.source;
 	region = bedrock_region(p);
 	if (!region || !sc_aws_region_ok(region)) {
 		*usage = region ? "the AWS region is not a region name" :
 			 "no AWS region: give --region R or set AWS_REGION";
-		return -1;
+		return SC_PROVIDER_USAGE;
 	}
 	snprintf(p->region_buf, sizeof(p->region_buf), "%s", region);
 	p->region = p->region_buf;
 	snprintf(def, sizeof(def), "https://bedrock-runtime.%s.amazonaws.com",
 		 p->region);
 	if (base_url(p, def, usage) < 0)
-		return -1;
+		return SC_PROVIDER_USAGE;
 	sc_buf_adds(&p->url, "/model/");
 	sc_sigv4_encode(&p->url, p->model, strlen(p->model), 0);
 	sc_buf_adds(&p->url, p->stream ? "/invoke-with-response-stream" :
@@ -190,8 +191,9 @@ static int prepare_bedrock(struct sc_provider *p, const char **usage)
 	return 0;
 }
 
-int sc_provider_credential_source(struct sc_provider *p, char *out,
-				  size_t outsz, const char **usage)
+enum sc_provider_status sc_provider_credential_source(struct sc_provider *p,
+						      char *out, size_t outsz,
+						      const char **usage)
 {
 	const char *key;
 	int st;
@@ -206,37 +208,43 @@ int sc_provider_credential_source(struct sc_provider *p, char *out,
 			snprintf(p->why, sizeof(p->why), "%s is not set: %s needs "
 				 "a key (or --key-env NAME)", p->key_env, p->name);
 			*usage = p->why;
-			return -1;
+			return SC_PROVIDER_USAGE;
 		}
 		snprintf(out, outsz, "%s", p->key_env);
 		return 0;
 	}
 	st = sc_aws_creds_probe(&p->aws);
 	if (st < 0)
-		return SC_EXIT_UNAVAILABLE;
+		return SC_PROVIDER_UNAVAILABLE;
 	if (st > 0) {
 		*usage = no_aws_credentials;
-		return -1;
+		return SC_PROVIDER_USAGE;
 	}
 	snprintf(out, outsz, "%s", p->aws.source);
 	sc_aws_creds_release(&p->aws);
 	return 0;
 }
 
-int sc_provider_prepare(struct sc_provider *p, const char **usage)
+enum sc_provider_status sc_provider_prepare(struct sc_provider *p,
+					    const char **usage)
 {
+	enum sc_transcript_status st;
+
 	if (p->kind == SC_PROVIDER_BEDROCK)
 		return prepare_bedrock(p, usage);
 	if (p->kind == SC_PROVIDER_REPLAY) {
 		if (!p->transcript_path) {
 			*usage = "the replay provider needs --transcript FILE";
-			return -1;
+			return SC_PROVIDER_USAGE;
 		}
-		return sc_transcript_load(p->transcript_path, &p->transcript);
+		st = sc_transcript_load(p->transcript_path, &p->transcript);
+		return st == SC_TRANSCRIPT_OK ? SC_PROVIDER_OK :
+		       st == SC_TRANSCRIPT_MALFORMED ? SC_PROVIDER_BAD_TRANSCRIPT :
+		       SC_PROVIDER_UNAVAILABLE;
 	}
 	/* The endpoint is checked before the key is taken. */
 	if (base_url(p, "", usage) < 0 || take_key(p, usage) < 0)
-		return -1;
+		return SC_PROVIDER_USAGE;
 	p->key_name = p->key_env;
 	sc_buf_adds(&p->url, p->kind == SC_PROVIDER_ANTHROPIC ?
 		    SC_ANTHROPIC_PATH : SC_OPENAI_PATH);
@@ -253,8 +261,9 @@ static int clock_skewed(const struct sc_http_response *resp)
 		memmem(body, resp->body.len, "Signature not yet current", 25));
 }
 
-static int report_http(const struct sc_provider *p, int status,
-		       const struct sc_http_response *resp)
+static enum sc_provider_status report_http(const struct sc_provider *p,
+					   int status,
+					   const struct sc_http_response *resp)
 {
 	char type[72];
 
@@ -269,7 +278,7 @@ static int report_http(const struct sc_provider *p, int status,
 			sc_error("CLOCK-SKEW", "%s refused the request's time "
 				 "(HTTP %ld, %s): this machine's clock is more "
 				 "than 5 minutes off", p->name, resp->code, type);
-			return SC_EXIT_UNAVAILABLE;
+			return SC_PROVIDER_UNAVAILABLE;
 		}
 		if (p->kind != SC_PROVIDER_BEDROCK)
 			sc_error("AUTH", "%s refused the key in %s (HTTP %ld)",
@@ -278,27 +287,27 @@ static int report_http(const struct sc_provider *p, int status,
 			sc_error("AUTH", "%s refused the credentials from %s "
 				 "(HTTP %ld, %s)", p->name, p->key_name,
 				 resp->code, type);
-		return SC_EXIT_UNAVAILABLE;
+		return SC_PROVIDER_UNAVAILABLE;
 	case SC_HTTP_STATUS:
 		sc_error("PROVIDER", "%s answered HTTP %ld (%s) after %lu attempts%s%s",
 			 p->name, resp->code, type, resp->attempts,
 			 resp->why[0] ? ": " : "", resp->why);
-		return SC_EXIT_UNAVAILABLE;
+		return SC_PROVIDER_UNAVAILABLE;
 	case SC_HTTP_TIMEOUT:
 		sc_error("TIMEOUT", "%s did not answer within %lu s", p->name,
 			 p->http.timeout_ms / 1000);
-		return SC_EXIT_UNAVAILABLE;
+		return SC_PROVIDER_UNAVAILABLE;
 	case SC_HTTP_TOO_LARGE:
 		sc_error("PROVIDER-RESPONSE", "%s answered more than %zu bytes",
 			 p->name, SC_HTTP_BODY_MAX);
-		return SC_EXIT_NO;
+		return SC_PROVIDER_BAD_ANSWER;
 	case SC_HTTP_SETUP:
 		sc_error("NETWORK", "%s", resp->why);
-		return SC_EXIT_INTERNAL;
+		return SC_PROVIDER_FAILED;
 	default:
 		sc_error("NETWORK", "no answer from %s after %lu attempts: %s",
 			 p->name, resp->attempts, resp->why);
-		return SC_EXIT_UNAVAILABLE;
+		return SC_PROVIDER_UNAVAILABLE;
 	}
 }
 
@@ -415,9 +424,11 @@ static void request_body(const struct sc_provider *p,
  * Send BODY and read the answer into REPLY: streamed (each attempt read
  * from nothing, the reply made only from a whole stream) or whole.
  */
-static int send_and_read(struct sc_provider *p, const char *const *headers,
-			 const struct sc_buf *secrets, const struct sc_buf *body,
-			 struct sc_reply *reply)
+static enum sc_provider_status send_and_read(struct sc_provider *p,
+					     const char *const *headers,
+					     const struct sc_buf *secrets,
+					     const struct sc_buf *body,
+					     struct sc_reply *reply)
 {
 	const int anthropic = p->kind != SC_PROVIDER_OPENAI;
 	struct sc_stream st;
@@ -425,7 +436,8 @@ static int send_and_read(struct sc_provider *p, const char *const *headers,
 				     stream_error_type, &st };
 	struct sc_http_response resp;
 	const char *why = NULL;
-	int status, ret = 0;
+	enum sc_provider_status ret = SC_PROVIDER_OK;
+	int status;
 
 	sc_stream_init(&st, anthropic ? SC_STREAM_ANTHROPIC : SC_STREAM_OPENAI,
 		       p->progress_fd, p->name);
@@ -438,7 +450,7 @@ static int send_and_read(struct sc_provider *p, const char *const *headers,
 	} else if (status == SC_HTTP_STREAM_BAD) {
 		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name,
 			 st.why ? st.why : "a malformed stream");
-		ret = SC_EXIT_NO;
+		ret = SC_PROVIDER_BAD_ANSWER;
 	} else if (status != SC_HTTP_OK) {
 		ret = report_http(p, status, &resp);
 	} else if ((p->stream ? sc_stream_reply(&st, reply, &why) :
@@ -448,21 +460,22 @@ static int send_and_read(struct sc_provider *p, const char *const *headers,
 		    sc_openai_parse(resp.body.data ? resp.body.data : "",
 				    resp.body.len, reply, &why)) < 0) {
 		sc_error("PROVIDER-RESPONSE", "%s: %s", p->name, why);
-		ret = SC_EXIT_NO;
+		ret = SC_PROVIDER_BAD_ANSWER;
 	}
 	sc_http_response_release(&resp);
 	sc_stream_release(&st);
 	return ret;
 }
 
-static int call_http(struct sc_provider *p, const struct sc_conversation *c,
-		     struct sc_reply *reply)
+static enum sc_provider_status call_http(struct sc_provider *p,
+					 const struct sc_conversation *c,
+					 struct sc_reply *reply)
 {
 	struct sc_buf head[2] = { SC_BUF_INIT, SC_BUF_INIT };
 	struct sc_buf secrets[2] = { SC_BUF_INIT, SC_BUF_INIT };
 	const char *headers[3] = { NULL, NULL, NULL };
 	struct sc_buf body = SC_BUF_INIT;
-	int ret = 0;
+	enum sc_provider_status ret = SC_PROVIDER_OK;
 	size_t i;
 
 	request_body(p, c, &body);
@@ -473,7 +486,7 @@ static int call_http(struct sc_provider *p, const struct sc_conversation *c,
 		sc_buf_add(&secrets[0], p->key_header.data, p->key_header.len);
 	} else if (bedrock_auth(p, &body, head, secrets) < 0) {
 		sc_error("NETWORK", "bedrock: the request cannot be signed");
-		ret = SC_EXIT_INTERNAL;
+		ret = SC_PROVIDER_FAILED;
 	} else {
 		headers[0] = head[0].len ? head[0].data : NULL;
 		headers[1] = head[1].len ? head[1].data : NULL;
@@ -489,11 +502,12 @@ static int call_http(struct sc_provider *p, const struct sc_conversation *c,
 	return ret;
 }
 
-int sc_provider_call(struct sc_provider *p, const struct sc_conversation *c,
-		     struct sc_reply *reply)
+enum sc_provider_status sc_provider_call(struct sc_provider *p,
+					 const struct sc_conversation *c,
+					 struct sc_reply *reply)
 {
 	if (p->kind == SC_PROVIDER_REPLAY)
 		return sc_replay_answer(&p->transcript, c, reply) < 0 ?
-			SC_EXIT_NO : 0;
+			SC_PROVIDER_BAD_ANSWER : SC_PROVIDER_OK;
 	return call_http(p, c, reply);
 }

@@ -56,32 +56,51 @@ void sc_provider_init(struct sc_provider *p, enum sc_provider_kind kind);
 void sc_provider_release(struct sc_provider *p);
 
 /*
- * Check the options and the environment before any input is read.  -1 with
- * a fixed reason in *USAGE for a usage error (a missing key, a key a header
- * cannot carry, plain http to a host that is not loopback, no transcript,
- * bedrock without a model, a region or credentials); an exit code > 0
- * (error printed) when the transcript cannot be loaded or the AWS
- * credentials found are broken (error[AWS-CREDENTIALS]).
+ * What the functions below return: 0, or why they failed.  Each prints
+ * its error[CODE] first, but for SC_PROVIDER_USAGE, whose fixed reason is
+ * left in *USAGE for the tool's usage message.  sc-model(1) turns them
+ * into its exit statuses.
  */
-int sc_provider_prepare(struct sc_provider *p, const char **usage);
+enum sc_provider_status {
+	SC_PROVIDER_OK = 0,
+	SC_PROVIDER_USAGE = -1,       /* an option or the environment is wrong */
+	SC_PROVIDER_UNAVAILABLE = -2, /* credentials, network, the provider */
+	SC_PROVIDER_BAD_ANSWER = -3,  /* an answer that is not one; replay diverged */
+	SC_PROVIDER_BAD_TRANSCRIPT = -4, /* the replay transcript is malformed */
+	SC_PROVIDER_FAILED = -5,      /* cannot build or sign the request */
+};
+
+/*
+ * Check the options and the environment before any input is read.
+ * SC_PROVIDER_USAGE for a missing key, a key a header cannot carry, plain
+ * http to a host that is not loopback, no transcript, bedrock without a
+ * model, a region or credentials; SC_PROVIDER_UNAVAILABLE when the
+ * transcript cannot be read or the AWS credentials found are broken
+ * (error[AWS-CREDENTIALS]); SC_PROVIDER_BAD_TRANSCRIPT.
+ */
+enum sc_provider_status sc_provider_prepare(struct sc_provider *p,
+					    const char **usage);
 
 /*
  * Name where P's key or credentials would come from (a variable, a
  * profile), never a value, into OUT; nothing is sent and no
- * credential_process is run.  0 when found; -1 with a fixed reason in
- * *USAGE when there are none; an exit code > 0 (error printed) when a
- * source is broken.
+ * credential_process is run.  0 when found; SC_PROVIDER_USAGE with a
+ * fixed reason in *USAGE when there are none; SC_PROVIDER_UNAVAILABLE
+ * (error printed) when a source is broken.
  */
-int sc_provider_credential_source(struct sc_provider *p, char *out,
-				  size_t outsz, const char **usage);
+enum sc_provider_status sc_provider_credential_source(struct sc_provider *p,
+						      char *out, size_t outsz,
+						      const char **usage);
 
 /*
- * Ask for C's next turn and fill REPLY.  Returns 0, or an exit code with
- * the error printed: error[AUTH], error[CLOCK-SKEW], error[PROVIDER],
- * error[NETWORK], error[TIMEOUT] (4), error[PROVIDER-RESPONSE],
- * error[REPLAY-DIVERGED] (1).
+ * Ask for C's next turn and fill REPLY.  0, or SC_PROVIDER_UNAVAILABLE
+ * after error[AUTH], error[CLOCK-SKEW], error[PROVIDER], error[NETWORK],
+ * error[TIMEOUT]; SC_PROVIDER_BAD_ANSWER after error[PROVIDER-RESPONSE],
+ * error[REPLAY-DIVERGED]; SC_PROVIDER_FAILED after error[NETWORK] when
+ * the request cannot be set up or signed.
  */
-int sc_provider_call(struct sc_provider *p, const struct sc_conversation *c,
-		     struct sc_reply *reply);
+enum sc_provider_status sc_provider_call(struct sc_provider *p,
+					 const struct sc_conversation *c,
+					 struct sc_reply *reply);
 
 #endif

@@ -175,19 +175,20 @@ static int read_file(const char *path, struct sc_buf *out)
 	return 0;
 }
 
-int sc_transcript_load(const char *path, struct sc_transcript *t)
+enum sc_transcript_status sc_transcript_load(const char *path,
+					     struct sc_transcript *t)
 {
 	struct sc_buf data = SC_BUF_INIT;
 	const char *why = NULL;
 	unsigned long line;
-	int ret = 0;
+	enum sc_transcript_status ret = SC_TRANSCRIPT_OK;
 
 	if (read_file(path, &data) < 0) {
-		ret = SC_EXIT_UNAVAILABLE;
+		ret = SC_TRANSCRIPT_UNREADABLE;
 	} else if (sc_transcript_parse(data.data ? data.data : "", data.len, t,
 				       &line, &why) < 0) {
 		sc_error("MALFORMED-TRANSCRIPT", "%s: line %lu: %s", path, line, why);
-		ret = SC_EXIT_MALFORMED;
+		ret = SC_TRANSCRIPT_MALFORMED;
 	}
 	sc_buf_release(&data);
 	return ret;

@@ -56,11 +56,17 @@ int sc_transcript_parse(const char *data, size_t len, struct sc_transcript *t,
 			unsigned long *line, const char **why);
 
 /*
- * Read and parse the file at PATH.  Prints error[TRANSCRIPT] (cannot read,
- * exit 4) or error[MALFORMED-TRANSCRIPT] (exit 3); returns the exit code,
- * 0 on success.
+ * Read and parse the file at PATH.  Prints error[TRANSCRIPT] and returns
+ * SC_TRANSCRIPT_UNREADABLE when it cannot be read, error[MALFORMED-TRANSCRIPT]
+ * and SC_TRANSCRIPT_MALFORMED when it is not a transcript; 0 on success.
  */
-int sc_transcript_load(const char *path, struct sc_transcript *t);
+enum sc_transcript_status {
+	SC_TRANSCRIPT_OK = 0,
+	SC_TRANSCRIPT_UNREADABLE = -1,
+	SC_TRANSCRIPT_MALFORMED = -2,
+};
+enum sc_transcript_status sc_transcript_load(const char *path,
+					     struct sc_transcript *t);
 
 /*
  * Fill REPLY with the turn of T that answers C.  Prints
