@@ -137,7 +137,7 @@ static int run_record(struct args *a, struct sc_output *out)
 				      "predicate only");
 	if (!a->rec.key_path == !a->unsigned_)
 		sc_usage_error(&tool, "record needs one of --key and --unsigned");
-	return sc_attest_record(&a->rec, out);
+	return sc_attest_record_run(&a->rec, out);
 }
 
 static int run_verify(struct args *a, struct sc_output *out)
@@ -151,7 +151,7 @@ static int run_verify(struct args *a, struct sc_output *out)
 	a->ver.github_actions = getenv("GITHUB_ACTIONS");
 	a->ver.github_event_name = getenv("GITHUB_EVENT_NAME");
 	a->ver.github_event_path = getenv("GITHUB_EVENT_PATH");
-	return sc_attest_verify(&a->ver, out);
+	return sc_attest_verify_run(&a->ver, out);
 }
 
 static int run_sign(struct args *a, struct sc_output *out)
@@ -160,7 +160,7 @@ static int run_sign(struct args *a, struct sc_output *out)
 		sc_usage_error(&tool, "an option sign does not take");
 	if (!a->rec.commit || !a->rec.key_path)
 		sc_usage_error(&tool, "sign needs --commit and --key");
-	return sc_attest_sign(a->rec.repo_dir, a->rec.commit, a->rec.key_path,
+	return sc_attest_sign_run(a->rec.repo_dir, a->rec.commit, a->rec.key_path,
 			      out);
 }
 
@@ -168,7 +168,7 @@ static int run_show(struct args *a, const char *rev, struct sc_output *out)
 {
 	if (a->seen)
 		sc_usage_error(&tool, "show takes only a revision");
-	return sc_attest_show(a->rec.repo_dir, rev, out);
+	return sc_attest_show_run(a->rec.repo_dir, rev, out);
 }
 
 int main(int argc, char *argv[])

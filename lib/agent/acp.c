@@ -49,7 +49,7 @@ static const struct {
 };
 
 /* The exit status of a session that ended with CODE (NULL: it did not). */
-static int exit_status_of(const char *code)
+static int session_exit(const char *code)
 {
 	if (!code)
 		return SC_EXIT_OK;
@@ -333,5 +333,5 @@ int sc_acp_run(const struct sc_acp_opts *o, int in_fd, int out_fd)
 	sc_agenthome_release(&home);
 	free(relay);
 	free(root);
-	return exit_status_of(end);
+	return session_exit(end);
 }

@@ -352,7 +352,7 @@ static void tick_attestation(struct report *r, const git_oid *id,
 	}
 	git_note_free(note);
 	sc_output_init(&show, -1);  /* collected, never written */
-	sc_attest_show(r->repo_dir, hex, &show);
+	sc_attest_show_run(r->repo_dir, hex, &show);
 	sc_buf_adds(&r->ticks, "<details><summary>attestation</summary><pre>");
 	value(&r->ticks, show.buf.data ? show.buf.data : "", show.buf.len);
 	sc_buf_adds(&r->ticks, "</pre></details>\n");

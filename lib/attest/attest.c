@@ -315,8 +315,8 @@ static int key_exit(int st)
 	       SC_EXIT_UNAVAILABLE;
 }
 
-int sc_attest_record(const struct sc_attest_record_opts *o,
-		     struct sc_output *out)
+int sc_attest_record_run(const struct sc_attest_record_opts *o,
+			 struct sc_output *out)
 {
 	const char *ptype = o->predicate_type ? o->predicate_type :
 						SC_PREDICATE_TASK;
@@ -420,8 +420,8 @@ static int sign_note(struct sign_state *st, const struct sc_buf *note)
 	return ret;
 }
 
-int sc_attest_sign(const char *repo_dir, const char *rev, const char *key_path,
-		   struct sc_output *out)
+int sc_attest_sign_run(const char *repo_dir, const char *rev,
+		       const char *key_path, struct sc_output *out)
 {
 	struct sc_sshkey key;
 	struct sign_state st = { NULL, &key, out, SC_BUF_INIT, 0 };
@@ -534,8 +534,8 @@ static void show_line(struct sc_output *out, const char *line, size_t len,
 	sc_dsse_release(&env);
 }
 
-int sc_attest_show(const char *repo_dir, const char *rev,
-		   struct sc_output *out)
+int sc_attest_show_run(const char *repo_dir, const char *rev,
+		       struct sc_output *out)
 {
 	char chex[GIT_OID_HEXSZ + 1];
 	struct sc_buf note = SC_BUF_INIT, head = SC_BUF_INIT;
@@ -992,8 +992,8 @@ static int github_check(const struct sc_attest_verify_opts *o,
 	return unsafe ? -1 : 0;
 }
 
-int sc_attest_verify(const struct sc_attest_verify_opts *o,
-		     struct sc_output *out)
+int sc_attest_verify_run(const struct sc_attest_verify_opts *o,
+			 struct sc_output *out)
 {
 	struct verify_ctx c = { o, SC_SIGNERS_INIT, NULL };
 	struct note_map m = { NULL, 0, 0 };

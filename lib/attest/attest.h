@@ -41,8 +41,8 @@ struct sc_attest_record_opts {
  * before the note is touched: bad input leaves the note as it was.
  * Returns the exit code (diagnostics already printed).
  */
-int sc_attest_record(const struct sc_attest_record_opts *o,
-		     struct sc_output *out);
+int sc_attest_record_run(const struct sc_attest_record_opts *o,
+			 struct sc_output *out);
 
 /*
  * Sign every unsigned envelope in the note of COMMIT with the private key
@@ -51,16 +51,16 @@ int sc_attest_record(const struct sc_attest_record_opts *o,
  * rewritten with those lines signed, others unchanged; one
  * type=attestation record per signed envelope.  Returns the exit code.
  */
-int sc_attest_sign(const char *repo_dir, const char *commit,
-		   const char *key_path, struct sc_output *out);
+int sc_attest_sign_run(const char *repo_dir, const char *commit,
+		       const char *key_path, struct sc_output *out);
 
 /*
  * Print the note of REV for a person: each envelope's statement, its
  * predicate, and whether each signature is valid (not whether it is
  * trusted: that is verify's question).  Exit 0, or 1 when REV has no note.
  */
-int sc_attest_show(const char *repo_dir, const char *rev,
-		   struct sc_output *out);
+int sc_attest_show_run(const char *repo_dir, const char *rev,
+		       struct sc_output *out);
 
 struct sc_attest_verify_opts {
 	const char *repo_dir;
@@ -80,7 +80,7 @@ struct sc_attest_verify_opts {
  * Check every commit in BASE..BRANCH and write one type=result record
  * each, then type=conclusion.  Returns the exit code.
  */
-int sc_attest_verify(const struct sc_attest_verify_opts *o,
-		     struct sc_output *out);
+int sc_attest_verify_run(const struct sc_attest_verify_opts *o,
+			 struct sc_output *out);
 
 #endif
