@@ -17,17 +17,17 @@
 #include "strlist.h"
 #include "tree.h"
 
-/* Open NAME in directory DFD, never through a symlink or a mount. */
-static int open_at(int dfd, const char *name, int flags)
-{
-	return sc_open_beneath(dfd, name, flags, 0);
-}
-
 /*
  * Below the sc_tree_CMD_run functions every function answers 0 or, with
  * its diagnostic printed, an enum sc_tree_status (tree.h); only
  * tree_exit() turns that into an exit status.
  */
+
+/* Open NAME in directory DFD, never through a symlink or a mount. */
+static int open_at(int dfd, const char *name, int flags)
+{
+	return sc_open_beneath(dfd, name, flags, 0);
+}
 
 /* A path the worktree must not hold, or that cannot be read, written or
  * removed: a finding (exit 1), not a fault of sc-tree.  Control bytes in
