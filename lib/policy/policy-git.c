@@ -443,8 +443,7 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 		const struct sc_sw_word *a = &w[k];
 		const char *colon = strchr(a->s, ':');
 
-		if (!dd && !strcmp(a->s, "--")) {
-			dd = 1;
+		if (pol_ends_options(a, &dd)) {
 			pattern = 0;   /* only paths follow */
 			continue;
 		}

@@ -187,6 +187,12 @@ int pol_judge_xargs(struct judge *j, struct ctx *c,
 /* policy-shell.c */
 int pol_exec_option(const char *prog, const char *s);
 int pol_is_option(const struct sc_sw_word *w, int after_dashdash);
+/*
+ * 1 when W is the first "--" of a command's arguments, the word that ends
+ * its options: *AFTER_DASHDASH is set, and the caller skips W; every word
+ * after it is an operand, a later "--" too.  0 for any other word.
+ */
+int pol_ends_options(const struct sc_sw_word *w, int *after_dashdash);
 void pol_judge_arg_path(struct judge *j, struct ctx *c,
 			const struct sc_sw_word *w, int write,
 			const char *object);

@@ -560,9 +560,9 @@ void pol_judge_sed(struct judge *j, struct ctx *c,
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
-		} else if (!dd && (!strcmp(s, "-e") || !strcmp(s, "--expression"))) {
+		if (pol_ends_options(&w[k], &dd))
+			continue;
+		if (!dd && (!strcmp(s, "-e") || !strcmp(s, "--expression"))) {
 			have_script = 1;
 			if (++k < n && (!sed_script_safe(w[k].s) ||
 					(w[k].flags & SC_SW_UNRESOLVED)))
@@ -607,9 +607,9 @@ void pol_judge_awk(struct judge *j, struct ctx *c,
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
-		} else if (!dd && (!strcmp(s, "-f") || !strcmp(s, "-v") ||
+		if (pol_ends_options(&w[k], &dd))
+			continue;
+		if (!dd && (!strcmp(s, "-f") || !strcmp(s, "-v") ||
 				   !strcmp(s, "-F") || !strcmp(s, "-i") ||
 				   !strcmp(s, "-l") || !strcmp(s, "-E"))) {
 			if (s[1] != 'F' && s[1] != 'v')
@@ -686,10 +686,8 @@ void pol_judge_reader(struct judge *j, struct ctx *c,
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
+		if (pol_ends_options(&w[k], &dd))
 			continue;
-		}
 		if (pol_is_option(&w[k], dd)) {
 			if (pol_exec_option(r->name, s)) {
 				/* noted by judge_exec_options: skip its value */
@@ -841,10 +839,8 @@ int pol_judge_file_command(struct judge *j, struct ctx *c,
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
+		if (pol_ends_options(&w[k], &dd))
 			continue;
-		}
 		if (pol_is_option(&w[k], dd)) {
 			if ((s[1] != '-' && strpbrk(s + 1, "rRa")) ||
 			    !strcmp(s, "--recursive") || !strcmp(s, "--archive"))

@@ -148,6 +148,14 @@ int pol_is_option(const struct sc_sw_word *w, int after_dashdash)
 	return !after_dashdash && w->len > 1 && w->s[0] == '-';
 }
 
+int pol_ends_options(const struct sc_sw_word *w, int *after_dashdash)
+{
+	if (*after_dashdash || strcmp(w->s, "--"))
+		return 0;
+	*after_dashdash = 1;
+	return 1;
+}
+
 /*
  * Skip a launcher's options and fixed operands: the index of the command
  * it runs.  OPTARGS lists the short options taking an argument; LONGARGS
