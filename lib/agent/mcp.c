@@ -21,6 +21,7 @@
 #include "model.h"
 #include "process.h"
 #include "record.h"
+#include "strlist.h"
 
 /* Pages of tools/list followed: a server cycling cursors is cut off. */
 #define MAX_PAGES 64
@@ -599,7 +600,7 @@ int sc_mcp_initialize(struct sc_mcp *m)
 	json_t *params, *result = NULL;
 	struct sc_buf err = SC_BUF_INIT;
 	const char *v;
-	int st, known = 0;
+	int st, known;
 
 	params = json_pack("{s:s, s:{}, s:{s:s, s:s}}",
 			   "protocolVersion", SC_MCP_VERSION, "capabilities",
@@ -610,8 +611,7 @@ int sc_mcp_initialize(struct sc_mcp *m)
 		st = SC_MCP_FAILED;
 	}
 	v = st ? NULL : sc_json_str(result, "protocolVersion");
-	for (size_t i = 0; v && versions[i]; i++)
-		known |= !strcmp(v, versions[i]);
+	known = v && sc_str_in_list(v, versions);
 	if (!st && !known) {
 		m->why = "the server speaks no protocol version this client "
 			 "knows";

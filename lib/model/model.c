@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "model.h"
+#include "strlist.h"
 
 static const struct {
 	const char *name;
@@ -213,12 +214,8 @@ int sc_call_field_reserved(const char *name)
 {
 	static const char *const reserved[] = { "type", "id", "tool",
 						"source", "label", NULL };
-	size_t i;
 
-	for (i = 0; reserved[i]; i++)
-		if (!strcmp(name, reserved[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(name, reserved);
 }
 
 int sc_call_is_mcp(const char *tool)

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "policy.h"
 #include "shellwords.h"
+#include "strlist.h"
 
 #define RULES \
  X(MALFORMED, "deny.malformed-call", SC_DENY, "The call is malformed or holds a value that cannot be judged.") \
@@ -135,7 +136,6 @@ struct reader {
 extern const char *const pol_inert[];
 
 /* policy.c */
-int pol_in_list(const char *s, const char *const *list);
 void pol_note(struct judge *j, enum rule_id r, const char *object);
 int pol_prefix_in(const char *s, const char *const *list);
 
