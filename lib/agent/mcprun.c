@@ -278,8 +278,6 @@ static int result_record(struct session *s, const char *id,
 			 const char *outcome, const struct sc_buf *text,
 			 int truncated, const char *digest)
 {
-	char progress[16];
-
 	struct sc_record r;
 	struct sc_buf source = SC_BUF_INIT;
 	int ret;
@@ -295,8 +293,7 @@ static int result_record(struct session *s, const char *id,
 		sc_record_adds(&r, "digest", digest);
 	sc_record_adds(&r, "truncated", truncated ? "yes" : "no");
 	if (digest && s->m.progress) {
-		snprintf(progress, sizeof(progress), "%u", s->m.progress);
-		sc_record_adds(&r, "progress", progress);
+		sc_record_addu(&r, "progress", s->m.progress);
 	}
 	sc_record_add(&r, "text", text->data ? text->data : "", text->len);
 	ret = write_rec(s, &r);

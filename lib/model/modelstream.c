@@ -437,10 +437,8 @@ static void progress(struct sc_stream *s)
 	sc_record_adds(&rec, "provider", s->provider);
 	snprintf(num, sizeof(num), "%lld", ms_since(&s->start, &now));
 	sc_record_adds(&rec, "elapsed-ms", num);
-	snprintf(num, sizeof(num), "%zu", s->received);
-	sc_record_adds(&rec, "received-bytes", num);
-	snprintf(num, sizeof(num), "%zu", (s->delta_bytes + 3) / 4);
-	sc_record_adds(&rec, "estimated-tokens", num);
+	sc_record_addu(&rec, "received-bytes", s->received);
+	sc_record_addu(&rec, "estimated-tokens", (s->delta_bytes + 3) / 4);
 	sc_record_encode(&rec, &out);
 	/* A reader that went away loses progress, never the reply. */
 	(void)sc_write_all(s->progress_fd, out.data, out.len);
