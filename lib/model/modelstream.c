@@ -11,6 +11,7 @@
 #include "provider-anthropic.h"
 #include "provider-openai.h"
 #include "record.h"
+#include "strlist.h"
 
 enum { FRAMING_NONE, FRAMING_SSE, FRAMING_ES, FRAMING_JSON };
 
@@ -363,14 +364,10 @@ static int aws_transient(const char *name)
 	static const char *const names[] = {
 		"throttlingException", "internalServerException",
 		"serviceUnavailableException", "modelStreamErrorException",
-		"modelTimeoutException",
+		"modelTimeoutException", NULL,
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(name, names);
 }
 
 static int on_es(void *ctx, const struct sc_es_message *m)
