@@ -443,13 +443,10 @@ static void fingerprint(const char *p, size_t len, char out[17])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned mdlen = 0;
-	char hex[65];
 
 	if (!EVP_Digest(p, len, md, &mdlen, EVP_sha256(), NULL))
 		sc_die(SC_EXIT_INTERNAL, "INTERNAL", "SHA-256 failed");
-	sc_sha256_hex(md, hex);
-	memcpy(out, hex, 16);
-	out[16] = 0;
+	sc_hex_into(out, md, 8);
 }
 
 /* ---- scanning ---- */
