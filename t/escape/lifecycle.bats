@@ -65,8 +65,7 @@ each_tier() {
 	# /proc/self/task/PID/children, which gives a few hundred numbers a
 	# read (seen: at most ~480): 800 orphans take several rounds, and
 	# the supervisor must not end while any of them lives.
-	SB_TIER=landlock
-	run --separate-stderr sb -- sh -c \
+	SB_TIER=landlock run --separate-stderr sb -- sh -c \
 		"i=0; while [ \$i -lt 800 ]; do setsid sleep $MARK & i=\$((i+1)); done
 		 n=0; while [ \$(pgrep -c -f '^sleep $MARK') -lt 800 ] && [ \$n -lt 100 ]; do
 			sleep 0.1; n=\$((n+1)); done
