@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "diag.h"
 #include "io.h"
 
 void sc_input_init_fd(struct sc_input *in, int fd)
@@ -218,6 +219,19 @@ int sc_read_file_max(const char *path, size_t max, struct sc_buf *out)
 	return sc_read_file_at(AT_FDCWD, path, max, 0, out);
 }
 
+int sc_read_file_or_error(const char *path, size_t max, const char *too_large,
+			  const char *unreadable, struct sc_buf *out)
+{
+	int st = sc_read_file_max(path, max, out);
+
+	if (st == -2)
+		return sc_error(too_large, "'%s' is larger than %zu bytes",
+				path, max);
+	if (st < 0)
+		return sc_error_errno(unreadable, "cannot read '%s'", path);
+	return 0;
+}
+
 /* The Ith temporary name this process tries in a directory. */
 static void temp_name(char name[64], unsigned i)
 {
@@ -328,6 +342,21 @@ int sc_replace_file_at(int dirfd, const char *name, const void *data,
 	struct sc_replace_how how = { mode, NULL, NULL, NULL };
 
 	return sc_replace_file_how(dirfd, name, data, len, &how, step);
+}
+
+const char *sc_replace_step_text(enum sc_replace_step step)
+{
+	static const char *const text[] = {
+		[SC_REPLACE_CREATE] = "cannot create a temporary file",
+		[SC_REPLACE_WRITE] = "cannot write",
+		[SC_REPLACE_NAME] = "cannot name the new file",
+		[SC_REPLACE_CHECK] = "the file changed",
+		[SC_REPLACE_RENAME] = "cannot replace the file",
+		[SC_REPLACE_SYNC] = "cannot sync the directory",
+	};
+
+	return (unsigned)step < sizeof(text) / sizeof(text[0]) ?
+	       text[step] : "cannot replace the file";
 }
 
 int sc_replace_file(const char *path, const void *data, size_t len,

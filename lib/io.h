@@ -99,6 +99,9 @@ int sc_replace_file_at(int dirfd, const char *name, const void *data,
 int sc_replace_file(const char *path, const void *data, size_t len,
 		    mode_t mode, enum sc_replace_step *step);
 
+/* What failed at STEP, for a diagnostic: "cannot replace the file"... */
+const char *sc_replace_step_text(enum sc_replace_step step);
+
 /*
  * The same with more said about the new file: OWNER (when set) gives it the
  * owner and group of the file it replaces, so an edit does not change who
@@ -159,5 +162,13 @@ int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out);
 
 /* sc_read_file_at(AT_FDCWD, PATH, MAX, 0, OUT). */
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out);
+
+/*
+ * sc_read_file_max, for a file a person named: 0, or -1 after one
+ * diagnostic, error[TOO_LARGE] "'PATH' is larger than MAX bytes" or
+ * error[UNREADABLE] "cannot read 'PATH'" with errno's text.
+ */
+int sc_read_file_or_error(const char *path, size_t max, const char *too_large,
+			  const char *unreadable, struct sc_buf *out);
 
 #endif

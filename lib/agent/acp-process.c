@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,62 +54,29 @@ static char **env_with(char **env, char *const *vars)
 	return out;
 }
 
-/*
- * In the child: a session of its own (so the process group holds
- * everything it starts), the pipes on 0 and 1, every other inherited
- * descriptor but stderr closed on exec, then the agent.
- */
-static _Noreturn void exec_agent(const struct acp *a, int in, int out,
-				 int report, char **env)
-{
-	int err;
-
-	if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-	    chdir(a->cwd) < 0)
-		goto fail;
-	/* Descriptors the caller leaked must not reach the agent. */
-	(void)syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
-	execvpe(a->o->argv[0], a->o->argv, env);
-fail:
-	err = errno;
-	(void)!write(report, &err, sizeof(err));
-	_exit(127);
-}
-
 int sc_acp_start_agent(struct acp *a)
 {
-	int to[2], from[2], rep[2], err;
-	ssize_t n;
+	struct sc_piped p;
+	enum sc_spawn_step st;
 	char **base, **env;
+	int e;
 
-	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0 ||
-	    pipe2(rep, O_CLOEXEC) < 0)
-		return sc_error_errno("ACP-START", "cannot make pipes");
 	base = sc_env_build(environ, SC_ENV_SHORT, a->o->keep, a->o->nkeep, NULL);
 	env = env_with(base, a->home ? a->home->vars : NULL);
-	a->pid = fork();
-	if (a->pid == 0)
-		exec_agent(a, to[0], from[1], rep[1], env);
+	st = sc_spawn_piped(a->o->argv, env, a->cwd, -1, &p);
+	e = errno;
 	free(env);
 	sc_env_free(base);
-	close(to[0]);
-	close(from[1]);
-	close(rep[1]);
-	if (a->pid < 0) {
-		close(rep[0]);
+	errno = e;
+	a->pid = p.pid;
+	if (st == SC_SPAWN_PIPES)
+		return sc_error_errno("ACP-START", "cannot make pipes");
+	if (st == SC_SPAWN_FORK)
 		return sc_error_errno("ACP-START", "cannot fork");
-	}
-	sc_kill_group_on_fatal_signal(a->pid);
-	do
-		n = read(rep[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	close(rep[0]);
-	sc_rpc_init(&a->rpc, from[0], to[1]);
-	if (n == sizeof(err)) {
-		errno = err;
+	sc_rpc_init(&a->rpc, p.from, p.to);
+	if (st == SC_SPAWN_EXEC)
 		return sc_error_errno("ACP-START", "cannot start '%s'",
 				      a->o->argv[0]);
-	}
 	return 0;
 }
 
@@ -140,7 +106,7 @@ static void sleep_ms(long ms)
 }
 
 /* Wait up to MS for the leader to exit (left unreaped): 1 when it did. */
-static int wait_exit(pid_t pid, long ms)
+static int wait_ended(pid_t pid, long ms)
 {
 	siginfo_t si;
 
@@ -163,21 +129,21 @@ void sc_acp_shutdown_agent(struct acp *a)
 		return;
 	close(a->rpc.out_fd);
 	a->rpc.out_fd = -1;
-	if (!wait_exit(a->pid, SHUTDOWN_MS)) {
+	if (!wait_ended(a->pid, SHUTDOWN_MS)) {
 		(void)kill(-a->pid, SIGTERM);
-		(void)wait_exit(a->pid, 1000);
+		(void)wait_ended(a->pid, 1000);
 	}
 	sc_acp_kill_agent(a);
 }
 
 /* How the agent ended, for a reason text, once its output closed. */
-static void describe_exit(struct acp *a, char *buf, size_t size)
+static void describe_end(struct acp *a, char *buf, size_t size)
 {
 	siginfo_t si;
 
 	memset(&si, 0, sizeof(si));
 	snprintf(buf, size, "the agent closed its output");
-	if (!wait_exit(a->pid, 1000))
+	if (!wait_ended(a->pid, 1000))
 		return;
 	if (waitid(P_PID, (id_t)a->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
 		return;
@@ -208,7 +174,7 @@ int sc_acp_read_failed(struct acp *a, int st)
 		return sc_acp_stop(a, "ACP-EXITED",
 				   "cannot read from the agent", NULL);
 	default:
-		describe_exit(a, reason, sizeof(reason));
+		describe_end(a, reason, sizeof(reason));
 		return sc_acp_stop(a, "ACP-EXITED", reason, NULL);
 	}
 }
@@ -223,7 +189,7 @@ int sc_acp_send_failed(struct acp *a, int st)
 			 "seconds", a->o->timeout_ms / 1000);
 		return sc_acp_stop(a, "ACP-TIMEOUT", reason, NULL);
 	}
-	describe_exit(a, reason, sizeof(reason));
+	describe_end(a, reason, sizeof(reason));
 	return sc_acp_stop(a, "ACP-EXITED", reason, NULL);
 }
 

@@ -532,21 +532,6 @@ static int changed_since_read(void *ctx)
 	return !unchanged(c->dirfd, c->name, c->st);
 }
 
-/* error[WRITE-FAILED] for the step of sc_replace_file_how that failed. */
-static void write_failed(enum sc_replace_step step, const char *shown)
-{
-	if (step == SC_REPLACE_CREATE || step == SC_REPLACE_NAME)
-		sc_error_errno("WRITE-FAILED", "cannot create a file beside "
-			       "'%s'", shown);
-	else if (step == SC_REPLACE_WRITE)
-		sc_error_errno("WRITE-FAILED", "cannot write a new '%s'", shown);
-	else if (step == SC_REPLACE_RENAME)
-		sc_error_errno("WRITE-FAILED", "cannot replace '%s'", shown);
-	else
-		sc_error_errno("WRITE-FAILED", "cannot sync the directory of "
-			       "'%s'", shown);
-}
-
 /*
  * Replace NAME in DIRFD by TF's data with the box at MARK ticked, with
  * the mode and owner of the file it replaces, so a tick changes one byte,
@@ -572,7 +557,8 @@ static int replace_ticked(int dirfd, const char *name, const char *shown,
 				 "ticked", shown);
 			ret = SC_TASKS_CHANGED;
 		} else {
-			write_failed(step, shown);
+			sc_error_errno("WRITE-FAILED", "'%s': %s", shown,
+				       sc_replace_step_text(step));
 			ret = SC_TASKS_IO;
 		}
 	}
@@ -649,14 +635,6 @@ static int tasks_exit(int status)
 	}
 }
 
-static void add_num(struct sc_record *rec, const char *name, size_t n)
-{
-	char num[32];
-
-	snprintf(num, sizeof(num), "%zu", n);
-	sc_record_adds(rec, name, num);
-}
-
 static void put_task(struct sc_output *out, const struct sc_buf *data,
 		     const struct sc_task *t)
 {
@@ -664,8 +642,8 @@ static void put_task(struct sc_output *out, const struct sc_buf *data,
 
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "task");
-	add_num(&rec, "n", t->n);
-	add_num(&rec, "line", t->line);
+	sc_record_addu(&rec, "n", t->n);
+	sc_record_addu(&rec, "line", t->line);
 	sc_record_adds(&rec, "state", t->done ? "done" : "open");
 	sc_record_add(&rec, "text", data->data + t->text, t->text_len);
 	sc_record_queue(out, &rec);
