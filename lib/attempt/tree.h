@@ -49,7 +49,7 @@
 #define SC_TREE_DEPTH_MAX 128           /* error[TOO-DEEP] */
 
 /*
- * An audit: the change records of sc_tree_diff and the verdicts
+ * An audit: the change records of sc_tree_diff_run and the verdicts
  * sc-classify wrote for them, kept by id.  Complete only when its
  * type=end record counts exactly the changes read.
  */
