@@ -161,7 +161,7 @@ static int include(const struct args *a, struct sc_output *out)
 	o.secrets = a->secrets;
 	o.dry_run = a->dry_run;
 	o.to = a->to;
-	return sc_include_run(&o, out);
+	return sc_tree_include_run(&o, out);
 }
 
 static int run(struct args *a, struct sc_output *out)
