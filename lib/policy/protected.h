@@ -52,6 +52,17 @@ int sc_protected_is(enum sc_prot_class c, const char *f);
 const char *sc_protected_name(enum sc_prot_class c, size_t i);
 
 /*
+ * The I-th credential every sandbox hides under a home, from 0, as spelled
+ * on disk ("Library/Keychains"); NULL past the last.  These are the
+ * secret class's literal names (.ssh, .netrc, .config/gh, ...): whatever
+ * the policy denies a model by an exact name, sc-sandbox-exec hides in
+ * $HOME, the user's home in /etc/passwd and each --hide-home, and the
+ * Seatbelt profile under HOME.  Each is relative: no '/' at either end,
+ * no "..".
+ */
+const char *sc_protected_home(size_t i);
+
+/*
  * 1 when folded path F is a planning artifact (spec.md, plan.md, tasks.md,
  * contracts/, ... of spec-kit; proposal.md, design.md, tasks.md and
  * specs/.../spec.md of OpenSpec).  With FEATURE (folded), only that
