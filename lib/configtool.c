@@ -178,7 +178,7 @@ static void write_mcp(const struct sc_config *cfg, struct sc_output *out)
 		sc_record_adds(&rec, "network", c->network);
 		for (k = 0; k < c->nr_hosts; k++)
 			sc_record_adds(&rec, "host", c->hosts[k]);
-		add_number(&rec, "timeout", c->timeout);
+		sc_record_addu(&rec, "timeout", c->timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
