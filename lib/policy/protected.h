@@ -5,8 +5,9 @@
  * The names speccoder protects, in one table.  The policy (sc-classify)
  * judges every read and write with it; `sc-classify --print-protected`
  * prints it as gitignore-style patterns, which the guard (sc-hash-git
- * --protect-records) watches; the sandbox takes its read-only defaults from
- * it.  Adding a protected name is one edit, here.
+ * --protect-records) watches; the sandbox takes from it its read-only
+ * defaults and the credentials it hides in a home (sc_protected_home).
+ * Adding a protected name, or a credential, is one edit, here.
  *
  * Every function takes a FOLDED root-relative path (sc_path_fold_rel: any
  * letter case, the spellings a case-insensitive volume would equate), so
