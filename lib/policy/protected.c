@@ -276,34 +276,29 @@ static int literal(const struct entry *e)
 	return e->scope != CHILD && !e->unless && !strpbrk(e->glob, "*?[");
 }
 
-const char *sc_protected_name(enum sc_prot_class c, size_t i)
+/* The I-th literal entry of class C, from 0; NULL past the last. */
+static const struct entry *nth_literal(enum sc_prot_class c, size_t i)
 {
 	size_t k;
 
-	for (k = 0; k < TABLE_NR; k++) {
-		const struct entry *e = &table[k];
-
-		if (e->class != c || !literal(e))
-			continue;
-		if (!i--)
-			return e->glob;
-	}
+	for (k = 0; k < TABLE_NR; k++)
+		if (table[k].class == c && literal(&table[k]) && !i--)
+			return &table[k];
 	return NULL;
+}
+
+const char *sc_protected_name(enum sc_prot_class c, size_t i)
+{
+	const struct entry *e = nth_literal(c, i);
+
+	return e ? e->glob : NULL;
 }
 
 const char *sc_protected_home(size_t i)
 {
-	size_t k;
+	const struct entry *e = nth_literal(SC_PROT_SECRET, i);
 
-	for (k = 0; k < TABLE_NR; k++) {
-		const struct entry *e = &table[k];
-
-		if (e->class != SC_PROT_SECRET || !literal(e))
-			continue;
-		if (!i--)
-			return e->spelled ? e->spelled : e->glob;
-	}
-	return NULL;
+	return !e ? NULL : e->spelled ? e->spelled : e->glob;
 }
 
 int sc_protected_is(enum sc_prot_class c, const char *f)
