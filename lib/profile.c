@@ -279,22 +279,36 @@ static int add_path(struct sc_strlist *l, const struct sc_sandbox_src *src,
 	return 0;
 }
 
+int sc_sandbox_gaps_add(struct sc_strlist *l, const char *list, char **bad)
+{
+	char *copy = sc_xstrdup(list), *save = NULL, *gap;
+	int n = 0;
+
+	*bad = NULL;
+	for (gap = strtok_r(copy, ",", &save); gap && !*bad;
+	     gap = strtok_r(NULL, ",", &save))
+		if (sc_sandbox_gap_acceptable(gap)) {
+			sc_strlist_add(l, gap);
+			n++;
+		} else {
+			*bad = sc_xstrdup(gap);
+		}
+	free(copy);
+	return *bad ? -1 : n;
+}
+
 /* sandbox.acceptGaps: "unix-sockets,kill-all", as --accept-gaps. */
 static int add_gaps(struct sc_sandbox_policy *p,
 		    const struct sc_sandbox_src *src, const char *name,
 		    const char *v)
 {
-	char *list = sc_xstrdup(v), *save = NULL, *gap;
+	char *bad;
 	int ret = 0;
 
-	for (gap = strtok_r(list, ",", &save); gap && !ret;
-	     gap = strtok_r(NULL, ",", &save))
-		if (sc_sandbox_gap_acceptable(gap))
-			sc_strlist_add(&p->accept_gaps, gap);
-		else
-			ret = bad_value(src, name, gap, "not a protection that "
-					"may be accepted");
-	free(list);
+	if (sc_sandbox_gaps_add(&p->accept_gaps, v, &bad) < 0)
+		ret = bad_value(src, name, bad, "not a protection that may be "
+				"accepted");
+	free(bad);
 	return ret;
 }
 

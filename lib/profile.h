@@ -121,6 +121,13 @@ int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *e
  */
 int sc_sandbox_gap_acceptable(const char *name);
 
+/*
+ * Add the comma-separated protection names of LIST to L: how many, or -1
+ * with *BAD (a new string, to free) the first one that may not be
+ * accepted; *BAD is NULL otherwise.
+ */
+int sc_sandbox_gaps_add(struct sc_strlist *l, const char *list, char **bad);
+
 /* 1 when NAME is in POL's accepted gaps. */
 int sc_sandbox_gap_accepted(const struct sc_sandbox_policy *pol,
 			    const char *name);

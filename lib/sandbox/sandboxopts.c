@@ -157,23 +157,16 @@ static int parse_max_output(const char *s, long long *bytes)
 /* "unix-sockets,kill-all": each a protection a tier may lack. */
 static int accept_gaps(struct sc_strlist *l, const char *arg)
 {
-	char *list = sc_xstrdup(arg), *save = NULL, *name;
-	size_t had = l->nr;
-	int ret = 0;
+	char *gap;
+	int n = sc_sandbox_gaps_add(l, arg, &gap);
 
-	for (name = strtok_r(list, ",", &save); name && !ret;
-	     name = strtok_r(NULL, ",", &save)) {
-		if (sc_sandbox_gap_acceptable(name))
-			sc_strlist_add(l, name);
-		else
-			ret = sc_error("BAD-OPTION", "--accept-gaps: '%s' is "
-				       "not a protection that may be accepted",
-				       name);
-	}
-	free(list);
-	if (!ret && l->nr == had)
-		ret = bad("--accept-gaps wants protection names", arg);
-	return ret;
+	if (n < 0)
+		sc_error("BAD-OPTION", "--accept-gaps: '%s' is not a protection "
+			 "that may be accepted", gap);
+	else if (!n)
+		bad("--accept-gaps wants protection names", arg);
+	free(gap);
+	return n > 0 ? 0 : -1;
 }
 
 /* One entry of the list option OPT. */
