@@ -108,8 +108,8 @@ both() {
 	[[ "$BY_OPTS_ERR" == *"Address family not supported"* ]] || fail "$BY_OPTS_ERR"
 	assert_equal "$(cat "$ROOT/ci.txt")" "ci"
 	# writableOutside, named on every run
-	both sh -c 'touch "$1/yes" && echo done' sh "$SC_TMP/outside"
-	assert_output done
+	both sh -c 'touch "$1/yes" && echo written' sh "$SC_TMP/outside"
+	assert_output written
 	[[ "$BY_OPTS_ERR" == *"warning[WRITABLE-OUTSIDE]"* ]] || fail "$BY_OPTS_ERR"
 	[ -e "$SC_TMP/outside/yes" ]
 	# mode: off runs unconfined and says so
