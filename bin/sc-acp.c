@@ -64,10 +64,8 @@ int main(int argc, char *argv[])
 		switch (c) {
 		case 'z': o.force_records = 1; break;
 		case 't':
-			if (sc_parse_uint(optarg, MAX_TIMEOUT, &timeout) < 0 ||
-			    !timeout)
-				sc_usage_error(&tool, "--timeout takes seconds, "
-					       "1 to 86400");
+			timeout = sc_opt_number(&tool, optarg, 1, MAX_TIMEOUT,
+						"--timeout");
 			break;
 		case 'C': o.cwd = optarg; break;
 		case 'H': o.config_home = optarg; break;

@@ -61,17 +61,6 @@ struct cmdline {
 	size_t alloc_msgs;
 };
 
-static unsigned long long number(const char *text, unsigned long long max,
-				 const char *what)
-{
-	unsigned long long v;
-
-	if (sc_parse_uint(text, max, &v) < 0 || v == 0)
-		sc_die(SC_EXIT_USAGE, "USAGE", "%s must be a number from 1 to "
-		       "%llu", what, max);
-	return v;
-}
-
 static void add_message(struct cmdline *c, const char *label,
 			const char *source, const char *file)
 {
@@ -106,7 +95,6 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long v;
 	int opt;
 
 	while ((opt = sc_getopt(argc, argv, "hz", longopts, &tool)) != -1) {
@@ -123,21 +111,21 @@ static void parse_options(int argc, char **argv, struct cmdline *c)
 		case OPT_ANSWERS: c->t.answers = optarg; break;
 		case OPT_BUDGET:
 			/* 0: the run's questions are spent; every ask is no. */
-			if (sc_parse_uint(optarg, 1000, &v) < 0)
-				sc_die(SC_EXIT_USAGE, "USAGE", "--budget must be "
-				       "a number from 0 to 1000");
-			c->t.o.budget = (unsigned)v;
+			c->t.o.budget = (unsigned)sc_opt_number(&tool, optarg, 0,
+								1000, "--budget");
 			break;
 		case OPT_BEFORE: c->t.before = optarg; break;
 		case OPT_MAX_TURNS:
-			c->t.o.max_turns = (unsigned)number(optarg, 10000, "--max-turns");
+			c->t.o.max_turns = (unsigned)sc_opt_number(&tool, optarg, 1,
+								   10000, "--max-turns");
 			break;
 		case OPT_READ_MAX:
-			c->t.o.read_max = number(optarg, SC_RECORD_MAX / 2, "--read-max");
+			c->t.o.read_max = sc_opt_number(&tool, optarg, 1,
+							SC_RECORD_MAX / 2, "--read-max");
 			break;
 		case OPT_OUTPUT_MAX:
-			c->t.o.output_max = number(optarg, SC_RECORD_MAX / 2,
-						 "--output-max");
+			c->t.o.output_max = sc_opt_number(&tool, optarg, 1,
+							  SC_RECORD_MAX / 2, "--output-max");
 			break;
 		case OPT_PROGRESS: c->t.progress = 1; break;
 		case OPT_STATUS_LINE: c->t.status_line = 1; break;

@@ -45,20 +45,6 @@ static const struct sc_tool tool = {
 	0,
 };
 
-static unsigned long number(const char *arg, unsigned long long lo,
-			    unsigned long long hi, const char *what)
-{
-	unsigned long long n;
-	char why[96];
-
-	if (sc_parse_uint(arg, hi, &n) < 0 || n < lo) {
-		snprintf(why, sizeof(why), "%s must be a number from %llu to %llu",
-			 what, lo, hi);
-		sc_usage_error(&tool, why);
-	}
-	return (unsigned long)n;
-}
-
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -84,7 +70,8 @@ int main(int argc, char *argv[])
 	const char *model = NULL, *endpoint = NULL, *key_env = NULL;
 	const char *region = NULL;
 	const char *transcript = NULL;
-	unsigned long max_tokens = 4096, timeout = 120, retries = 3, context = 0;
+	unsigned long long max_tokens = 4096, timeout = 120, retries = 3;
+	unsigned long long context = 0;
 	enum sc_provider_kind kind = SC_PROVIDER_NONE;
 	unsigned allowed = 0;
 	unsigned long long window;
@@ -108,13 +95,13 @@ int main(int argc, char *argv[])
 		case 'e': endpoint = optarg; break;
 		case 'R': region = optarg; break;
 		case 'k': key_env = optarg; break;
-		case 'n': max_tokens = number(optarg, 1, 1000000, "--max-tokens"); break;
-		case 't': timeout = number(optarg, 1, 86400, "--timeout"); break;
-		case 'r': retries = number(optarg, 0, 20, "--retries"); break;
+		case 'n': max_tokens = sc_opt_number(&tool, optarg, 1, 1000000, "--max-tokens"); break;
+		case 't': timeout = sc_opt_number(&tool, optarg, 1, 86400, "--timeout"); break;
+		case 'r': retries = sc_opt_number(&tool, optarg, 0, 20, "--retries"); break;
 		case 'C': cache = 0; break;
 		case 'S': stream = 0; break;
-		case 'W': context = number(optarg, 1024, 100000000, "--context-tokens"); break;
-		case 'P': progress_fd = (int)number(optarg, 0, 1024, "--progress-fd"); break;
+		case 'W': context = sc_opt_number(&tool, optarg, 1024, 100000000, "--context-tokens"); break;
+		case 'P': progress_fd = (int)sc_opt_number(&tool, optarg, 0, 1024, "--progress-fd"); break;
 		case 'T': transcript = optarg; break;
 		case 'Q': show_source = 1; break;
 		case 'a':

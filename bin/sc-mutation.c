@@ -50,9 +50,8 @@ int main(int argc, char *argv[])
 		else if (c == 'z')
 			o.force_records = 1;
 		else if (c == 'm') {
-			if (sc_parse_uint(optarg, 100, &o.minimum) < 0)
-				sc_usage_error(&tool, "--minimum takes a "
-					       "percentage from 0 to 100");
+			o.minimum = sc_opt_number(&tool, optarg, 0, 100,
+						  "--minimum");
 			o.has_min = 1;
 		}
 	}

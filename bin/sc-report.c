@@ -59,11 +59,7 @@ int main(int argc, char *argv[])
 		sc_usage_error(&tool, "one journal");
 	o.journal = argv[optind];
 	sc_output_init(&out, STDOUT_FILENO);
-	ret = sc_report_html(&o, &out);
-	if (ret == 5)
-		sc_error_errno("WRITE-FAILED", "cannot write the page");
-	else if (ret == 1)
-		sc_warning("INCOMPLETE", "the page says what is missing");
+	ret = sc_report_run(&o, &out);
 	sc_output_release(&out);
 	return ret;
 }

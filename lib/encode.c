@@ -95,16 +95,22 @@ void sc_hex_encode(struct sc_buf *out, const void *data, size_t len,
 	}
 }
 
-void sc_sha256_hex(const unsigned char md[32], char hex[65])
+void sc_hex_into(char *hex, const void *data, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
+	const unsigned char *p = data;
 	size_t i;
 
-	for (i = 0; i < 32; i++) {
-		hex[2 * i] = digits[md[i] >> 4];
-		hex[2 * i + 1] = digits[md[i] & 15];
+	for (i = 0; i < len; i++) {
+		hex[2 * i] = digits[p[i] >> 4];
+		hex[2 * i + 1] = digits[p[i] & 15];
 	}
-	hex[64] = '\0';
+	hex[2 * len] = '\0';
+}
+
+void sc_sha256_hex(const unsigned char md[32], char hex[65])
+{
+	sc_hex_into(hex, md, 32);
 }
 
 void sc_base64_window(struct sc_buf *out, const void *data, size_t len,

@@ -27,6 +27,9 @@ int sc_base64_decode(struct sc_buf *out, const char *text, size_t len);
 void sc_hex_encode(struct sc_buf *out, const void *data, size_t len,
 		   int upper);
 
+/* The LEN bytes at DATA as 2 * LEN lower-case hex digits and a NUL. */
+void sc_hex_into(char *hex, const void *data, size_t len);
+
 /* The 32 bytes of a SHA-256 digest MD as 64 lower-case hex digits and a NUL. */
 void sc_sha256_hex(const unsigned char md[32], char hex[65]);
 

@@ -174,14 +174,6 @@ int sc_file_write(int rootfd, const char *rel, const char *data, size_t len,
 int sc_file_write_mode(int rootfd, const char *rel, const char *data,
 		       size_t len, int force_mode, struct sc_buf *why)
 {
-	static const char *const steps[] = {
-		[SC_REPLACE_CREATE] = "cannot create a temporary file",
-		[SC_REPLACE_WRITE] = "cannot write",
-		[SC_REPLACE_NAME] = "cannot name the new file",
-		[SC_REPLACE_CHECK] = "the file changed",
-		[SC_REPLACE_RENAME] = "cannot replace the file",
-		[SC_REPLACE_SYNC] = "cannot sync the directory",
-	};
 	const char *name;
 	struct stat st;
 	enum sc_replace_step step;
@@ -205,7 +197,7 @@ int sc_file_write_mode(int rootfd, const char *rel, const char *data,
 	}
 	/* The umask of a driver is 077; a source file is read by everyone. */
 	if (sc_replace_file_at(realdir, name, data, len, mode, &step) < 0)
-		ret = fail(why, steps[step], errno);
+		ret = fail(why, sc_replace_step_text(step), errno);
 	close(realdir);
 	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "env.h"
 #include "gitconfig.h"
 #include "io.h"
 
@@ -207,19 +208,26 @@ out:
 int sc_gitconfig_foreach_mem(const char *data, size_t len, const char *code,
 			     sc_gitconfig_fn fn, void *ctx)
 {
-	char path[] = "/tmp/sc-config.XXXXXX";
-	int fd = mkstemp(path), ret;
+	struct sc_buf path = SC_BUF_INIT;
+	int fd, ret;
 
-	if (fd < 0)
+	/* libgit2 parses files only: the bytes go to a private one. */
+	sc_buf_addf(&path, "%s/sc-config.XXXXXX", sc_env_tmpdir());
+	fd = mkstemp(path.data);
+	if (fd < 0) {
+		sc_buf_release(&path);
 		return SC_GITCONFIG_UNREADABLE;
+	}
 	if (sc_write_all(fd, data, len) < 0) {
 		close(fd);
-		unlink(path);
+		unlink(path.data);
+		sc_buf_release(&path);
 		return SC_GITCONFIG_UNREADABLE;
 	}
 	close(fd);
-	ret = sc_gitconfig_foreach(path, code, fn, ctx);
-	unlink(path);
+	ret = sc_gitconfig_foreach(path.data, code, fn, ctx);
+	unlink(path.data);
+	sc_buf_release(&path);
 	return ret;
 }
 

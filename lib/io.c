@@ -330,6 +330,21 @@ int sc_replace_file_at(int dirfd, const char *name, const void *data,
 	return sc_replace_file_how(dirfd, name, data, len, &how, step);
 }
 
+const char *sc_replace_step_text(enum sc_replace_step step)
+{
+	static const char *const text[] = {
+		[SC_REPLACE_CREATE] = "cannot create a temporary file",
+		[SC_REPLACE_WRITE] = "cannot write",
+		[SC_REPLACE_NAME] = "cannot name the new file",
+		[SC_REPLACE_CHECK] = "the file changed",
+		[SC_REPLACE_RENAME] = "cannot replace the file",
+		[SC_REPLACE_SYNC] = "cannot sync the directory",
+	};
+
+	return (unsigned)step < sizeof(text) / sizeof(text[0]) ?
+	       text[step] : "cannot replace the file";
+}
+
 int sc_replace_file(const char *path, const void *data, size_t len,
 		    mode_t mode, enum sc_replace_step *step)
 {

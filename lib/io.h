@@ -99,6 +99,9 @@ int sc_replace_file_at(int dirfd, const char *name, const void *data,
 int sc_replace_file(const char *path, const void *data, size_t len,
 		    mode_t mode, enum sc_replace_step *step);
 
+/* What failed at STEP, for a diagnostic: "cannot replace the file"... */
+const char *sc_replace_step_text(enum sc_replace_step step);
+
 /*
  * The same with more said about the new file: OWNER (when set) gives it the
  * owner and group of the file it replaces, so an edit does not change who

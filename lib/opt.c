@@ -96,3 +96,18 @@ int sc_parse_uint(const char *text, unsigned long long max,
 	*out = n;
 	return 0;
 }
+
+unsigned long long sc_opt_number(const struct sc_tool *tool, const char *text,
+				 unsigned long long lo, unsigned long long hi,
+				 const char *name)
+{
+	unsigned long long n;
+	char why[128];
+
+	if (sc_parse_uint(text, hi, &n) < 0 || n < lo) {
+		snprintf(why, sizeof(why), "%s must be a number from %llu to %llu",
+			 name, lo, hi);
+		sc_usage_error(tool, why);
+	}
+	return n;
+}

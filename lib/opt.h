@@ -43,4 +43,12 @@ _Noreturn void sc_usage_error(const struct sc_tool *tool, const char *why);
 int sc_parse_uint(const char *text, unsigned long long max,
 		  unsigned long long *out);
 
+/*
+ * TEXT, an option's number, as sc_parse_uint reads it and from LO to HI;
+ * anything else is a usage error ("NAME must be a number from LO to HI").
+ */
+unsigned long long sc_opt_number(const struct sc_tool *tool, const char *text,
+				 unsigned long long lo, unsigned long long hi,
+				 const char *name);
+
 #endif

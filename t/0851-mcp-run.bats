@@ -117,6 +117,15 @@ T
 	assert_regex "$stderr" "NO-SUCH-TOOL"
 }
 
+@test "mcp allow shows the definition cleaned as every tool cleans text: no bidi override reaches the terminal" {
+	git config -f speccoder.conf mcp.rug.command "node $SC_TOP/t/lib/rugpull-mcp.mjs --bidi"
+	run --separate-stderr git speccoder mcp allow --yes rug greet
+	assert_success
+	assert_output --partial 'Greets someone by name.'
+	# U+202E (RIGHT-TO-LEFT OVERRIDE) would reorder what the person reads.
+	refute_output --partial $'\xe2\x80\xae'
+}
+
 @test "run: a key the server holds never reaches the model through its tool's description or result" {
 	git config -f speccoder.conf mcp.rug.env DEMO_API_KEY
 	mcp_server rug "node $SC_TOP/t/lib/rugpull-mcp.mjs --leak DEMO_API_KEY" greet

@@ -140,7 +140,7 @@ static void sleep_ms(long ms)
 }
 
 /* Wait up to MS for the leader to exit (left unreaped): 1 when it did. */
-static int wait_exit(pid_t pid, long ms)
+static int wait_ended(pid_t pid, long ms)
 {
 	siginfo_t si;
 
@@ -163,21 +163,21 @@ void sc_acp_shutdown_agent(struct acp *a)
 		return;
 	close(a->rpc.out_fd);
 	a->rpc.out_fd = -1;
-	if (!wait_exit(a->pid, SHUTDOWN_MS)) {
+	if (!wait_ended(a->pid, SHUTDOWN_MS)) {
 		(void)kill(-a->pid, SIGTERM);
-		(void)wait_exit(a->pid, 1000);
+		(void)wait_ended(a->pid, 1000);
 	}
 	sc_acp_kill_agent(a);
 }
 
 /* How the agent ended, for a reason text, once its output closed. */
-static void describe_exit(struct acp *a, char *buf, size_t size)
+static void describe_end(struct acp *a, char *buf, size_t size)
 {
 	siginfo_t si;
 
 	memset(&si, 0, sizeof(si));
 	snprintf(buf, size, "the agent closed its output");
-	if (!wait_exit(a->pid, 1000))
+	if (!wait_ended(a->pid, 1000))
 		return;
 	if (waitid(P_PID, (id_t)a->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
 		return;
@@ -208,7 +208,7 @@ int sc_acp_read_failed(struct acp *a, int st)
 		return sc_acp_stop(a, "ACP-EXITED",
 				   "cannot read from the agent", NULL);
 	default:
-		describe_exit(a, reason, sizeof(reason));
+		describe_end(a, reason, sizeof(reason));
 		return sc_acp_stop(a, "ACP-EXITED", reason, NULL);
 	}
 }
@@ -223,7 +223,7 @@ int sc_acp_send_failed(struct acp *a, int st)
 			 "seconds", a->o->timeout_ms / 1000);
 		return sc_acp_stop(a, "ACP-TIMEOUT", reason, NULL);
 	}
-	describe_exit(a, reason, sizeof(reason));
+	describe_end(a, reason, sizeof(reason));
 	return sc_acp_stop(a, "ACP-EXITED", reason, NULL);
 }
 

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "config.h"
 #include "diag.h"
+#include "env.h"
 #include "filetool.h"
 #include "io.h"
 #include "model.h"
@@ -642,13 +643,12 @@ static char **sandbox_prefix(const struct loop *l, const struct sc_record *verdi
  */
 static char *connections_file(const struct loop *l, const struct sc_record *verdict)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct sc_buf b = SC_BUF_INIT;
 	int fd;
 
 	if (!sc_record_get(verdict, "host") && !prefix_hosts_mode(l))
 		return NULL;
-	sc_buf_addf(&b, "%s/sc-agent-conn.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	sc_buf_addf(&b, "%s/sc-agent-conn.XXXXXX", sc_env_tmpdir());
 	fd = mkstemp(b.data);
 	if (fd < 0) {
 		sc_buf_release(&b);

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "attest.h"
 #include "buf.h"
+#include "diag.h"
 #include "encode.h"
 #include "gitopen.h"
 #include "html.h"
@@ -602,7 +603,7 @@ static int render(struct report *r, struct sc_input *in, const char *run,
 	return r->missing.len ? 1 : 0;
 }
 
-int sc_report_html(const struct sc_report_opts *o, struct sc_output *out)
+int sc_report_run(const struct sc_report_opts *o, struct sc_output *out)
 {
 	struct report r;
 	struct sc_input *in = NULL;
@@ -620,10 +621,14 @@ int sc_report_html(const struct sc_report_opts *o, struct sc_output *out)
 		in = sc_xmalloc(sizeof(*in));
 		sc_input_init_fd(in, fd);
 	}
-	ret = render(&r, in, run, &p);
+	ret = render(&r, in, run, &p) ? SC_EXIT_NO : SC_EXIT_OK;
 	sc_output_add(out, p.data ? p.data : "", p.len);
-	if (sc_output_flush(out))
-		ret = 5;
+	if (sc_output_flush(out)) {
+		sc_error_errno("WRITE-FAILED", "cannot write the page");
+		ret = SC_EXIT_INTERNAL;
+	} else if (ret == SC_EXIT_NO) {
+		sc_warning("INCOMPLETE", "the page says what is missing");
+	}
 	if (fd >= 0)
 		close(fd);
 	free(in);

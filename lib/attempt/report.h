@@ -31,14 +31,17 @@ struct sc_report_opts {
 };
 
 /*
- * Write the page to OUT.  Returns 0 when everything was there, 1 when the
- * page says something is missing, 5 when OUT could not be written.
+ * sc-report --html: write the page to OUT.  The exit status: SC_EXIT_OK
+ * when everything was there, SC_EXIT_NO when the page says something is
+ * missing (warning INCOMPLETE), SC_EXIT_INTERNAL when OUT could not be
+ * written (error WRITE-FAILED).
  */
-int sc_report_html(const struct sc_report_opts *o, struct sc_output *out);
+int sc_report_run(const struct sc_report_opts *o, struct sc_output *out);
 
 /*
- * The same from a journal held in memory (for the fuzz target and unit
- * tests): no repository is opened.
+ * The page of a journal held in memory, into PAGE (for the fuzz target
+ * and unit tests): no repository is opened, nothing is printed.  0 when
+ * everything was there, 1 when the page says something is missing.
  */
 int sc_report_html_mem(const char *journal, size_t len, struct sc_buf *page);
 

@@ -532,21 +532,6 @@ static int changed_since_read(void *ctx)
 	return !unchanged(c->dirfd, c->name, c->st);
 }
 
-/* error[WRITE-FAILED] for the step of sc_replace_file_how that failed. */
-static void write_failed(enum sc_replace_step step, const char *shown)
-{
-	if (step == SC_REPLACE_CREATE || step == SC_REPLACE_NAME)
-		sc_error_errno("WRITE-FAILED", "cannot create a file beside "
-			       "'%s'", shown);
-	else if (step == SC_REPLACE_WRITE)
-		sc_error_errno("WRITE-FAILED", "cannot write a new '%s'", shown);
-	else if (step == SC_REPLACE_RENAME)
-		sc_error_errno("WRITE-FAILED", "cannot replace '%s'", shown);
-	else
-		sc_error_errno("WRITE-FAILED", "cannot sync the directory of "
-			       "'%s'", shown);
-}
-
 /*
  * Replace NAME in DIRFD by TF's data with the box at MARK ticked, with
  * the mode and owner of the file it replaces, so a tick changes one byte,
@@ -572,7 +557,8 @@ static int replace_ticked(int dirfd, const char *name, const char *shown,
 				 "ticked", shown);
 			ret = SC_TASKS_CHANGED;
 		} else {
-			write_failed(step, shown);
+			sc_error_errno("WRITE-FAILED", "'%s': %s", shown,
+				       sc_replace_step_text(step));
 			ret = SC_TASKS_IO;
 		}
 	}

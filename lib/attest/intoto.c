@@ -484,7 +484,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* MAP's values ordered by key, bytewise (as jq's group_by did). */
+/* MAP's values ordered by key, bytewise: the order of group_by in the
+ * jq builder this replaced, which t/0525-attest-evidence.bats keeps. */
 static json_t *sorted_values(json_t *map)
 {
 	const char **keys = sc_xcalloc(json_object_size(map) + 1, sizeof(*keys));

@@ -708,17 +708,9 @@ int sc_pin_write_file(const char *path, const char *data, size_t len)
 				"file", msg);
 	/* rename(2) replaces the name itself: a symlink put there after the
 	 * check above is replaced, never followed. */
-	if (sc_replace_file(path, data, len, 0600, &step) == 0)
-		ret = 0;
-	else if (step == SC_REPLACE_RENAME)
-		ret = sc_error_errno("WRITE-FAILED", "cannot replace '%s'",
-				     msg);
-	else if (step == SC_REPLACE_SYNC)
-		ret = sc_error_errno("WRITE-FAILED", "cannot sync the "
-				     "directory of '%s'", msg);
-	else
-		ret = sc_error_errno("WRITE-FAILED", "cannot write beside "
-				     "'%s'", msg);
+	if (sc_replace_file(path, data, len, 0600, &step) < 0)
+		ret = sc_error_errno("WRITE-FAILED", "'%s': %s", msg,
+				     sc_replace_step_text(step));
 	return ret;
 }
 

@@ -15,6 +15,7 @@
 #include "alloc.h"
 #include "config.h"
 #include "diag.h"
+#include "encode.h"
 #include "paths.h"
 #include "record.h"
 #include "scan.h"
@@ -437,20 +438,15 @@ int sc_scan_age_key_valid(const char *p, size_t len)
 	return chk == 1;
 }
 
+/* The first 16 hex digits of the value's SHA-256 (config.h's form). */
 static void fingerprint(const char *p, size_t len, char out[17])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned mdlen = 0;
-	int i;
 
 	if (!EVP_Digest(p, len, md, &mdlen, EVP_sha256(), NULL))
 		sc_die(SC_EXIT_INTERNAL, "INTERNAL", "SHA-256 failed");
-	for (i = 0; i < 8; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[16] = 0;
+	sc_hex_into(out, md, 8);
 }
 
 /* ---- scanning ---- */

@@ -11,6 +11,7 @@
 
 #include "awssso.h"
 #include "diag.h"
+#include "encode.h"
 #include "http.h"
 #include "io.h"
 #include "sigv4.h"
@@ -18,13 +19,12 @@
 int sc_aws_sso_cache_name(const char *text, char name[46])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0, i;
+	unsigned int n = 0;
 
 	/* The CLI's key: hashlib.sha1(text.encode("utf-8")).hexdigest(). */
 	if (!EVP_Digest(text, strlen(text), md, &n, EVP_sha1(), NULL) || n != 20)
 		return -1;
-	for (i = 0; i < n; i++)
-		snprintf(name + 2 * i, 3, "%02x", md[i]);
+	sc_hex_into(name, md, n);
 	memcpy(name + 40, ".json", 6);
 	return 0;
 }

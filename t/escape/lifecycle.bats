@@ -60,6 +60,20 @@ each_tier() {
 	each_tier check
 }
 
+@test "more daemons than one read of the children list holds all die (landlock tier)" {
+	# Without a PID namespace the supervisor finds what is left through
+	# /proc/self/task/PID/children, which gives a few hundred numbers a
+	# read (seen: at most ~480): 800 orphans take several rounds, and
+	# the supervisor must not end while any of them lives.
+	SB_TIER=landlock run --separate-stderr sb -- sh -c \
+		"i=0; while [ \$i -lt 800 ]; do setsid sleep $MARK & i=\$((i+1)); done
+		 n=0; while [ \$(pgrep -c -f '^sleep $MARK') -lt 800 ] && [ \$n -lt 100 ]; do
+			sleep 0.1; n=\$((n+1)); done
+		 exit 7"
+	assert_failure 7
+	[ -z "$(survivors)" ]
+}
+
 @test "SIGTERM and SIGINT to sc-sandbox-exec kill everything" {
 	check() {
 		local sig=$1 code=$2
