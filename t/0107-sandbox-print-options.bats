@@ -156,6 +156,10 @@ both() {
 	[[ " ${args[*]} " != *" --config "* ]] || fail "${args[*]}"
 	[[ " ${args[*]} " == *" --read-only $PWD/speccoder.conf "* ]] || fail "${args[*]}"
 	[[ " ${args[*]} " == *" --hide ~/notes.txt "*" --network none "* ]] || fail "${args[*]}"
+	# a profile is resolved too; the command line's network wins over both
+	sc_sandbox_args args "$PWD" readonly loopback
+	[[ " ${args[*]} " != *" --profile "* ]] || fail "${args[*]}"
+	[[ " ${args[*]} " == *" --root-read-only --network loopback "* ]] || fail "${args[*]}"
 	# The twin is executed once, to print; the command runs on the static
 	# build alone.
 	sb_userns_available || skip "user namespaces unavailable on this host"
