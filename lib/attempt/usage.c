@@ -107,7 +107,10 @@ double sc_usage_number(const char *s)
 	return d;
 }
 
-double sc_usage_count(const struct sc_record *rec, const char *name)
+/* REC's one field NAME, as jq sees .NAME: NULL when there is none, or
+ * more than one (a list), or its value is not UTF-8 (NAME@base64). */
+static const struct sc_field *only(const struct sc_record *rec,
+				   const char *name)
 {
 	const struct sc_field *one = NULL;
 	size_t i;
@@ -116,31 +119,27 @@ double sc_usage_count(const struct sc_record *rec, const char *name)
 		if (strcmp(rec->fields[i].name, name))
 			continue;
 		if (one)
-			return 0;  /* repeated: jq sees an array */
+			return NULL;
 		one = &rec->fields[i];
 	}
-	/* Not UTF-8: sc-rec --to-json writes it as NAME@base64. */
-	if (!one || !sc_utf8_valid(one->value, one->value_len))
-		return 0;
-	return sc_usage_number(one->value);
+	return one && sc_utf8_valid(one->value, one->value_len) ? one : NULL;
+}
+
+double sc_usage_count(const struct sc_record *rec, const char *name)
+{
+	const struct sc_field *f = only(rec, name);
+
+	return f ? sc_usage_number(f->value) : 0;
 }
 
 /* 1 when REC's field NAME is there once and is VALUE exactly. */
 static int field_is(const struct sc_record *rec, const char *name,
 		    const char *value)
 {
-	const struct sc_field *one = NULL;
-	size_t i;
+	const struct sc_field *f = only(rec, name);
 
-	for (i = 0; i < rec->nr; i++) {
-		if (strcmp(rec->fields[i].name, name))
-			continue;
-		if (one)
-			return 0;
-		one = &rec->fields[i];
-	}
-	return one && one->value_len == strlen(value) &&
-	       !memcmp(one->value, value, one->value_len);
+	return f && f->value_len == strlen(value) &&
+	       !memcmp(f->value, value, f->value_len);
 }
 
 /* jq's add starts from null, and null + x is x: -0 stays -0. */
