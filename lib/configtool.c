@@ -1,6 +1,6 @@
 /*
  * sc-config(1): one value, all values of a key, every entry as records,
- * or the checks with their argv split, for scripts.  The drivers read the
+ * the checks with their argv split, the MCP servers, for scripts.  The drivers read the
  * configuration only through it, so no script parses a configuration or
  * splits an argv.  The file is read whole by the one reader (config.h)
  * whatever is asked: a file any tool would refuse is refused here too.
@@ -78,15 +78,6 @@ static void write_list(const struct sc_config *cfg, struct sc_output *out)
 	}
 }
 
-static void add_number(struct sc_record *rec, const char *name,
-		       unsigned long long v)
-{
-	char text[32];
-
-	snprintf(text, sizeof(text), "%llu", v);
-	sc_record_adds(rec, name, text);
-}
-
 /* [check "NAME"] or [acceptance "NAME"]: records of type SECTION. */
 static void write_checks(const struct sc_checks *c, const char *section,
 			 struct sc_output *out)
@@ -101,7 +92,7 @@ static void write_checks(const struct sc_checks *c, const char *section,
 		sc_record_adds(&rec, "name", c->v[i].name);
 		for (k = 0; k < c->v[i].argc; k++)
 			sc_record_adds(&rec, "argv", c->v[i].argv[k]);
-		add_number(&rec, "timeout", c->v[i].timeout);
+		sc_record_addu(&rec, "timeout", c->v[i].timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
@@ -120,11 +111,11 @@ static int write_step(const struct sc_step *s, const char *section,
 	sc_record_adds(&rec, "type", section);
 	for (i = 0; i < s->argc; i++)
 		sc_record_adds(&rec, "argv", s->argv[i]);
-	add_number(&rec, "timeout", s->timeout);
+	sc_record_addu(&rec, "timeout", s->timeout);
 	if (!strcmp(section, "format"))
 		sc_record_adds(&rec, "required", s->required ? "true" : "false");
 	if (s->has_minimum)
-		add_number(&rec, "minimum", s->minimum);
+		sc_record_addu(&rec, "minimum", s->minimum);
 	if (s->report)
 		sc_record_adds(&rec, "report", s->report);
 	sc_record_queue(out, &rec);
@@ -149,6 +140,49 @@ static int write_executor(const struct sc_executor *e, struct sc_output *out)
 	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
 	return 1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct sc_mcp_server *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/*
+ * [mcp "NAME"]: one record a server that has a command, in name order, as
+ * the one reader checked it; a driver takes the names and hands them to
+ * sc-mcp --server or sc-acp --mcp, which read the rest themselves.
+ */
+static void write_mcp(const struct sc_config *cfg, struct sc_output *out)
+{
+	const struct sc_mcp_server **v;
+	struct sc_record rec;
+	size_t i, k, n = 0;
+
+	v = sc_xcalloc(cfg->nr_servers + 1, sizeof(*v));
+	for (i = 0; i < cfg->nr_servers; i++)
+		if (cfg->servers[i].conf.argv)
+			v[n++] = &cfg->servers[i];
+	qsort(v, n, sizeof(*v), by_name);
+	for (i = 0; i < n; i++) {
+		const struct sc_mcp_conf *c = &v[i]->conf;
+
+		sc_record_init(&rec);
+		sc_record_adds(&rec, "type", "mcp");
+		sc_record_adds(&rec, "name", v[i]->name);
+		for (k = 0; k < c->argc; k++)
+			sc_record_adds(&rec, "argv", c->argv[k]);
+		for (k = 0; k < c->nr_env; k++)
+			sc_record_adds(&rec, "env", c->env[k]);
+		sc_record_adds(&rec, "network", c->network);
+		for (k = 0; k < c->nr_hosts; k++)
+			sc_record_adds(&rec, "host", c->hosts[k]);
+		sc_record_addu(&rec, "timeout", c->timeout);
+		sc_record_queue(out, &rec);
+		sc_record_release(&rec);
+	}
+	free(v);
 }
 
 /* The exit status for a reading failure (diagnostic already printed). */
@@ -186,6 +220,9 @@ static int answer(const struct sc_config *cfg, const struct sc_config_opts *o,
 		return write_step(&cfg->mutation, "mutation", out);
 	case SC_CONFIG_Q_EXECUTOR:
 		return write_executor(&cfg->executor, out);
+	case SC_CONFIG_Q_MCP:
+		write_mcp(cfg, out);
+		return 1;
 	case SC_CONFIG_Q_CHECK:
 		return 1;
 	case SC_CONFIG_Q_GET:

@@ -163,4 +163,12 @@ int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out);
 /* sc_read_file_at(AT_FDCWD, PATH, MAX, 0, OUT). */
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out);
 
+/*
+ * sc_read_file_max, for a file a person named: 0, or -1 after one
+ * diagnostic, error[TOO_LARGE] "'PATH' is larger than MAX bytes" or
+ * error[UNREADABLE] "cannot read 'PATH'" with errno's text.
+ */
+int sc_read_file_or_error(const char *path, size_t max, const char *too_large,
+			  const char *unreadable, struct sc_buf *out);
+
 #endif

@@ -888,7 +888,6 @@ static int put_item(const struct sc_githash_item *it, struct sc_output *out)
 int sc_githash_write(const struct sc_githash_manifest *m, struct sc_output *out)
 {
 	struct sc_record rec;
-	char count[32];
 	size_t i;
 	int ret = 0;
 
@@ -901,8 +900,7 @@ int sc_githash_write(const struct sc_githash_manifest *m, struct sc_output *out)
 	if (!ret) {
 		sc_record_reset(&rec);
 		sc_record_adds(&rec, "type", "end");
-		snprintf(count, sizeof(count), "%zu", m->nr);
-		sc_record_adds(&rec, "items", count);
+		sc_record_addu(&rec, "items", m->nr);
 		ret = sc_record_write(out, &rec);
 	}
 	sc_record_release(&rec);
