@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "diag.h"
 #include "io.h"
 
 void sc_input_init_fd(struct sc_input *in, int fd)
@@ -216,6 +217,21 @@ int sc_read_file_at(int dirfd, const char *path, size_t max, unsigned flags,
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out)
 {
 	return sc_read_file_at(AT_FDCWD, path, max, 0, out);
+}
+
+int sc_read_file_or_error(const char *path, size_t max, unsigned flags,
+			  const char *too_large, const char *unreadable,
+			  struct sc_buf *out)
+{
+	int st = sc_read_file_at(AT_FDCWD, path, max, flags, out);
+
+	if (st == -2) {
+		sc_error(too_large, "'%s' is larger than %zu bytes", path, max);
+		return -2;
+	}
+	if (st < 0)
+		return sc_error_errno(unreadable, "cannot read '%s'", path);
+	return 0;
 }
 
 /* The Ith temporary name this process tries in a directory. */

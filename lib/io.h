@@ -163,4 +163,16 @@ int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out);
 /* sc_read_file_at(AT_FDCWD, PATH, MAX, 0, OUT). */
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out);
 
+/*
+ * sc_read_file_at(AT_FDCWD, PATH, MAX, FLAGS, OUT) for a file a tool was
+ * named, its failure reported in the one wording every such tool uses:
+ * error[TOO_LARGE] "'PATH' is larger than MAX bytes" and -2, or
+ * error[UNREADABLE] "cannot read 'PATH': strerror" and -1.  0 when read.
+ * A caller that forgives a missing file, or says more than the path,
+ * calls sc_read_file_at and words its own diagnostic.
+ */
+int sc_read_file_or_error(const char *path, size_t max, unsigned flags,
+			  const char *too_large, const char *unreadable,
+			  struct sc_buf *out);
+
 #endif

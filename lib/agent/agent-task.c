@@ -46,19 +46,6 @@ static int read_programs(int fd, struct sc_agent_programs *p)
 
 /* ---- opening the conversation -------------------------------------- */
 
-static int read_message(const char *path, struct sc_buf *out)
-{
-	int st = sc_read_file_max(path, MESSAGE_MAX, out);
-
-	if (st == -2)
-		return sc_error("MESSAGE-TOO-LARGE", "'%s' is larger than %zu "
-				"bytes", path, MESSAGE_MAX);
-	if (st < 0)
-		return sc_error_errno("MESSAGE-UNREADABLE", "cannot read '%s'",
-				      path);
-	return 0;
-}
-
 /*
  * Add a record holding FILE's text to WIRE; a message's text is also added
  * to PROMPT (what an external agent is given), when PROMPT is set.
@@ -70,7 +57,8 @@ static int add_text_record(struct sc_buf *wire, const char *type,
 	struct sc_buf text = SC_BUF_INIT;
 	struct sc_record r;
 
-	if (read_message(file, &text) < 0) {
+	if (sc_read_file_or_error(file, MESSAGE_MAX, 0, "MESSAGE-TOO-LARGE",
+				  "MESSAGE-UNREADABLE", &text) < 0) {
 		sc_buf_release(&text);
 		return -1;
 	}

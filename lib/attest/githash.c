@@ -1119,18 +1119,16 @@ int sc_githash_compare(const struct sc_githash_manifest *old,
 static enum sc_githash_status read_protect_file(const char *path,
 						struct sc_buf *text)
 {
-	int st = sc_read_file_max(path, SC_GITHASH_PROTECT_MAX, text);
-
-	if (st == -2) {
-		sc_error("PROTECT-TOO-LARGE", "'%s' is larger than %zu bytes",
-			 path, SC_GITHASH_PROTECT_MAX);
+	switch (sc_read_file_or_error(path, SC_GITHASH_PROTECT_MAX, 0,
+				      "PROTECT-TOO-LARGE", "READ-FAILED",
+				      text)) {
+	case 0:
+		return SC_GITHASH_OK;
+	case -2:
 		return SC_GITHASH_MALFORMED;
-	}
-	if (st < 0) {
-		read_failed(path);
+	default:
 		return SC_GITHASH_FAILED;
 	}
-	return SC_GITHASH_OK;
 }
 
 static int parse_protect(const char *path, const struct sc_buf *text,

@@ -163,18 +163,6 @@ int sc_transcript_parse(const char *data, size_t len, struct sc_transcript *t,
 	return 0;
 }
 
-static int read_file(const char *path, struct sc_buf *out)
-{
-	int st = sc_read_file_max(path, SC_TRANSCRIPT_MAX, out);
-
-	if (st == -2)
-		return sc_error("TRANSCRIPT", "'%s' is larger than %zu bytes",
-				path, SC_TRANSCRIPT_MAX);
-	if (st < 0)
-		return sc_error_errno("TRANSCRIPT", "cannot read '%s'", path);
-	return 0;
-}
-
 enum sc_transcript_status sc_transcript_load(const char *path,
 					     struct sc_transcript *t)
 {
@@ -183,7 +171,8 @@ enum sc_transcript_status sc_transcript_load(const char *path,
 	unsigned long line;
 	enum sc_transcript_status ret = SC_TRANSCRIPT_OK;
 
-	if (read_file(path, &data) < 0) {
+	if (sc_read_file_or_error(path, SC_TRANSCRIPT_MAX, 0, "TRANSCRIPT",
+				  "TRANSCRIPT", &data) < 0) {
 		ret = SC_TRANSCRIPT_UNREADABLE;
 	} else if (sc_transcript_parse(data.data ? data.data : "", data.len, t,
 				       &line, &why) < 0) {

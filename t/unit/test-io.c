@@ -212,6 +212,56 @@ static void test_replace_check_refuses(void **state)
 	closedir(d);
 }
 
+/* Run sc_read_file_or_error on NAME in the test directory, its
+ * diagnostic caught in ERR; its status. */
+static int read_reported(const char *name, size_t max, struct sc_buf *err)
+{
+	struct sc_buf b = SC_BUF_INIT, path = SC_BUF_INIT;
+	int saved, fd, st;
+
+	sc_buf_adds(&path, root);
+	sc_buf_adds(&path, "/");
+	sc_buf_adds(&path, name);
+	fd = openat(rootfd, "stderr", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0600);
+	assert_true(fd >= 0);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fd, 2), 2);
+	st = sc_read_file_or_error(path.data, max, 0, "T-LARGE", "T-UNREAD",
+				   &b);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	close(fd);
+	sc_buf_release(&b);
+	sc_buf_release(&path);
+	sc_buf_reset(err);
+	assert_int_equal(sc_read_file_at(rootfd, "stderr", 4096, 0, err), 0);
+	sc_buf_addch(err, '\0');
+	return st;
+}
+
+/* Too large is -2, unreadable -1, each with its own code; read is 0. */
+static void test_read_or_error(void **state)
+{
+	struct sc_buf err = SC_BUF_INIT;
+
+	(void)state;
+	put("six", "abcdef", 6);
+	assert_int_equal(read_reported("six", 6, &err), 0);
+	assert_string_equal(err.data, "");
+	assert_int_equal(read_reported("six", 5, &err), -2);
+	assert_non_null(strstr(err.data, "error[T-LARGE]"));
+	assert_non_null(strstr(err.data, "/six' is larger than 5 bytes"));
+	assert_int_equal(read_reported("missing", 5, &err), -1);
+	assert_non_null(strstr(err.data, "error[T-UNREAD]"));
+	assert_non_null(strstr(err.data, "/missing'"));
+	assert_non_null(strstr(err.data, strerror(ENOENT)));
+	sc_buf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_fd_capped_pipe),
 		cmocka_unit_test(test_replace_never_follows),
 		cmocka_unit_test(test_replace_check_refuses),
+		cmocka_unit_test(test_read_or_error),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
