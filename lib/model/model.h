@@ -150,12 +150,6 @@ int sc_conversation_fit(struct sc_conversation *c,
 			unsigned long long budget, size_t *elided);
 
 /*
- * A JSON string of LEN bytes at S (new reference).  Bytes that are not
- * UTF-8 become '?', since every provider takes UTF-8 only.
- */
-json_t *sc_json_string(const char *s, size_t len);
-
-/*
  * 1 when TOOL names an MCP server's tool (mcp__SERVER__TOOL): its call
  * record carries the arguments as one field, arguments=, a JSON object.
  */

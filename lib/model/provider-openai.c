@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "jsonstr.h"
 #include "provider-openai.h"
 
 static json_t *str(const char *s)
 {
-	return sc_json_string(s, strlen(s));
+	return sc_json_string(s, strlen(s), "?");
 }
 
 static json_t *tools_json(const struct sc_conversation *c)
@@ -73,7 +74,8 @@ static json_t *assistant_json(const struct sc_conversation *c, size_t *i)
 	(*i)--;
 	json_object_set_new(m, "role", json_string("assistant"));
 	json_object_set_new(m, "content", has_text ?
-			    sc_json_string(text.data ? text.data : "", text.len) :
+			    sc_json_string(text.data ? text.data : "",
+					   text.len, "?") :
 			    json_null());
 	if (json_array_size(calls))
 		json_object_set_new(m, "tool_calls", calls);
@@ -93,7 +95,8 @@ static json_t *messages_json(const struct sc_conversation *c)
 
 		json_object_set_new(m, "role", json_string("system"));
 		json_object_set_new(m, "content",
-				    sc_json_string(c->system.data, c->system.len));
+				    sc_json_string(c->system.data,
+						   c->system.len, "?"));
 		json_array_append_new(msgs, m);
 	}
 	for (i = 0; i < c->items_nr; i++) {
@@ -111,7 +114,8 @@ static json_t *messages_json(const struct sc_conversation *c)
 			json_object_set_new(m, "role", json_string("tool"));
 			json_object_set_new(m, "tool_call_id", str(it->id));
 		}
-		json_object_set_new(m, "content", sc_json_string(it->text, it->text_len));
+		json_object_set_new(m, "content",
+				    sc_json_string(it->text, it->text_len, "?"));
 		json_array_append_new(msgs, m);
 	}
 	return msgs;
