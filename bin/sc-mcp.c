@@ -1,14 +1,12 @@
 /*
  * sc-mcp: one MCP server of speccoder.conf, started inside the sandbox,
  * its tools offered by the digest of their definitions, its calls as
- * records (sc-mcp(1)).
+ * records (sc-mcp(1)).  This main reads the options; the tool is
+ * lib/agent/mcprun.c, the relay lib/agent/mcprelay.c.
  */
 #include <signal.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "diag.h"
 #include "mcpconf.h"
 #include "mcprelay.h"
@@ -58,36 +56,36 @@ int main(int argc, char *argv[])
 		SC_OPT_STANDARD,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sc_mcprun_opts o;
-	struct sc_config cfg;
-	struct sc_mcp_conf *conf;
-	const char *path = "speccoder.conf", *cwd = NULL, *relay = NULL;
-	unsigned long long timeout = 0, max = (size_t)1 << 20;
-	int c, ret;
+	struct sc_mcp_opts o = { .config = "speccoder.conf",
+				 .max_output = (size_t)1 << 20 };
+	const char *relay = NULL;
+	unsigned long long n;
+	int c;
 
 	sc_diag_init(tool.name);
 	/* A caller gone mid-answer is a failed write, not our death. */
 	signal(SIGPIPE, SIG_IGN);
-	memset(&o, 0, sizeof(o));
 	while ((c = sc_getopt(argc, argv, "+hz", longopts, &tool)) != -1) {
 		switch (c) {
-		case OPT_CONFIG: path = optarg; break;
+		case OPT_CONFIG: o.config = optarg; break;
 		case OPT_SERVER: o.server = optarg; break;
 		case OPT_LIST: o.list = 1; break;
 		case 'z': o.force_records = 1; break;
 		case OPT_STDERR: o.keep_stderr = 1; break;
-		case OPT_CWD: cwd = optarg; break;
+		case OPT_CWD: o.cwd = optarg; break;
 		case OPT_RELAY: relay = optarg; break;
 		case OPT_TIMEOUT:
-			if (sc_parse_uint(optarg, 3600, &timeout) < 0 || !timeout)
+			if (sc_parse_uint(optarg, 3600, &n) < 0 || !n)
 				sc_usage_error(&tool, "--timeout takes seconds, "
 					       "1 to 3600");
+			o.timeout = (unsigned)n;
 			break;
 		case OPT_MAX:
-			if (sc_parse_uint(optarg, SC_RECORD_MAX / 2, &max) < 0 ||
-			    !max)
+			if (sc_parse_uint(optarg, SC_RECORD_MAX / 2, &n) < 0 ||
+			    !n)
 				sc_usage_error(&tool, "--max-output takes bytes, "
 					       "1 to 8388608");
+			o.max_output = (size_t)n;
 			break;
 		default: sc_usage_error(&tool, NULL);
 		}
@@ -103,30 +101,6 @@ int main(int argc, char *argv[])
 	if (optind >= argc)
 		sc_usage_error(&tool, "the sandbox's command is missing: the "
 			       "server never runs unconfined");
-	sc_config_init(&cfg);
-	/* The configuration is named from where sc-mcp was started; the
-	 * server then works in DIR (the root), as a command does. */
-	if (sc_config_load(&cfg, path) != SC_CONFIG_OK)
-		return SC_EXIT_USAGE;
-	conf = sc_config_mcp(&cfg, o.server);
-	if (!conf || !conf->argv) {
-		sc_error("MCP-UNKNOWN-SERVER", "speccoder.conf has no "
-			 "mcp.%s.command", o.server);
-		ret = SC_EXIT_USAGE;
-	} else {
-		if (timeout)
-			conf->timeout = (unsigned)timeout;
-		o.cfg = &cfg;
-		o.conf = conf;
-		o.sandbox = argv + optind;
-		o.max_output = (size_t)max;
-		if (cwd && chdir(cwd) < 0) {
-			sc_error_errno("BAD-CWD", "cannot enter '%s'", cwd);
-			ret = SC_EXIT_USAGE;
-		} else {
-			ret = sc_mcp_session_run(&o, STDIN_FILENO, STDOUT_FILENO);
-		}
-	}
-	sc_config_release(&cfg);
-	return ret;
+	o.sandbox = argv + optind;
+	return sc_mcp_run(&o, STDIN_FILENO, STDOUT_FILENO);
 }

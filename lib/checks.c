@@ -6,6 +6,7 @@
 #include "diag.h"
 #include "gitconfig.h"
 #include "opt.h"
+#include "paths.h"
 #include "shellwords.h"
 
 void sc_checks_init(struct sc_checks *c)
@@ -138,21 +139,10 @@ void sc_step_release(struct sc_step *s)
 /* A path relative to the root, without "..", "." or empty components. */
 int sc_step_report_valid(const char *p)
 {
-	const char *c = p;
+	const char *c;
 
-	if (!*p || *p == '/' || strlen(p) > 4096)
+	if (strlen(p) > 4096 || !sc_path_plain(p, strlen(p)))
 		return 0;
-	while (*c) {
-		const char *e = strchr(c, '/');
-		size_t n = e ? (size_t)(e - c) : strlen(c);
-
-		if (!n || (n == 1 && c[0] == '.') ||
-		    (n == 2 && c[0] == '.' && c[1] == '.'))
-			return 0;
-		c += n + (e ? 1 : 0);
-		if (e && !*c)
-			return 0;
-	}
 	for (c = p; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			return 0;

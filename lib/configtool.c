@@ -78,15 +78,6 @@ static void write_list(const struct sc_config *cfg, struct sc_output *out)
 	}
 }
 
-static void add_number(struct sc_record *rec, const char *name,
-		       unsigned long long v)
-{
-	char text[32];
-
-	snprintf(text, sizeof(text), "%llu", v);
-	sc_record_adds(rec, name, text);
-}
-
 /* [check "NAME"] or [acceptance "NAME"]: records of type SECTION. */
 static void write_checks(const struct sc_checks *c, const char *section,
 			 struct sc_output *out)
@@ -101,7 +92,7 @@ static void write_checks(const struct sc_checks *c, const char *section,
 		sc_record_adds(&rec, "name", c->v[i].name);
 		for (k = 0; k < c->v[i].argc; k++)
 			sc_record_adds(&rec, "argv", c->v[i].argv[k]);
-		add_number(&rec, "timeout", c->v[i].timeout);
+		sc_record_addu(&rec, "timeout", c->v[i].timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);
 	}
@@ -120,11 +111,11 @@ static int write_step(const struct sc_step *s, const char *section,
 	sc_record_adds(&rec, "type", section);
 	for (i = 0; i < s->argc; i++)
 		sc_record_adds(&rec, "argv", s->argv[i]);
-	add_number(&rec, "timeout", s->timeout);
+	sc_record_addu(&rec, "timeout", s->timeout);
 	if (!strcmp(section, "format"))
 		sc_record_adds(&rec, "required", s->required ? "true" : "false");
 	if (s->has_minimum)
-		add_number(&rec, "minimum", s->minimum);
+		sc_record_addu(&rec, "minimum", s->minimum);
 	if (s->report)
 		sc_record_adds(&rec, "report", s->report);
 	sc_record_queue(out, &rec);

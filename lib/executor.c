@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "confvalue.h"
 #include "diag.h"
 #include "executor.h"
 #include "shellwords.h"
@@ -25,39 +25,17 @@ void sc_executor_release(struct sc_executor *e)
 	sc_executor_init(e);
 }
 
-static int set_command(struct sc_executor *e, const char *value)
-{
-	const char *why;
-
-	if (e->argv)
-		return sc_error("BAD-CONFIG", "executor.command is set twice");
-	if (sc_sw_split(value, &e->argv, &e->argc, &why) < 0)
-		return sc_error("BAD-CONFIG", "executor.command: %s", why);
-	if (!e->argc)
-		return sc_error("BAD-CONFIG", "executor.command is empty");
-	return 0;
-}
-
-static int add_env(struct sc_executor *e, const char *value)
-{
-	if (!sc_sw_is_name(value, strlen(value)))
-		return sc_error("BAD-CONFIG", "executor.env '%s' is not a "
-				"variable name", value);
-	SC_ALLOC_GROW(e->env, e->nr_env + 2, e->alloc_env);
-	e->env[e->nr_env++] = sc_xstrdup(value);
-	e->env[e->nr_env] = NULL;
-	return 0;
-}
-
 int sc_executor_entry(struct sc_executor *e, const char *key,
 		      const char *value)
 {
 	if (!value)
 		value = "";
 	if (!strcmp(key, "command"))
-		return set_command(e, value);
+		return sc_confvalue_command("executor.command", value,
+					    &e->argv, &e->argc);
 	if (!strcmp(key, "env"))
-		return add_env(e, value);
+		return sc_confvalue_name("executor.env", value, &e->env,
+					 &e->nr_env, &e->alloc_env);
 	return sc_error("BAD-CONFIG", "unknown key 'executor.%s'", key);
 }
 

@@ -219,16 +219,14 @@ int sc_read_file_max(const char *path, size_t max, struct sc_buf *out)
 	return sc_read_file_at(AT_FDCWD, path, max, 0, out);
 }
 
-int sc_read_file_or_error(const char *path, size_t max, unsigned flags,
-			  const char *too_large, const char *unreadable,
-			  struct sc_buf *out)
+int sc_read_file_or_error(const char *path, size_t max, const char *too_large,
+			  const char *unreadable, struct sc_buf *out)
 {
-	int st = sc_read_file_at(AT_FDCWD, path, max, flags, out);
+	int st = sc_read_file_max(path, max, out);
 
-	if (st == -2) {
-		sc_error(too_large, "'%s' is larger than %zu bytes", path, max);
-		return -2;
-	}
+	if (st == -2)
+		return sc_error(too_large, "'%s' is larger than %zu bytes",
+				path, max);
 	if (st < 0)
 		return sc_error_errno(unreadable, "cannot read '%s'", path);
 	return 0;

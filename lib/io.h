@@ -164,15 +164,11 @@ int sc_read_fd_max(int fd, size_t max, unsigned flags, struct sc_buf *out);
 int sc_read_file_max(const char *path, size_t max, struct sc_buf *out);
 
 /*
- * sc_read_file_at(AT_FDCWD, PATH, MAX, FLAGS, OUT) for a file a tool was
- * named, its failure reported in the one wording every such tool uses:
- * error[TOO_LARGE] "'PATH' is larger than MAX bytes" and -2, or
- * error[UNREADABLE] "cannot read 'PATH': strerror" and -1.  0 when read.
- * A caller that forgives a missing file, or says more than the path,
- * calls sc_read_file_at and words its own diagnostic.
+ * sc_read_file_max, for a file a person named: 0, or -1 after one
+ * diagnostic, error[TOO_LARGE] "'PATH' is larger than MAX bytes" or
+ * error[UNREADABLE] "cannot read 'PATH'" with errno's text.
  */
-int sc_read_file_or_error(const char *path, size_t max, unsigned flags,
-			  const char *too_large, const char *unreadable,
-			  struct sc_buf *out);
+int sc_read_file_or_error(const char *path, size_t max, const char *too_large,
+			  const char *unreadable, struct sc_buf *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "confvalue.h"
 #include "diag.h"
 #include "mcpconf.h"
 #include "opt.h"
@@ -44,25 +45,16 @@ int sc_mcp_server_name_ok(const char *name)
 int sc_mcp_conf_entry(struct sc_mcp_conf *c, const char *key,
 		      const char *value)
 {
-	const char *why;
 	unsigned long long t;
 
 	if (!value)
 		value = "";
 	if (!strcmp(key, "command")) {
-		if (c->argv)
-			return sc_error("BAD-CONFIG", "mcp.*.command is set twice");
-		if (sc_sw_split(value, &c->argv, &c->argc, &why) < 0)
-			return sc_error("BAD-CONFIG", "mcp.*.command: %s", why);
-		if (!c->argc)
-			return sc_error("BAD-CONFIG", "mcp.*.command is empty");
+		return sc_confvalue_command("mcp.*.command", value, &c->argv,
+					    &c->argc);
 	} else if (!strcmp(key, "env")) {
-		if (!sc_sw_is_name(value, strlen(value)))
-			return sc_error("BAD-CONFIG", "mcp.*.env '%s' is not a "
-					"variable name", value);
-		SC_ALLOC_GROW(c->env, c->nr_env + 2, c->alloc_env);
-		c->env[c->nr_env++] = sc_xstrdup(value);
-		c->env[c->nr_env] = NULL;
+		return sc_confvalue_name("mcp.*.env", value, &c->env,
+					 &c->nr_env, &c->alloc_env);
 	} else if (!strcmp(key, "network")) {
 		if (!strcmp(value, "none"))
 			c->network = "none";

@@ -70,6 +70,23 @@ const char *sc_path_below(const char *path, const char *dir)
 	return path;
 }
 
+int sc_path_plain(const char *rel, size_t len)
+{
+	const char *p = rel, *end = rel + len;
+
+	for (;;) {
+		const char *slash = memchr(p, '/', (size_t)(end - p));
+		size_t n = slash ? (size_t)(slash - p) : (size_t)(end - p);
+
+		if (!n || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		if (!slash)
+			return 1;
+		p = slash + 1;
+	}
+}
+
 int sc_path_is_beneath(const char *path, const char *dir)
 {
 	return sc_path_below(path, dir) != NULL;

@@ -107,6 +107,13 @@ int sc_path_is_beneath(const char *path, const char *dir);
  */
 const char *sc_path_below(const char *path, const char *dir);
 
+/*
+ * 1 when REL (LEN bytes) is a plain relative path as written: not empty,
+ * and no component empty, "." or "..", so no leading, trailing or doubled
+ * slash either.  Lexical only; nothing is resolved.
+ */
+int sc_path_plain(const char *rel, size_t len);
+
 /* A short name for STATUS, for reasons. */
 const char *sc_path_status_text(int status);
 

@@ -28,6 +28,35 @@ pid_t sc_spawn(char *const argv[], int in, int out, int err, int dirfd);
 pid_t sc_spawn_fd3(char *const argv[], int in, int out, int err, int fd3,
 		   int dirfd);
 
+/* How sc_spawn_piped went: the step that failed, for the caller's words. */
+enum sc_spawn_step {
+	SC_SPAWN_OK = 0,
+	SC_SPAWN_PIPES,   /* the pipes could not be made */
+	SC_SPAWN_FORK,    /* fork failed */
+	SC_SPAWN_EXEC,    /* the child could not run ARGV (or enter DIR) */
+};
+
+struct sc_piped {
+	pid_t pid;        /* the child, a session leader; -1 when not forked */
+	int to;           /* its standard input, ours to write */
+	int from;         /* its standard output, ours to read */
+};
+
+/*
+ * Start ARGV (looked up on PATH) as the leader of a session of its own,
+ * so that its process group holds all it starts (an agent, an MCP
+ * server), talking on two pipes, P->to and P->from; its stderr is ERR
+ * (-1 keeps ours), its directory DIR (NULL: ours), its environment ENV
+ * (NULL: ours); every other descriptor is closed on exec, and
+ * sc_kill_group_on_fatal_signal() names its group.  Returns when the exec
+ * is done: SC_SPAWN_OK; or the step that failed, with errno set.  On
+ * SC_SPAWN_EXEC P is filled as on success (the caller stops the child
+ * and closes the pipes as it would after a run); on the others nothing
+ * is left open.
+ */
+enum sc_spawn_step sc_spawn_piped(char *const argv[], char *const env[],
+				  const char *dir, int err, struct sc_piped *p);
+
 /*
  * Wait for PID; its exit status, or 128 + the signal that killed it, or -1
  * when waiting failed.

@@ -14,6 +14,7 @@
 #include "hostlist.h"
 #include "opt.h"
 #include "profile.h"
+#include "strlist.h"
 
 void sc_sandbox_policy_init(struct sc_sandbox_policy *p)
 {
@@ -417,12 +418,8 @@ int sc_sandbox_gap_acceptable(const char *name)
 		"hidden-credentials", "process-isolation", "ipc-isolation",
 		"file-metadata", "kill-all", NULL,
 	};
-	size_t i;
 
-	for (i = 0; acceptable[i]; i++)
-		if (!strcmp(name, acceptable[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(name, acceptable);
 }
 
 int sc_sandbox_gap_accepted(const struct sc_sandbox_policy *pol,

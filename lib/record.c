@@ -117,6 +117,15 @@ void sc_record_adds(struct sc_record *r, const char *name, const char *value)
 	sc_record_add(r, name, value, strlen(value));
 }
 
+void sc_record_addu(struct sc_record *r, const char *name,
+		    unsigned long long v)
+{
+	char text[24];   /* 20 digits at most */
+
+	snprintf(text, sizeof(text), "%llu", v);
+	sc_record_adds(r, name, text);
+}
+
 const struct sc_field *sc_record_get(const struct sc_record *r,
 				     const char *name)
 {

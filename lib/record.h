@@ -56,6 +56,9 @@ int sc_field_name_valid(const char *name, size_t len);
 void sc_record_add(struct sc_record *r, const char *name,
 		   const void *value, size_t len);
 void sc_record_adds(struct sc_record *r, const char *name, const char *value);
+/* Append a field holding V in decimal: counts, sizes, token numbers. */
+void sc_record_addu(struct sc_record *r, const char *name,
+		    unsigned long long v);
 
 /* The first field called NAME, or NULL. */
 const struct sc_field *sc_record_get(const struct sc_record *r,

@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "buf.h"
 #include "shellwords.h"
+#include "strlist.h"
 
 /* An unquoted { in the word: brace expansion when a , or .. follows. */
 #define SW_BRACE (1u << 15)
@@ -439,12 +440,8 @@ static int reserved_dropped(const char *w)
 		"if", "then", "else", "elif", "fi", "do", "done", "while",
 		"until", "!", "{", "}", NULL,
 	};
-	size_t i;
 
-	for (i = 0; words[i]; i++)
-		if (!strcmp(w, words[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(w, words);
 }
 
 static int reserved_opaque(const char *w)
@@ -453,12 +450,8 @@ static int reserved_opaque(const char *w)
 		"for", "case", "select", "function", "[[", "]]", "((", "coproc",
 		"esac", "in", NULL,
 	};
-	size_t i;
 
-	for (i = 0; words[i]; i++)
-		if (!strcmp(w, words[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(w, words);
 }
 
 static struct sc_sw_word take_word(struct lexer *lx)

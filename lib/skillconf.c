@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "diag.h"
 #include "gitconfig.h"
+#include "paths.h"
 #include "skillconf.h"
 
 /* ---- ID@VERSION: the grammar of speccoder-lock(5) ---- */
@@ -26,21 +27,9 @@ static int all_in(const char *s, size_t len, const char *extra)
  * component, no leading '/' or '-'. */
 int sc_skill_valid_id(const char *id, size_t len)
 {
-	const char *p = id, *end = id + len;
-
 	if (!len || len > 200 || *id == '-' || !all_in(id, len, "._-/"))
 		return 0;
-	for (;;) {
-		const char *s = memchr(p, '/', (size_t)(end - p));
-		size_t n = s ? (size_t)(s - p) : (size_t)(end - p);
-
-		if (!n || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		if (!s)
-			return 1;
-		p = s + 1;
-	}
+	return sc_path_plain(id, len);
 }
 
 int sc_skill_valid_version(const char *version, size_t len)

@@ -46,6 +46,14 @@ int sc_strlist_has(const struct sc_strlist *l, const char *s)
 	return l->nr && bsearch(&s, l->v, l->nr, sizeof(*l->v), cmpstr);
 }
 
+int sc_str_in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
 int sc_dir_list(int dfd, size_t max, struct sc_strlist *names)
 {
 	int fd = dup(dfd), more = 0, e;

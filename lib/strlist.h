@@ -22,6 +22,8 @@ void sc_strlist_addn(struct sc_strlist *l, const char *s, size_t len);
 void sc_strlist_sort(struct sc_strlist *l);
 /* 1 when the sorted list L holds S. */
 int sc_strlist_has(const struct sc_strlist *l, const char *s);
+/* 1 when S is one of the strings of LIST, a NULL-ended table (unsorted). */
+int sc_str_in_list(const char *s, const char *const *list);
 void sc_strlist_release(struct sc_strlist *l);
 
 /*

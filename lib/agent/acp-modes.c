@@ -9,6 +9,7 @@
 #include "acp-int.h"
 #include "agenthome.h"
 #include "alloc.h"
+#include "strlist.h"
 
 /* The shortest time between two looks at the settings during a turn. */
 #define SETTINGS_MS 250
@@ -38,15 +39,11 @@ static const char *const ask_modes[] = {
 int sc_acp_mode_asks(const char *id)
 {
 	char f[64];
-	size_t i;
 
 	if (!id || strlen(id) >= sizeof(f))
 		return 0;
 	fold_mode(id, f, sizeof(f));
-	for (i = 0; ask_modes[i]; i++)
-		if (!strcmp(f, ask_modes[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(f, ask_modes);
 }
 
 static int emit_mode(struct acp *a, const char *reason)

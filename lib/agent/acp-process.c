@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,62 +54,29 @@ static char **env_with(char **env, char *const *vars)
 	return out;
 }
 
-/*
- * In the child: a session of its own (so the process group holds
- * everything it starts), the pipes on 0 and 1, every other inherited
- * descriptor but stderr closed on exec, then the agent.
- */
-static _Noreturn void exec_agent(const struct acp *a, int in, int out,
-				 int report, char **env)
-{
-	int err;
-
-	if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-	    chdir(a->cwd) < 0)
-		goto fail;
-	/* Descriptors the caller leaked must not reach the agent. */
-	(void)syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
-	execvpe(a->o->argv[0], a->o->argv, env);
-fail:
-	err = errno;
-	(void)!write(report, &err, sizeof(err));
-	_exit(127);
-}
-
 int sc_acp_start_agent(struct acp *a)
 {
-	int to[2], from[2], rep[2], err;
-	ssize_t n;
+	struct sc_piped p;
+	enum sc_spawn_step st;
 	char **base, **env;
+	int e;
 
-	if (pipe2(to, O_CLOEXEC) < 0 || pipe2(from, O_CLOEXEC) < 0 ||
-	    pipe2(rep, O_CLOEXEC) < 0)
-		return sc_error_errno("ACP-START", "cannot make pipes");
 	base = sc_env_build(environ, SC_ENV_SHORT, a->o->keep, a->o->nkeep, NULL);
 	env = env_with(base, a->home ? a->home->vars : NULL);
-	a->pid = fork();
-	if (a->pid == 0)
-		exec_agent(a, to[0], from[1], rep[1], env);
+	st = sc_spawn_piped(a->o->argv, env, a->cwd, -1, &p);
+	e = errno;
 	free(env);
 	sc_env_free(base);
-	close(to[0]);
-	close(from[1]);
-	close(rep[1]);
-	if (a->pid < 0) {
-		close(rep[0]);
+	errno = e;
+	a->pid = p.pid;
+	if (st == SC_SPAWN_PIPES)
+		return sc_error_errno("ACP-START", "cannot make pipes");
+	if (st == SC_SPAWN_FORK)
 		return sc_error_errno("ACP-START", "cannot fork");
-	}
-	sc_kill_group_on_fatal_signal(a->pid);
-	do
-		n = read(rep[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	close(rep[0]);
-	sc_rpc_init(&a->rpc, from[0], to[1]);
-	if (n == sizeof(err)) {
-		errno = err;
+	sc_rpc_init(&a->rpc, p.from, p.to);
+	if (st == SC_SPAWN_EXEC)
 		return sc_error_errno("ACP-START", "cannot start '%s'",
 				      a->o->argv[0]);
-	}
 	return 0;
 }
 

@@ -57,7 +57,7 @@ static int add_text_record(struct sc_buf *wire, const char *type,
 	struct sc_buf text = SC_BUF_INIT;
 	struct sc_record r;
 
-	if (sc_read_file_or_error(file, MESSAGE_MAX, 0, "MESSAGE-TOO-LARGE",
+	if (sc_read_file_or_error(file, MESSAGE_MAX, "MESSAGE-TOO-LARGE",
 				  "MESSAGE-UNREADABLE", &text) < 0) {
 		sc_buf_release(&text);
 		return -1;

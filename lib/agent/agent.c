@@ -152,14 +152,6 @@ void sc_agent_stamp(struct sc_record *r)
 
 /* ---- the end record ------------------------------------------------ */
 
-static void add_count(struct sc_record *r, const char *name, unsigned n)
-{
-	char v[16];
-
-	snprintf(v, sizeof(v), "%u", n);
-	sc_record_adds(r, name, v);
-}
-
 void sc_agent_end_record(const struct sc_agent_opts *o,
 			 const struct sc_agent_stats *s, int status,
 			 struct sc_record *r)
@@ -174,14 +166,14 @@ void sc_agent_end_record(const struct sc_agent_opts *o,
 		sc_record_adds(r, "reason", s->reason.len ? s->reason.data :
 			       "the loop failed (see the error above)");
 	}
-	add_count(r, "turns", s->turns);
-	add_count(r, "allowed", s->allowed);
-	add_count(r, "asked", s->asked);
-	add_count(r, "denied", s->denied);
-	add_count(r, "run-turns", b->turns + s->turns);
-	add_count(r, "run-allowed", b->allowed + s->allowed);
-	add_count(r, "run-asked", b->asked + s->asked);
-	add_count(r, "run-denied", b->denied + s->denied);
+	sc_record_addu(r, "turns", s->turns);
+	sc_record_addu(r, "allowed", s->allowed);
+	sc_record_addu(r, "asked", s->asked);
+	sc_record_addu(r, "denied", s->denied);
+	sc_record_addu(r, "run-turns", b->turns + s->turns);
+	sc_record_addu(r, "run-allowed", b->allowed + s->allowed);
+	sc_record_addu(r, "run-asked", b->asked + s->asked);
+	sc_record_addu(r, "run-denied", b->denied + s->denied);
 	sc_agent_stamp(r);
 }
 
@@ -1037,11 +1029,7 @@ static int add_result(struct loop *l, const char *id, const char *tool,
 		snprintf(st, sizeof(st), "%d", res->exit_status);
 		sc_record_adds(&r, "exit", st);
 	}
-	{
-		char n[32];
-		snprintf(n, sizeof(n), "%zu", res->text.len);
-		sc_record_adds(&r, "bytes", n);
-	}
+	sc_record_addu(&r, "bytes", res->text.len);
 	sc_record_adds(&r, "truncated", res->truncated ? "yes" : "no");
 	if (!ret && emit(l, &r) < 0)
 		ret = FAILED;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +21,7 @@
 #include "model.h"
 #include "process.h"
 #include "record.h"
+#include "strlist.h"
 
 /* Pages of tools/list followed: a server cycling cursors is cut off. */
 #define MAX_PAGES 64
@@ -385,64 +385,27 @@ void sc_mcp_init(struct sc_mcp *m, int timeout_ms)
 	m->rpc.in_fd = m->rpc.out_fd = -1;
 }
 
-/* In the child: a session of its own, the pipes on 0 and 1, then ARGV. */
-static _Noreturn void exec_server(char *const argv[], int in, int out,
-				  int err, int report)
-{
-	int e;
-
-	if (setsid() < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
-	    dup2(err, 2) < 0)
-		goto fail;
-	/* Descriptors the caller leaked must not reach the server. */
-	(void)syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
-	execvp(argv[0], argv);
-fail:
-	e = errno;
-	(void)!write(report, &e, sizeof(e));
-	_exit(127);
-}
-
 int sc_mcp_start(struct sc_mcp *m, char *const argv[], int stderr_fd)
 {
-	int to[2], from[2], rep[2], e = 0, err = stderr_fd;
-	ssize_t n;
+	struct sc_piped p;
+	enum sc_spawn_step st;
+	int err = stderr_fd;
 
-	if (pipe2(to, O_CLOEXEC) < 0)
-		return m->why = "cannot make pipes", SC_MCP_START;
-	if (pipe2(from, O_CLOEXEC) < 0) {
-		close(to[0]);
-		close(to[1]);
-		return m->why = "cannot make pipes", SC_MCP_START;
-	}
-	if (pipe2(rep, O_CLOEXEC) < 0) {
-		close(to[0]); close(to[1]); close(from[0]); close(from[1]);
-		return m->why = "cannot make pipes", SC_MCP_START;
-	}
 	if (err < 0)
 		err = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	m->pid = err < 0 ? -1 : fork();
-	if (m->pid == 0)
-		exec_server(argv, to[0], from[1], err, rep[1]);
+	st = err < 0 ? SC_SPAWN_FORK : sc_spawn_piped(argv, NULL, NULL, err, &p);
 	if (err >= 0 && err != stderr_fd)
 		close(err);
-	close(to[0]);
-	close(from[1]);
-	close(rep[1]);
-	if (m->pid < 0) {
-		close(to[1]);
-		close(from[0]);
-		close(rep[0]);
+	if (st == SC_SPAWN_PIPES)
+		return m->why = "cannot make pipes", SC_MCP_START;
+	if (st == SC_SPAWN_FORK)
 		return m->why = "cannot fork", SC_MCP_START;
-	}
-	sc_kill_group_on_fatal_signal(m->pid);
-	do
-		n = read(rep[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(rep[0]);
-	sc_rpc_init(&m->rpc, from[0], to[1]);
+	m->pid = p.pid;
+	sc_rpc_init(&m->rpc, p.from, p.to);
 	m->rpc.max_line = SC_MCP_MAX_MESSAGE;
-	if (n == sizeof(e)) {
+	if (st == SC_SPAWN_EXEC) {
+		int e = errno;
+
 		sc_mcp_stop(m);
 		errno = e;
 		return m->why = "the server's command cannot be executed",
@@ -600,7 +563,7 @@ int sc_mcp_initialize(struct sc_mcp *m)
 	json_t *params, *result = NULL;
 	struct sc_buf err = SC_BUF_INIT;
 	const char *v;
-	int st, known = 0;
+	int st, known;
 
 	params = json_pack("{s:s, s:{}, s:{s:s, s:s}}",
 			   "protocolVersion", SC_MCP_VERSION, "capabilities",
@@ -611,8 +574,7 @@ int sc_mcp_initialize(struct sc_mcp *m)
 		st = SC_MCP_FAILED;
 	}
 	v = st ? NULL : sc_json_str(result, "protocolVersion");
-	for (size_t i = 0; v && versions[i]; i++)
-		known |= !strcmp(v, versions[i]);
+	known = v && sc_str_in_list(v, versions);
 	if (!st && !known) {
 		m->why = "the server speaks no protocol version this client "
 			 "knows";

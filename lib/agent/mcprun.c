@@ -32,7 +32,8 @@ enum session_status {
 };
 
 struct session {
-	const struct sc_mcprun_opts *o;
+	const struct sc_mcp_opts *o;
+	const struct sc_config *cfg;  /* the allow entries */
 	struct sc_mcp m;
 	struct sc_mcp_tools tools;    /* the server's current definitions */
 	char **offered;               /* names offered, each with its digest */
@@ -198,7 +199,7 @@ static int first_list(struct session *s)
 		const struct sc_mcp_tool *t = &s->tools.v[i];
 		const char *pinned, *status;
 
-		status = sc_mcp_tool_status(s->o->cfg, s->o->server, t->name,
+		status = sc_mcp_tool_status(s->cfg, s->o->server, t->name,
 					    t->digest, &pinned);
 		if (s->o->list) {
 			if (tool_record(s, t, status, pinned) < 0)
@@ -277,8 +278,6 @@ static int result_record(struct session *s, const char *id,
 			 const char *outcome, const struct sc_buf *text,
 			 int truncated, const char *digest)
 {
-	char progress[16];
-
 	struct sc_record r;
 	struct sc_buf source = SC_BUF_INIT;
 	int ret;
@@ -294,8 +293,7 @@ static int result_record(struct session *s, const char *id,
 		sc_record_adds(&r, "digest", digest);
 	sc_record_adds(&r, "truncated", truncated ? "yes" : "no");
 	if (digest && s->m.progress) {
-		snprintf(progress, sizeof(progress), "%u", s->m.progress);
-		sc_record_adds(&r, "progress", progress);
+		sc_record_addu(&r, "progress", s->m.progress);
 	}
 	sc_record_add(&r, "text", text->data ? text->data : "", text->len);
 	ret = write_rec(s, &r);
@@ -396,35 +394,36 @@ static void idle(void *ctx)
 }
 
 /* The server's argv: the sandbox prefix, the server's settings, its command. */
-static char **server_argv(const struct sc_mcprun_opts *o)
+static char **server_argv(const struct sc_mcp_opts *o,
+			  const struct sc_mcp_conf *conf)
 {
 	size_t n = 0, k = 0;
 	char **v;
 
 	while (o->sandbox[n])
 		n++;
-	v = sc_xcalloc(n + 2 * o->conf->nr_env + 2 * o->conf->nr_hosts +
-		       o->conf->argc + 8, sizeof(*v));
+	v = sc_xcalloc(n + 2 * conf->nr_env + 2 * conf->nr_hosts +
+		       conf->argc + 8, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[k++] = o->sandbox[i];
 	/* Its own network, only its named variables, our pipe as stdin:
 	 * the last word of the sandbox's options wins. */
 	v[k++] = "--network";
-	v[k++] = (char *)o->conf->network;
+	v[k++] = (char *)conf->network;
 	v[k++] = "--env";
 	v[k++] = "short";
 	v[k++] = "--stdin";
-	for (size_t i = 0; i < o->conf->nr_env; i++) {
+	for (size_t i = 0; i < conf->nr_env; i++) {
 		v[k++] = "--env-keep";
-		v[k++] = o->conf->env[i];
+		v[k++] = conf->env[i];
 	}
-	for (size_t i = 0; i < o->conf->nr_hosts; i++) {
+	for (size_t i = 0; i < conf->nr_hosts; i++) {
 		v[k++] = "--allow-host";
-		v[k++] = o->conf->hosts[i];
+		v[k++] = conf->hosts[i];
 	}
 	v[k++] = "--";
-	for (size_t i = 0; i < o->conf->argc; i++)
-		v[k++] = o->conf->argv[i];
+	for (size_t i = 0; i < conf->argc; i++)
+		v[k++] = conf->argv[i];
 	return v;
 }
 
@@ -471,15 +470,20 @@ static int session_exit(enum session_status st)
 	return SC_EXIT_INTERNAL;
 }
 
-int sc_mcp_session_run(const struct sc_mcprun_opts *o, int in, int out)
+/* The session with CONF's server on IN and OUT: how it went. */
+static enum session_status run_session(const struct sc_mcp_opts *o,
+				       const struct sc_config *cfg,
+				       const struct sc_mcp_conf *conf,
+				       int in, int out)
 {
 	struct session s;
-	char **argv = server_argv(o);
+	char **argv = server_argv(o, conf);
 	int st;
 
 	memset(&s, 0, sizeof(s));
 	s.o = o;
-	sc_mcp_init(&s.m, (int)o->conf->timeout * 1000);
+	s.cfg = cfg;
+	sc_mcp_init(&s.m, (int)conf->timeout * 1000);
 	sc_output_init_records(&s.out, out, o->force_records);
 	st = sc_mcp_start(&s.m, argv, o->keep_stderr ? STDERR_FILENO : -1);
 	free(argv);
@@ -498,5 +502,33 @@ int sc_mcp_session_run(const struct sc_mcprun_opts *o, int in, int out)
 	if (sc_output_flush(&s.out) < 0 && !s.status)
 		s.status = SESSION_IO;
 	sc_output_release(&s.out);
-	return session_exit(s.status);
+	return s.status;
+}
+
+int sc_mcp_run(const struct sc_mcp_opts *o, int in, int out)
+{
+	struct sc_config cfg;
+	struct sc_mcp_conf *conf;
+	int ret;
+
+	sc_config_init(&cfg);
+	/* The configuration is named from where sc-mcp was started; the
+	 * server then works in DIR (the root), as a command does. */
+	if (sc_config_load(&cfg, o->config) != SC_CONFIG_OK)
+		return SC_EXIT_USAGE;
+	conf = sc_config_mcp(&cfg, o->server);
+	if (!conf || !conf->argv) {
+		sc_error("MCP-UNKNOWN-SERVER", "speccoder.conf has no "
+			 "mcp.%s.command", o->server);
+		ret = SC_EXIT_USAGE;
+	} else if (o->cwd && chdir(o->cwd) < 0) {
+		sc_error_errno("BAD-CWD", "cannot enter '%s'", o->cwd);
+		ret = SC_EXIT_USAGE;
+	} else {
+		if (o->timeout)
+			conf->timeout = o->timeout;
+		ret = session_exit(run_session(o, &cfg, conf, in, out));
+	}
+	sc_config_release(&cfg);
+	return ret;
 }

@@ -12,12 +12,13 @@
 #include <stddef.h>
 
 struct sc_config;
-struct sc_mcp_conf;
 
-struct sc_mcprun_opts {
+/* sc-mcp(1)'s command line, checked by its main. */
+struct sc_mcp_opts {
+	const char *config;              /* speccoder.conf, from where we started */
 	const char *server;              /* the [mcp "NAME"] */
-	const struct sc_config *cfg;     /* the allow entries */
-	const struct sc_mcp_conf *conf;  /* command, env, network, timeout */
+	const char *cwd;                 /* the server's directory, or NULL: . */
+	unsigned timeout;                /* seconds, or 0: mcp.NAME.timeout */
 	char **sandbox;                  /* prefix: the sandbox and its options */
 	int list;                        /* list every tool and end */
 	int keep_stderr;                 /* the server's stderr to ours */
@@ -35,7 +36,10 @@ const char *sc_mcp_tool_status(const struct sc_config *cfg, const char *server,
 			       const char *name, const char *digest,
 			       const char **pinned);
 
-/* Run the session on IN and OUT; the exit status of sc-mcp(1). */
-int sc_mcp_session_run(const struct sc_mcprun_opts *o, int in, int out);
+/*
+ * sc-mcp(1): load O's speccoder.conf, find the server, enter O->cwd and
+ * run the session on IN and OUT.  Returns the tool's exit status.
+ */
+int sc_mcp_run(const struct sc_mcp_opts *o, int in, int out);
 
 #endif

@@ -11,6 +11,7 @@
 #include "filetool.h"
 #include "gitopen.h"
 #include "include.h"
+#include "paths.h"
 #include "pattern.h"
 #include "record.h"
 #include "secrets.h"
@@ -180,25 +181,17 @@ static int tracked_cb(const char *root, const git_tree_entry *te, void *payload)
 
 /* ---- the files ------------------------------------------------------- */
 
-/* 1 when REL is a plain root-relative path: no "", ".", ".." component. */
+/*
+ * 1 when REL is a plain root-relative path (sc_path_plain), or one with a
+ * slash after it: git lists an untracked repository as "DIR/".
+ */
 static int plain_path(const char *rel)
 {
-	const char *p = rel;
+	size_t len = strlen(rel);
 
-	if (!*p || *p == '/')
-		return 0;
-	while (*p) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (!n || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		p += n;
-		if (*p == '/')
-			p++;
-	}
-	return 1;
+	if (len && rel[len - 1] == '/')
+		len--;
+	return sc_path_plain(rel, len);
 }
 
 /*

@@ -275,19 +275,15 @@ static int write_score(const struct sc_mutation_score *s, int has_min,
 {
 	struct sc_output out;
 	struct sc_record rec;
-	char n[32];
 	int meets = !has_min || sc_mutation_meets(s, minimum), ret;
 
 	sc_output_init_records(&out, STDOUT_FILENO, nul);
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "mutation-score");
-	snprintf(n, sizeof(n), "%llu", s->killed);
-	sc_record_adds(&rec, "killed", n);
-	snprintf(n, sizeof(n), "%llu", s->total);
-	sc_record_adds(&rec, "total", n);
+	sc_record_addu(&rec, "killed", s->killed);
+	sc_record_addu(&rec, "total", s->total);
 	if (has_min) {
-		snprintf(n, sizeof(n), "%llu", minimum);
-		sc_record_adds(&rec, "minimum", n);
+		sc_record_addu(&rec, "minimum", minimum);
 	}
 	sc_record_adds(&rec, "result", meets ? "pass" : "below");
 	sc_record_queue(&out, &rec);

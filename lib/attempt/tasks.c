@@ -635,14 +635,6 @@ static int tasks_exit(int status)
 	}
 }
 
-static void add_num(struct sc_record *rec, const char *name, size_t n)
-{
-	char num[32];
-
-	snprintf(num, sizeof(num), "%zu", n);
-	sc_record_adds(rec, name, num);
-}
-
 static void put_task(struct sc_output *out, const struct sc_buf *data,
 		     const struct sc_task *t)
 {
@@ -650,8 +642,8 @@ static void put_task(struct sc_output *out, const struct sc_buf *data,
 
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "task");
-	add_num(&rec, "n", t->n);
-	add_num(&rec, "line", t->line);
+	sc_record_addu(&rec, "n", t->n);
+	sc_record_addu(&rec, "line", t->line);
 	sc_record_adds(&rec, "state", t->done ? "done" : "open");
 	sc_record_add(&rec, "text", data->data + t->text, t->text_len);
 	sc_record_queue(out, &rec);

@@ -883,16 +883,13 @@ static int write_conclusion(struct sc_output *out, const char *result,
 			    unsigned long n, unsigned long ok)
 {
 	struct sc_record rec;
-	char num[32];
 	int ret;
 
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "conclusion");
 	sc_record_adds(&rec, "result", result);
-	snprintf(num, sizeof(num), "%lu", n);
-	sc_record_adds(&rec, "commits", num);
-	snprintf(num, sizeof(num), "%lu", ok);
-	sc_record_adds(&rec, "passed", num);
+	sc_record_addu(&rec, "commits", n);
+	sc_record_addu(&rec, "passed", ok);
 	ret = sc_record_write(out, &rec);
 	sc_record_release(&rec);
 	return ret;

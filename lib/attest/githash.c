@@ -888,7 +888,6 @@ static int put_item(const struct sc_githash_item *it, struct sc_output *out)
 int sc_githash_write(const struct sc_githash_manifest *m, struct sc_output *out)
 {
 	struct sc_record rec;
-	char count[32];
 	size_t i;
 	int ret = 0;
 
@@ -901,8 +900,7 @@ int sc_githash_write(const struct sc_githash_manifest *m, struct sc_output *out)
 	if (!ret) {
 		sc_record_reset(&rec);
 		sc_record_adds(&rec, "type", "end");
-		snprintf(count, sizeof(count), "%zu", m->nr);
-		sc_record_adds(&rec, "items", count);
+		sc_record_addu(&rec, "items", m->nr);
 		ret = sc_record_write(out, &rec);
 	}
 	sc_record_release(&rec);
@@ -1119,16 +1117,18 @@ int sc_githash_compare(const struct sc_githash_manifest *old,
 static enum sc_githash_status read_protect_file(const char *path,
 						struct sc_buf *text)
 {
-	switch (sc_read_file_or_error(path, SC_GITHASH_PROTECT_MAX, 0,
-				      "PROTECT-TOO-LARGE", "READ-FAILED",
-				      text)) {
-	case 0:
-		return SC_GITHASH_OK;
-	case -2:
+	int st = sc_read_file_max(path, SC_GITHASH_PROTECT_MAX, text);
+
+	if (st == -2) {
+		sc_error("PROTECT-TOO-LARGE", "'%s' is larger than %zu bytes",
+			 path, SC_GITHASH_PROTECT_MAX);
 		return SC_GITHASH_MALFORMED;
-	default:
+	}
+	if (st < 0) {
+		read_failed(path);
 		return SC_GITHASH_FAILED;
 	}
+	return SC_GITHASH_OK;
 }
 
 static int parse_protect(const char *path, const struct sc_buf *text,

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "jsonstr.h"
 #include "model.h"
+#include "strlist.h"
 
 static const struct {
 	const char *name;
@@ -196,12 +197,8 @@ int sc_call_field_reserved(const char *name)
 {
 	static const char *const reserved[] = { "type", "id", "tool",
 						"source", "label", NULL };
-	size_t i;
 
-	for (i = 0; reserved[i]; i++)
-		if (!strcmp(name, reserved[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(name, reserved);
 }
 
 int sc_call_is_mcp(const char *tool)
@@ -565,24 +562,18 @@ static void encode_tail(const struct sc_reply *r, unsigned bits,
 			struct sc_buf *out)
 {
 	struct sc_record rec;
-	char num[32];
 	size_t i;
 
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "usage");
-	snprintf(num, sizeof(num), "%llu", r->input_tokens);
-	sc_record_adds(&rec, "input-tokens", num);
-	snprintf(num, sizeof(num), "%llu", r->output_tokens);
-	sc_record_adds(&rec, "output-tokens", num);
+	sc_record_addu(&rec, "input-tokens", r->input_tokens);
+	sc_record_addu(&rec, "output-tokens", r->output_tokens);
 	if (r->elided) {
-		snprintf(num, sizeof(num), "%zu", r->elided);
-		sc_record_adds(&rec, "elided-results", num);
+		sc_record_addu(&rec, "elided-results", r->elided);
 	}
 	if (r->has_cache) {
-		snprintf(num, sizeof(num), "%llu", r->cache_read_tokens);
-		sc_record_adds(&rec, "cache-read-tokens", num);
-		snprintf(num, sizeof(num), "%llu", r->cache_write_tokens);
-		sc_record_adds(&rec, "cache-write-tokens", num);
+		sc_record_addu(&rec, "cache-read-tokens", r->cache_read_tokens);
+		sc_record_addu(&rec, "cache-write-tokens", r->cache_write_tokens);
 	}
 	for (i = 0; i < NLABELS; i++)
 		if (bits & labels[i].bit)

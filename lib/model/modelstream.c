@@ -11,6 +11,7 @@
 #include "provider-anthropic.h"
 #include "provider-openai.h"
 #include "record.h"
+#include "strlist.h"
 
 enum { FRAMING_NONE, FRAMING_SSE, FRAMING_ES, FRAMING_JSON };
 
@@ -363,14 +364,10 @@ static int aws_transient(const char *name)
 	static const char *const names[] = {
 		"throttlingException", "internalServerException",
 		"serviceUnavailableException", "modelStreamErrorException",
-		"modelTimeoutException",
+		"modelTimeoutException", NULL,
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return 1;
-	return 0;
+	return sc_str_in_list(name, names);
 }
 
 static int on_es(void *ctx, const struct sc_es_message *m)
@@ -437,10 +434,8 @@ static void progress(struct sc_stream *s)
 	sc_record_adds(&rec, "provider", s->provider);
 	snprintf(num, sizeof(num), "%lld", ms_since(&s->start, &now));
 	sc_record_adds(&rec, "elapsed-ms", num);
-	snprintf(num, sizeof(num), "%zu", s->received);
-	sc_record_adds(&rec, "received-bytes", num);
-	snprintf(num, sizeof(num), "%zu", (s->delta_bytes + 3) / 4);
-	sc_record_adds(&rec, "estimated-tokens", num);
+	sc_record_addu(&rec, "received-bytes", s->received);
+	sc_record_addu(&rec, "estimated-tokens", (s->delta_bytes + 3) / 4);
 	sc_record_encode(&rec, &out);
 	/* A reader that went away loses progress, never the reply. */
 	(void)sc_write_all(s->progress_fd, out.data, out.len);

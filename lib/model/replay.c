@@ -171,7 +171,7 @@ enum sc_transcript_status sc_transcript_load(const char *path,
 	unsigned long line;
 	enum sc_transcript_status ret = SC_TRANSCRIPT_OK;
 
-	if (sc_read_file_or_error(path, SC_TRANSCRIPT_MAX, 0, "TRANSCRIPT",
+	if (sc_read_file_or_error(path, SC_TRANSCRIPT_MAX, "TRANSCRIPT",
 				  "TRANSCRIPT", &data) < 0) {
 		ret = SC_TRANSCRIPT_UNREADABLE;
 	} else if (sc_transcript_parse(data.data ? data.data : "", data.len, t,

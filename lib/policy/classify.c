@@ -60,15 +60,8 @@ static int read_status(int st)
 
 static int read_file(const char *path, struct sc_buf *out)
 {
-	int st = sc_read_file_max(path, LIST_MAX, out);
-
-	if (st == -2)
-		return sc_error("FILE-TOO-LARGE", "'%s' is larger than %zu "
-				"bytes", path, LIST_MAX);
-	if (st < 0)
-		return sc_error_errno("FILE-UNREADABLE", "cannot read '%s'",
-				      path);
-	return 0;
+	return sc_read_file_or_error(path, LIST_MAX, "FILE-TOO-LARGE",
+				     "FILE-UNREADABLE", out);
 }
 
 /* Load config, grants and lists into P; a classify_status. */

@@ -104,7 +104,7 @@ static int any_arg(const struct sc_sw_word *w, size_t n, size_t from,
 	size_t i;
 
 	for (i = from; i < n; i++)
-		if (pol_in_list(w[i].s, list))
+		if (sc_str_in_list(w[i].s, list))
 			return 1;
 	return 0;
 }
@@ -172,19 +172,19 @@ static int git_read_only(const char *sub, const struct sc_sw_word *w,
 		NULL };
 	size_t i;
 
-	if (pol_in_list(sub, reads))
+	if (sc_str_in_list(sub, reads))
 		return 1;
 	if (!strcmp(sub, "branch") || !strcmp(sub, "tag")) {
 		for (i = at + 1; i < n; i++)
-			if (!pol_in_list(w[i].s, listing))
+			if (!sc_str_in_list(w[i].s, listing))
 				return 0;
 		return 1;
 	}
 	if (!strcmp(sub, "stash") || !strcmp(sub, "worktree"))
-		return at + 1 < n && pol_in_list(w[at + 1].s,
+		return at + 1 < n && sc_str_in_list(w[at + 1].s,
 			(const char *const[]){ "list", "show", NULL });
 	if (!strcmp(sub, "reflog") || !strcmp(sub, "notes"))
-		return at + 1 >= n || pol_in_list(w[at + 1].s,
+		return at + 1 >= n || sc_str_in_list(w[at + 1].s,
 			(const char *const[]){ "list", "show", NULL });
 	return 0;
 }
@@ -201,7 +201,7 @@ static int git_moves_checkout(const char *sub, const struct sc_sw_word *w,
 		"pack-refs", "maintenance", "fast-import", NULL,
 	};
 
-	if (pol_in_list(sub, moves))
+	if (sc_str_in_list(sub, moves))
 		return 1;
 	if (!strcmp(sub, "apply"))
 		return any_arg(w, n, at + 1, (const char *const[]){ "--index",
@@ -287,7 +287,7 @@ static size_t git_globals(struct judge *j, struct ctx *c,
 		} else if (!strncmp(s, "--namespace=", 12) ||
 			   !strncmp(s, "--list-cmds=", 12) ||
 			   !strncmp(s, "--attr-source=", 14) ||
-			   pol_in_list(s, harmless)) {
+			   sc_str_in_list(s, harmless)) {
 			continue;
 		} else if (!strcmp(s, "-p") || !strcmp(s, "--paginate")) {
 			pol_note(j, R_EXEC_ARG, object);
@@ -337,7 +337,7 @@ static int git_text_option(const char *sub, const char *opt, size_t len)
 		return !strcmp(sub, "grep");
 	if (!strcmp(name, "-s"))
 		return !strcmp(sub, "restore") || !strcmp(sub, "checkout");
-	return pol_in_list(name, text);
+	return sc_str_in_list(name, text);
 }
 
 /* Short options that take the next word as a value, per subcommand. */
@@ -345,32 +345,32 @@ static int git_takes_value(const char *sub, const char *opt)
 {
 	if (!strcmp(sub, "log") || !strcmp(sub, "show") ||
 	    !strcmp(sub, "whatchanged") || !strcmp(sub, "shortlog"))
-		if (pol_in_list(opt, (const char *const[]){
+		if (sc_str_in_list(opt, (const char *const[]){
 			"-n", "-S", "-G", "-L", NULL }))
 			return 1;
 	if (!strcmp(sub, "grep") &&
-	    pol_in_list(opt, (const char *const[]){ "-e", "-f", "-m", "-A",
+	    sc_str_in_list(opt, (const char *const[]){ "-e", "-f", "-m", "-A",
 			"-B", "-C", NULL }))
 		return 1;
 	if ((!strcmp(sub, "commit") || !strcmp(sub, "tag") ||
 	     !strcmp(sub, "merge") || !strcmp(sub, "stash") ||
 	     !strcmp(sub, "notes")) &&
-	    pol_in_list(opt, (const char *const[]){
+	    sc_str_in_list(opt, (const char *const[]){
 			"-m", "-F", "-t", "-C", "-c", "-u", NULL }))
 		return 1;
 	if ((!strcmp(sub, "checkout") || !strcmp(sub, "switch") ||
 	     !strcmp(sub, "worktree")) &&
-	    pol_in_list(opt, (const char *const[]){ "-b", "-B", "-c", "-C",
+	    sc_str_in_list(opt, (const char *const[]){ "-b", "-B", "-c", "-C",
 			"--orphan", NULL }))
 		return 1;
 	if ((!strcmp(sub, "restore") || !strcmp(sub, "reset")) &&
-	    pol_in_list(opt, (const char *const[]){ "-s", "--source", NULL }))
+	    sc_str_in_list(opt, (const char *const[]){ "-s", "--source", NULL }))
 		return 1;
 	if ((!strcmp(sub, "format-patch") || !strcmp(sub, "archive")) &&
-	    pol_in_list(opt, (const char *const[]){ "-o", "--output-directory",
-			"--prefix", "--format", NULL }))
+	    sc_str_in_list(opt, (const char *const[]){ "-o",
+			"--output-directory", "--prefix", "--format", NULL }))
 		return 1;
-	return pol_in_list(opt, (const char *const[]){
+	return sc_str_in_list(opt, (const char *const[]){
 		"--author", "--committer", "--grep", "--format", "--pretty", "--since", "--until",
 		"--after", "--before", "--date", "--max-count", "--skip",
 		"--message", "--branch", "--orphan", "--contents", "--output",
@@ -399,13 +399,13 @@ static int git_path_option(const char *sub, const char *opt, size_t len,
 		*write = 1;
 		return 1;
 	}
-	if (!strcmp(name, "-F"))
-		return pol_in_list(sub, message_file);   /* grep -F: fixed strings */
+	if (!strcmp(name, "-F"))   /* grep -F: fixed strings */
+		return sc_str_in_list(sub, message_file);
 	if (!strcmp(name, "-t"))
 		return !strcmp(sub, "commit");       /* a template */
 	if (!strcmp(name, "-f"))
 		return !strcmp(sub, "grep");         /* patterns from a file */
-	return pol_in_list(name, reads);
+	return sc_str_in_list(name, reads);
 }
 
 /* A --name=VALUE value that may name a file: judged as one. */
@@ -429,7 +429,7 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 {
 	static const char *const writers[] = { "rm", "mv", "restore",
 		"checkout", NULL };
-	int write = pol_in_list(sub, writers), dd = 0, wr;
+	int write = sc_str_in_list(sub, writers), dd = 0, wr;
 	int pattern = !strcmp(sub, "grep");   /* its first operand */
 	struct ctx gc = *c, top = *c;
 	struct sc_buf empty = SC_BUF_INIT;
@@ -443,8 +443,7 @@ static void judge_git_paths(struct judge *j, struct ctx *c, const char *sub,
 		const struct sc_sw_word *a = &w[k];
 		const char *colon = strchr(a->s, ':');
 
-		if (!dd && !strcmp(a->s, "--")) {
-			dd = 1;
+		if (pol_ends_options(a, &dd)) {
 			pattern = 0;   /* only paths follow */
 			continue;
 		}
@@ -531,9 +530,10 @@ void pol_judge_git(struct judge *j, struct ctx *c,
 		goto out;
 	}
 	pol_cmd_name(&w[at], &sub);
-	if (pol_in_list(sub.data, remote) || !strncmp(sub.data, "remote-", 7)) {
+	if (sc_str_in_list(sub.data, remote) ||
+	    !strncmp(sub.data, "remote-", 7)) {
 		pol_note(j, R_GIT_REMOTE, object);
-	} else if (pol_in_list(sub.data, destructive) ||
+	} else if (sc_str_in_list(sub.data, destructive) ||
 		   (!strcmp(sub.data, "reset") &&
 		    any_arg(w, n, at + 1, (const char *const[]){ "--hard",
 			    "--merge", "--keep", NULL }))) {

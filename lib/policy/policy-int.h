@@ -14,6 +14,7 @@
 #include "config.h"
 #include "policy.h"
 #include "shellwords.h"
+#include "strlist.h"
 
 #define RULES \
  X(MALFORMED, "deny.malformed-call", SC_DENY, "The call is malformed or holds a value that cannot be judged.") \
@@ -135,7 +136,6 @@ struct reader {
 extern const char *const pol_inert[];
 
 /* policy.c */
-int pol_in_list(const char *s, const char *const *list);
 void pol_note(struct judge *j, enum rule_id r, const char *object);
 int pol_prefix_in(const char *s, const char *const *list);
 
@@ -187,6 +187,12 @@ int pol_judge_xargs(struct judge *j, struct ctx *c,
 /* policy-shell.c */
 int pol_exec_option(const char *prog, const char *s);
 int pol_is_option(const struct sc_sw_word *w, int after_dashdash);
+/*
+ * 1 when W is the first "--" of a command's arguments, the word that ends
+ * its options: *AFTER_DASHDASH is set, and the caller skips W; every word
+ * after it is an operand, a later "--" too.  0 for any other word.
+ */
+int pol_ends_options(const struct sc_sw_word *w, int *after_dashdash);
 void pol_judge_arg_path(struct judge *j, struct ctx *c,
 			const struct sc_sw_word *w, int write,
 			const char *object);

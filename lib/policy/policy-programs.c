@@ -210,7 +210,8 @@ static int braces_whole(const struct find_judge *fj,
 		return 1;
 	}
 	for (k = a->from; fj->fd && k < a->to; k++)
-		if (strchr(fj->w[k].s, '{') && !pol_in_list(fj->w[k].s, whole))
+		if (strchr(fj->w[k].s, '{') &&
+		    !sc_str_in_list(fj->w[k].s, whole))
 			return 0;
 	for (k = a->from; !fj->fd && k < a->to; k++)
 		if (strstr(fj->w[k].s, "{}") && strcmp(fj->w[k].s, "{}"))
@@ -560,9 +561,9 @@ void pol_judge_sed(struct judge *j, struct ctx *c,
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
-		} else if (!dd && (!strcmp(s, "-e") || !strcmp(s, "--expression"))) {
+		if (pol_ends_options(&w[k], &dd))
+			continue;
+		if (!dd && (!strcmp(s, "-e") || !strcmp(s, "--expression"))) {
 			have_script = 1;
 			if (++k < n && (!sed_script_safe(w[k].s) ||
 					(w[k].flags & SC_SW_UNRESOLVED)))
@@ -607,9 +608,9 @@ void pol_judge_awk(struct judge *j, struct ctx *c,
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
-		} else if (!dd && (!strcmp(s, "-f") || !strcmp(s, "-v") ||
+		if (pol_ends_options(&w[k], &dd))
+			continue;
+		if (!dd && (!strcmp(s, "-f") || !strcmp(s, "-v") ||
 				   !strcmp(s, "-F") || !strcmp(s, "-i") ||
 				   !strcmp(s, "-l") || !strcmp(s, "-E"))) {
 			if (s[1] != 'F' && s[1] != 'v')
@@ -686,10 +687,8 @@ void pol_judge_reader(struct judge *j, struct ctx *c,
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
+		if (pol_ends_options(&w[k], &dd))
 			continue;
-		}
 		if (pol_is_option(&w[k], dd)) {
 			if (pol_exec_option(r->name, s)) {
 				/* noted by judge_exec_options: skip its value */
@@ -833,18 +832,16 @@ int pol_judge_file_command(struct judge *j, struct ctx *c,
 	size_t k, nops = 0, alloc = 0;
 	int dd = 0, recursive = 0, have_target = 0, first_op;
 
-	if (!pol_in_list(name, writers))
+	if (!sc_str_in_list(name, writers))
 		return 0;
 	/* chmod MODE, chown OWNER, chgrp GROUP: the first operand */
-	first_op = pol_in_list(name, (const char *const[]){ "chmod", "chown",
+	first_op = sc_str_in_list(name, (const char *const[]){ "chmod", "chown",
 		"chgrp", NULL });
 	for (k = i + 1; k < n; k++) {
 		const char *s = w[k].s;
 
-		if (!dd && !strcmp(s, "--")) {
-			dd = 1;
+		if (pol_ends_options(&w[k], &dd))
 			continue;
-		}
 		if (pol_is_option(&w[k], dd)) {
 			if ((s[1] != '-' && strpbrk(s + 1, "rRa")) ||
 			    !strcmp(s, "--recursive") || !strcmp(s, "--archive"))
@@ -858,10 +855,10 @@ int pol_judge_file_command(struct judge *j, struct ctx *c,
 				target.s += 19;
 				target.len -= 19;
 				have_target = 1;
-			} else if (pol_in_list(s, (const char *const[]){
+			} else if (sc_str_in_list(s, (const char *const[]){
 				"-m", "-s", "-r", "-d", "-S", "--suffix", "--mode",
 				"--size", "--reference", NULL }) &&
-				   pol_in_list(name, (const char *const[]){
+				   sc_str_in_list(name, (const char *const[]){
 					       "truncate", "mkdir", "touch",
 					       "install", "mkfifo", "mknod",
 					       NULL })) {
@@ -887,7 +884,7 @@ int pol_judge_file_command(struct judge *j, struct ctx *c,
 		SC_ALLOC_GROW(ops, nops + 1, alloc);
 		ops[nops++] = w[k];
 	}
-	if (pol_in_list(name, copiers)) {
+	if (sc_str_in_list(name, copiers)) {
 		if (!have_target && nops) {
 			target = ops[--nops];
 			have_target = nops > 0 || !strcmp(name, "ln");
@@ -903,7 +900,7 @@ int pol_judge_file_command(struct judge *j, struct ctx *c,
 	free(ops);
 	if (recursive && !strcmp(name, "rm"))
 		pol_note(j, R_RECURSIVE_RM, object);
-	if (pol_in_list(name, listed))
+	if (sc_str_in_list(name, listed))
 		pol_note(j, R_FILE_COMMAND, object);
 	else
 		pol_note(j, R_UNLISTED, object);
@@ -947,10 +944,10 @@ int pol_judge_xargs(struct judge *j, struct ctx *c,
 			k++;
 			break;
 		}
-		if (pol_in_list(s, flags)) {
+		if (sc_str_in_list(s, flags)) {
 			if (!strcmp(s, "-0") || !strcmp(s, "--null"))
 				fj.split = 0;
-		} else if (pol_in_list(s, values)) {
+		} else if (sc_str_in_list(s, values)) {
 			ok = ++k < n;
 		} else if (!strncmp(s, "--max-", 6) || !strncmp(s, "-n", 2) ||
 			   !strncmp(s, "-L", 2) || !strncmp(s, "-P", 2) ||

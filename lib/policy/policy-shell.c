@@ -32,7 +32,7 @@ static int is_privilege(const char *name)
 		"sg", "newgrp", "chroot", "nsenter", "unshare", "capsh",
 		"machinectl", "systemd-run", "gosu", "su-exec", NULL };
 
-	return pol_in_list(name, names);
+	return sc_str_in_list(name, names);
 }
 
 /* Judge a string that a shell, eval or trap will run. */
@@ -93,9 +93,10 @@ static enum rule_id env_rule(const char *assign)
 		return R_ENV_PREFIX;
 	memcpy(name, assign, n);
 	name[n] = '\0';
-	if (pol_in_list(name, exec_git) || pol_prefix_in(name, exec_git_prefix))
+	if (sc_str_in_list(name, exec_git) ||
+	    pol_prefix_in(name, exec_git_prefix))
 		return R_GIT_EXEC;
-	if (pol_in_list(name, names) || pol_prefix_in(name, prefixes))
+	if (sc_str_in_list(name, names) || pol_prefix_in(name, prefixes))
 		return R_ENV_PREFIX;
 	return R_COUNT;
 }
@@ -148,6 +149,14 @@ int pol_is_option(const struct sc_sw_word *w, int after_dashdash)
 	return !after_dashdash && w->len > 1 && w->s[0] == '-';
 }
 
+int pol_ends_options(const struct sc_sw_word *w, int *after_dashdash)
+{
+	if (*after_dashdash || strcmp(w->s, "--"))
+		return 0;
+	*after_dashdash = 1;
+	return 1;
+}
+
 /*
  * Skip a launcher's options and fixed operands: the index of the command
  * it runs.  OPTARGS lists the short options taking an argument; LONGARGS
@@ -168,7 +177,7 @@ static size_t skip_launcher(const struct sc_sw_word *w, size_t n, size_t i,
 			break;
 		if (s[1] == '-') {
 			if (!strchr(s, '=') && longargs &&
-			    pol_in_list(s, longargs))
+			    sc_str_in_list(s, longargs))
 				i++;
 			continue;
 		}
@@ -464,7 +473,7 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 		for (k = i + 1; k < n; k++) {
 			const char *s = w[k].s;
 
-			if (pol_in_list(s, date_values)) {
+			if (sc_str_in_list(s, date_values)) {
 				k++;
 			} else if (!strncmp(s, "--set", 5)) {
 				return 1;
@@ -482,13 +491,13 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 	}
 	if (!strcmp(name, "hostname")) {
 		for (k = i + 1; k < n; k++)
-			if (w[k].s[0] != '-' || pol_in_list(w[k].s,
+			if (w[k].s[0] != '-' || sc_str_in_list(w[k].s,
 			    (const char *const[]){ "-F", "--file", "-b",
 				    "--boot", NULL }))
 				return 1;
 		return 0;
 	}
-	if (!pol_in_list(name, always))
+	if (!sc_str_in_list(name, always))
 		return 0;
 	/* the forms that only show: mount, sysctl -a, ip addr, ... */
 	if (i + 1 >= n)
@@ -498,7 +507,7 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 		       strcmp(name, "ifconfig") && strcmp(name, "route");
 	if (!strcmp(name, "ip")) {
 		for (k = i + 1; k < n; k++)
-			if (pol_in_list(w[k].s, ip_changes))
+			if (sc_str_in_list(w[k].s, ip_changes))
 				return 1;
 		return 0;
 	}
@@ -513,8 +522,8 @@ static int host_change(const char *name, const struct sc_sw_word *w,
 	}
 	if (!strcmp(name, "timedatectl") || !strcmp(name, "hostnamectl") ||
 	    !strcmp(name, "systemctl"))
-		return !pol_in_list(w[i + 1].s, (const char *const[]){ "status",
-			"show", "list-timezones", "timesync-status",
+		return !sc_str_in_list(w[i + 1].s, (const char *const[]){
+			"status", "show", "list-timezones", "timesync-status",
 			"show-timesync", "list-units", "is-active", "is-enabled",
 			"cat", "--version", NULL });
 	return 1;
@@ -527,7 +536,7 @@ static int is_shell(const char *name)
 		"pwsh", "powershell", "rbash", "oksh", "loksh", "elvish",
 		"nu", "xonsh", "script", "watch", "su", NULL };
 
-	return pol_in_list(name, shells);
+	return sc_str_in_list(name, shells);
 }
 
 /* Shells whose -c SCRIPT is a POSIX shell line the lexer reads. */
@@ -537,7 +546,7 @@ static int is_posix_shell(const char *name)
 		"ksh", "mksh", "ash", "posh", "yash", "rbash", "oksh", "loksh",
 		NULL };
 
-	return pol_in_list(name, names);
+	return sc_str_in_list(name, names);
 }
 
 /*
@@ -570,7 +579,7 @@ static void judge_shell_cmd(struct judge *j, struct ctx *c,
 			k++;
 			break;
 		}
-		if (pol_in_list(s, with_value)) {
+		if (sc_str_in_list(s, with_value)) {
 			k++;
 			continue;
 		}
@@ -581,7 +590,7 @@ static void judge_shell_cmd(struct judge *j, struct ctx *c,
 			continue;
 		}
 		if (s[0] == '-' && s[1] == '-') {
-			if (!pol_in_list(s, harmless_long))
+			if (!sc_str_in_list(s, harmless_long))
 				own = 1;
 			continue;
 		}
@@ -622,7 +631,7 @@ static int is_network_tool(const char *name)
 		"openssl", "gsutil", "aws", "gcloud", "az", "kubectl",
 		"docker", "podman", "nmap", "tftp", "mosh", "rclone", NULL };
 
-	return pol_in_list(name, tools);
+	return sc_str_in_list(name, tools);
 }
 
 static int is_interpreter(const char *name)
@@ -633,7 +642,7 @@ static int is_interpreter(const char *name)
 		"scala", "kotlin", "awk", "irb", "erl", "elixir", "guile",
 		"racket", "sbcl", "ghci", "runghc", NULL };
 
-	return pol_in_list(name, names) || !strncmp(name, "python", 6) ||
+	return sc_str_in_list(name, names) || !strncmp(name, "python", 6) ||
 	       !strncmp(name, "pypy", 4);
 }
 
@@ -645,7 +654,7 @@ static int inline_code(const struct sc_sw_word *w, size_t n, size_t i)
 	size_t k;
 
 	for (k = i + 1; k < n && w[k].s[0] == '-'; k++)
-		if (pol_in_list(w[k].s, flags) ||
+		if (sc_str_in_list(w[k].s, flags) ||
 		    (w[k].s[1] != '-' && strpbrk(w[k].s + 1, "ceE")))
 			return 1;
 	return 0;
@@ -695,7 +704,7 @@ static int judge_declaration(struct judge *j, struct ctx *c,
 		"local", "readonly", "unset", NULL };
 	size_t k;
 
-	if (!pol_in_list(name, decl))
+	if (!sc_str_in_list(name, decl))
 		return 0;
 	for (k = i + 1; k < n; k++) {
 		if (w[k].flags & SC_SW_UNRESOLVED)
@@ -945,7 +954,7 @@ void pol_judge_argv(struct judge *j, const struct sc_sw_word *w,
 		pol_judge_awk(j, c, w, n, i, object.data);
 	} else if ((r = pol_find_reader(name.data))) {
 		pol_judge_reader(j, c, w, n, i, r, object.data);
-	} else if (pol_in_list(name.data, pol_inert)) {
+	} else if (sc_str_in_list(name.data, pol_inert)) {
 		/* printf -v NAME sets a variable like an assignment */
 		for (k = i + 1; k + 1 < n && !strcmp(name.data, "printf"); k++)
 			if (!strcmp(w[k].s, "-v")) {
@@ -992,7 +1001,7 @@ static int is_device(const char *s)
 		"/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero",
 		"/dev/fd/0", "/dev/fd/1", "/dev/fd/2", NULL };
 
-	return pol_in_list(s, ok);
+	return sc_str_in_list(s, ok);
 }
 
 static int is_number(const char *s)

@@ -142,14 +142,6 @@ void pol_note(struct judge *j, enum rule_id r, const char *object)
 	sc_buf_adds(&j->object, object);
 }
 
-int pol_in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return 1;
-	return 0;
-}
-
 int pol_prefix_in(const char *s, const char *const *list)
 {
 	for (; *list; list++)
@@ -187,7 +179,7 @@ static int source_may_mutate(const struct judge *j, const char *source)
 	static const char *const ok[] = { "model", "speccoder", "verifier",
 		"worktree", "executor", NULL };
 
-	if (!source || pol_in_list(source, ok))
+	if (!source || sc_str_in_list(source, ok))
 		return 1;
 	return !strncmp(source, "mcp:", 4) &&
 	       sc_config_has_server(&j->p->cfg, source + 4);

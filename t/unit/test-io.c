@@ -134,6 +134,48 @@ static void test_regular_refuses_fifo_and_dir(void **state)
 	sc_buf_release(&b);
 }
 
+/* What sc_read_file_or_error(NAME, MAX) printed, into SAID. */
+static int read_or_error(const char *name, size_t max, struct sc_buf *said)
+{
+	struct sc_buf b = SC_BUF_INIT;
+	int saved = dup(STDERR_FILENO), fd, ret;
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	fd = openat(rootfd, "said", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0600);
+	assert_true(saved >= 0 && fd >= 0);
+	assert_true(dup2(fd, STDERR_FILENO) >= 0);
+	ret = sc_read_file_or_error(path, max, "BIG", "GONE", &b);
+	fflush(stderr);
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	close(fd);
+	sc_buf_reset(said);
+	assert_int_equal(sc_read_file_at(rootfd, "said", 4096, 0, said), 0);
+	sc_buf_adds(said, "");
+	sc_buf_release(&b);
+	return ret;
+}
+
+/* A file a person named: its failure said once, with the caller's codes. */
+static void test_read_or_error(void **state)
+{
+	struct sc_buf said = SC_BUF_INIT;
+
+	(void)state;
+	put("five", "12345", 5);
+	assert_int_equal(read_or_error("five", 5, &said), 0);
+	assert_int_equal(said.len, 0);
+	assert_int_equal(read_or_error("five", 4, &said), -1);
+	assert_non_null(strstr(said.data, "error[BIG]: '"));
+	assert_non_null(strstr(said.data, "/five' is larger than 4 bytes"));
+	assert_int_equal(read_or_error("absent", 5, &said), -1);
+	assert_non_null(strstr(said.data, "error[GONE]: cannot read '"));
+	assert_null(strstr(said.data, "BIG"));
+	sc_buf_release(&said);
+}
+
 /* A pipe is read until OUT holds MAX bytes in all. */
 static void test_fd_capped_pipe(void **state)
 {
@@ -212,56 +254,6 @@ static void test_replace_check_refuses(void **state)
 	closedir(d);
 }
 
-/* Run sc_read_file_or_error on NAME in the test directory, its
- * diagnostic caught in ERR; its status. */
-static int read_reported(const char *name, size_t max, struct sc_buf *err)
-{
-	struct sc_buf b = SC_BUF_INIT, path = SC_BUF_INIT;
-	int saved, fd, st;
-
-	sc_buf_adds(&path, root);
-	sc_buf_adds(&path, "/");
-	sc_buf_adds(&path, name);
-	fd = openat(rootfd, "stderr", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0600);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_int_equal(dup2(fd, 2), 2);
-	st = sc_read_file_or_error(path.data, max, 0, "T-LARGE", "T-UNREAD",
-				   &b);
-	fflush(stderr);
-	assert_int_equal(dup2(saved, 2), 2);
-	close(saved);
-	close(fd);
-	sc_buf_release(&b);
-	sc_buf_release(&path);
-	sc_buf_reset(err);
-	assert_int_equal(sc_read_file_at(rootfd, "stderr", 4096, 0, err), 0);
-	sc_buf_addch(err, '\0');
-	return st;
-}
-
-/* Too large is -2, unreadable -1, each with its own code; read is 0. */
-static void test_read_or_error(void **state)
-{
-	struct sc_buf err = SC_BUF_INIT;
-
-	(void)state;
-	put("six", "abcdef", 6);
-	assert_int_equal(read_reported("six", 6, &err), 0);
-	assert_string_equal(err.data, "");
-	assert_int_equal(read_reported("six", 5, &err), -2);
-	assert_non_null(strstr(err.data, "error[T-LARGE]"));
-	assert_non_null(strstr(err.data, "/six' is larger than 5 bytes"));
-	assert_int_equal(read_reported("missing", 5, &err), -1);
-	assert_non_null(strstr(err.data, "error[T-UNREAD]"));
-	assert_non_null(strstr(err.data, "/missing'"));
-	assert_non_null(strstr(err.data, strerror(ENOENT)));
-	sc_buf_release(&err);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,9 +262,9 @@ int main(void)
 		cmocka_unit_test(test_nofollow_refuses_symlink),
 		cmocka_unit_test(test_regular_refuses_fifo_and_dir),
 		cmocka_unit_test(test_fd_capped_pipe),
+		cmocka_unit_test(test_read_or_error),
 		cmocka_unit_test(test_replace_never_follows),
 		cmocka_unit_test(test_replace_check_refuses),
-		cmocka_unit_test(test_read_or_error),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

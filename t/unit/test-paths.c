@@ -212,6 +212,26 @@ static void test_beneath(void **state)
 	assert_null(sc_path_below("/a/bc", "/a/b"));
 }
 
+#define PLAIN(s) sc_path_plain(s, sizeof(s) - 1)
+
+static void test_plain(void **state)
+{
+	(void)state;
+	assert_true(PLAIN("a"));
+	assert_true(PLAIN("a/b.c/..d/.e"));
+	assert_false(PLAIN(""));
+	assert_false(PLAIN("/a"));          /* absolute */
+	assert_false(PLAIN("a/"));          /* an empty last component */
+	assert_false(PLAIN("a//b"));
+	assert_false(PLAIN("./a"));
+	assert_false(PLAIN("a/./b"));
+	assert_false(PLAIN("a/.."));
+	assert_false(PLAIN("../a"));
+	/* only LEN bytes count: "a/.." cut before its last component */
+	assert_true(sc_path_plain("a/..", 1));
+	assert_false(sc_path_plain("a/..", 2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +241,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_case_spelling, setup, teardown),
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_beneath),
+		cmocka_unit_test(test_plain),
 	};
 
 	return SC_RUN_TESTS(tests);

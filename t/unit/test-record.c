@@ -56,6 +56,20 @@ static void test_both_forms_and_lists(void **state)
 	sc_record_release(&rec);
 }
 
+/* A number field is its decimal text, the largest one whole. */
+static void test_addu(void **state)
+{
+	struct sc_record r;
+
+	(void)state;
+	sc_record_init(&r);
+	sc_record_addu(&r, "zero", 0);
+	sc_record_addu(&r, "max", 18446744073709551615ULL);
+	assert_string_equal(sc_record_str(&r, "zero"), "0");
+	assert_string_equal(sc_record_str(&r, "max"), "18446744073709551615");
+	sc_record_release(&r);
+}
+
 static void test_encode_round_trip(void **state)
 {
 	static const char in[] = "type=x\0a=1\0n:3=\0\0\0\0\0type=y\0\0";
@@ -270,6 +284,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_both_forms_and_lists),
+		cmocka_unit_test(test_addu),
 		cmocka_unit_test(test_encode_round_trip),
 		cmocka_unit_test(test_wire_size_matches_encoding),
 		cmocka_unit_test(test_many_fields),

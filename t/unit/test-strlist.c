@@ -68,6 +68,21 @@ static void test_list_and_set(void **state)
 }
 
 /* Sorted whatever the file system returns, dot entries left out. */
+/* A NULL-ended table, unsorted: whole strings only, the empty table. */
+static void test_str_in_list(void **state)
+{
+	static const char *const t[] = { "sh", "bash", "", NULL };
+	static const char *const none[] = { NULL };
+
+	(void)state;
+	assert_true(sc_str_in_list("bash", t));
+	assert_true(sc_str_in_list("sh", t));
+	assert_true(sc_str_in_list("", t));
+	assert_false(sc_str_in_list("bas", t));
+	assert_false(sc_str_in_list("bash ", t));
+	assert_false(sc_str_in_list("sh", none));
+}
+
 static void test_dir_list_sorted(void **state)
 {
 	static const char *const want[] = { ".hidden", "a", "b", "c", "d" };
@@ -104,6 +119,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_and_set),
+		cmocka_unit_test(test_str_in_list),
 		cmocka_unit_test(test_dir_list_sorted),
 		cmocka_unit_test(test_dir_list_bound),
 	};
