@@ -193,6 +193,11 @@ static int add_tool(struct sc_conversation *c, const struct sc_record *rec,
 	return 0;
 }
 
+json_t *sc_model_str(const char *s)
+{
+	return sc_json_string(s, strlen(s), "?");
+}
+
 int sc_call_field_reserved(const char *name)
 {
 	static const char *const reserved[] = { "type", "id", "tool",

@@ -150,6 +150,13 @@ int sc_conversation_fit(struct sc_conversation *c,
 			unsigned long long budget, size_t *elided);
 
 /*
+ * The C string S as a JSON string for a provider (new reference): bytes
+ * that are not UTF-8 become '?' (sc_json_string), as every provider takes
+ * UTF-8 only.
+ */
+json_t *sc_model_str(const char *s);
+
+/*
  * 1 when TOOL names an MCP server's tool (mcp__SERVER__TOOL): its call
  * record carries the arguments as one field, arguments=, a JSON object.
  */

@@ -8,12 +8,6 @@
 #include "jsonstr.h"
 #include "provider-anthropic.h"
 
-/* Bytes that are not UTF-8 go to a provider as '?', as they always did. */
-static json_t *str(const char *s)
-{
-	return sc_json_string(s, strlen(s), "?");
-}
-
 static json_t *tools_json(const struct sc_conversation *c)
 {
 	json_t *tools = json_array();
@@ -23,10 +17,10 @@ static json_t *tools_json(const struct sc_conversation *c)
 		const struct sc_tooldef *t = &c->tools[i];
 		json_t *o = json_object();
 
-		json_object_set_new(o, "name", str(t->name));
+		json_object_set_new(o, "name", sc_model_str(t->name));
 		if (t->description)
 			json_object_set_new(o, "description",
-					    str(t->description));
+					    sc_model_str(t->description));
 		json_object_set(o, "input_schema", t->schema);
 		json_array_append_new(tools, o);
 	}
@@ -41,20 +35,18 @@ static json_t *block(const struct sc_item *it)
 	case SC_ITEM_USER:
 	case SC_ITEM_ASSISTANT:
 		json_object_set_new(b, "type", json_string("text"));
-		json_object_set_new(b, "text",
-				    sc_json_string(it->text, it->text_len, "?"));
+		json_object_set_new(b, "text", sc_json_string(it->text, it->text_len, "?"));
 		break;
 	case SC_ITEM_RESULT:
 		json_object_set_new(b, "type", json_string("tool_result"));
-		json_object_set_new(b, "tool_use_id",
-				    str(it->id));
+		json_object_set_new(b, "tool_use_id", sc_model_str(it->id));
 		json_object_set_new(b, "content",
 				    sc_json_string(it->text, it->text_len, "?"));
 		break;
 	case SC_ITEM_CALL:
 		json_object_set_new(b, "type", json_string("tool_use"));
-		json_object_set_new(b, "id", str(it->id));
-		json_object_set_new(b, "name", str(it->name));
+		json_object_set_new(b, "id", sc_model_str(it->id));
+		json_object_set_new(b, "name", sc_model_str(it->name));
 		json_object_set(b, "input", it->args);
 		break;
 	}
@@ -156,7 +148,7 @@ void sc_anthropic_request(const struct sc_conversation *c, const char *model,
 		json_object_set_new(req, "anthropic_version",
 				    json_string(SC_BEDROCK_ANTHROPIC_VERSION));
 	else
-		json_object_set_new(req, "model", str(model));
+		json_object_set_new(req, "model", sc_model_str(model));
 	json_object_set_new(req, "max_tokens", json_integer((json_int_t)max_tokens));
 	if (c->has_system)
 		json_object_set_new(req, "system", system_json(c, cache));
