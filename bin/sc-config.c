@@ -16,6 +16,7 @@ static const char *const synopsis[] = {
 	"[--file FILE] --format",
 	"[--file FILE] --mutation",
 	"[--file FILE] --executor",
+	"[--file FILE] --mcp",
 	"[--file FILE] --check",
 	"--libgit2-version",
 	NULL,
@@ -27,8 +28,8 @@ static const struct sc_tool tool = {
 	"    --get KEY      print the last value of KEY; exit 1 when unset\n"
 	"    --get-all KEY  print every value of KEY, one a line\n"
 	"    -z             with --get-all: end each value with NUL; with\n"
-	"                   --list, --checks, --executor: records even when\n"
-	"                   stdout is a terminal\n"
+	"                   --list, --checks, --executor, --mcp: records even\n"
+	"                   when stdout is a terminal\n"
 	"    --list         every entry as a type=config key= value= record\n"
 	"    --checks       every check as a type=check name= argv=... record\n"
 	"    --acceptance   every acceptance test as a type=acceptance name=\n"
@@ -39,6 +40,8 @@ static const struct sc_tool tool = {
 	"                   record; exit 1 when none is configured\n"
 	"    --executor     the external agent as a type=executor argv=... env=...\n"
 	"                   record; exit 1 when none is configured\n"
+	"    --mcp          every MCP server with a command as a type=mcp name=\n"
+	"                   argv=... record, in name order\n"
 	"    --check        read the file whole, as every tool does; nothing\n"
 	"                   written, exit 3 when a tool would refuse it\n"
 	"    --libgit2-version  the version of the libgit2 the tools load\n"
@@ -62,6 +65,7 @@ int main(int argc, char *argv[])
 		{ "executor", no_argument, NULL,
 		  OPT_QUERY + SC_CONFIG_Q_EXECUTOR },
 		{ "check", no_argument, NULL, OPT_QUERY + SC_CONFIG_Q_CHECK },
+		{ "mcp", no_argument, NULL, OPT_QUERY + SC_CONFIG_Q_MCP },
 		{ "acceptance", no_argument, NULL,
 		  OPT_QUERY + SC_CONFIG_Q_ACCEPTANCE },
 		{ "format", no_argument, NULL, OPT_QUERY + SC_CONFIG_Q_FORMAT },
@@ -85,7 +89,8 @@ int main(int argc, char *argv[])
 				sc_usage_error(&tool, "choose one of --get, "
 					       "--get-all, --list, --checks, "
 					       "--acceptance, --format, "
-					       "--mutation, --executor, --check");
+					       "--mutation, --executor, --mcp, "
+					       "--check");
 			mode = c;
 			o.key = optarg;
 		}
@@ -101,6 +106,6 @@ int main(int argc, char *argv[])
 		      o.query == SC_CONFIG_Q_CHECK))
 		sc_usage_error(&tool, "-z goes with --get-all, --list, "
 			       "--checks, --acceptance, --format, "
-			       "--mutation or --executor");
+			       "--mutation, --executor or --mcp");
 	return sc_config_run(&o);
 }

@@ -143,7 +143,7 @@ static int restore(const struct args *a)
 		sc_patterns_release(&keep);
 		sc_usage_error(&tool, "--keep: a bad pattern");
 	}
-	ret = sc_tree_restore(a->dir, a->nkeep ? &keep : NULL);
+	ret = sc_tree_restore_run(a->dir, a->nkeep ? &keep : NULL);
 	sc_patterns_release(&keep);
 	return ret;
 }
@@ -161,7 +161,7 @@ static int include(const struct args *a, struct sc_output *out)
 	o.secrets = a->secrets;
 	o.dry_run = a->dry_run;
 	o.to = a->to;
-	return sc_include_run(&o, out);
+	return sc_tree_include_run(&o, out);
 }
 
 static int run(struct args *a, struct sc_output *out)
@@ -185,22 +185,23 @@ static int run(struct args *a, struct sc_output *out)
 	if (!strcmp(cmd, "diff")) {
 		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
 			sc_usage_error(&tool, "diff takes -C and --ignored only");
-		return sc_tree_diff(a->dir, a->ignored, out);
+		return sc_tree_diff_run(a->dir, a->ignored, out);
 	}
 	if (!strcmp(cmd, "snapshot")) {
 		if (a->nr != 1 || a->audit || a->nalso || a->nkeep)
 			sc_usage_error(&tool, "snapshot takes -C and --ignored only");
-		return sc_tree_snapshot(a->dir, a->ignored, out);
+		return sc_tree_snapshot_run(a->dir, a->ignored, out);
 	}
 	if (!strcmp(cmd, "judge")) {
 		if (a->nr != 2 || !only_dir)
 			sc_usage_error(&tool, "judge takes AUDIT only");
-		return sc_tree_judge(a->pos[1], out);
+		return sc_tree_judge_run(a->pos[1], out);
 	}
 	if (!strcmp(cmd, "write-tree")) {
 		if (a->nr != 1 || !a->audit || a->nkeep || a->ignored)
 			sc_usage_error(&tool, "write-tree takes --audit and --also");
-		return sc_tree_write(a->dir, a->audit, a->also, a->nalso, out);
+		return sc_tree_write_tree_run(a->dir, a->audit, a->also, a->nalso,
+					      out);
 	}
 	if (!strcmp(cmd, "restore")) {
 		if (a->nr != 1 || a->audit || a->nalso || a->ignored)
@@ -210,7 +211,7 @@ static int run(struct args *a, struct sc_output *out)
 	if (!strcmp(cmd, "cat")) {
 		if (a->nr != 2 || !only_dir)
 			sc_usage_error(&tool, "cat takes PATH only");
-		return sc_tree_cat(a->dir, a->pos[1], STDOUT_FILENO);
+		return sc_tree_cat_run(a->dir, a->pos[1], STDOUT_FILENO);
 	}
 	sc_usage_error(&tool, "unknown command");
 }

@@ -1,6 +1,6 @@
 /*
  * sc-config(1): one value, all values of a key, every entry as records,
- * or the checks with their argv split, for scripts.  The drivers read the
+ * the checks with their argv split, the MCP servers, for scripts.  The drivers read the
  * configuration only through it, so no script parses a configuration or
  * splits an argv.  The file is read whole by the one reader (config.h)
  * whatever is asked: a file any tool would refuse is refused here too.
@@ -142,6 +142,49 @@ static int write_executor(const struct sc_executor *e, struct sc_output *out)
 	return 1;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	const struct sc_mcp_server *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/*
+ * [mcp "NAME"]: one record a server that has a command, in name order, as
+ * the one reader checked it; a driver takes the names and hands them to
+ * sc-mcp --server or sc-acp --mcp, which read the rest themselves.
+ */
+static void write_mcp(const struct sc_config *cfg, struct sc_output *out)
+{
+	const struct sc_mcp_server **v;
+	struct sc_record rec;
+	size_t i, k, n = 0;
+
+	v = sc_xcalloc(cfg->nr_servers + 1, sizeof(*v));
+	for (i = 0; i < cfg->nr_servers; i++)
+		if (cfg->servers[i].conf.argv)
+			v[n++] = &cfg->servers[i];
+	qsort(v, n, sizeof(*v), by_name);
+	for (i = 0; i < n; i++) {
+		const struct sc_mcp_conf *c = &v[i]->conf;
+
+		sc_record_init(&rec);
+		sc_record_adds(&rec, "type", "mcp");
+		sc_record_adds(&rec, "name", v[i]->name);
+		for (k = 0; k < c->argc; k++)
+			sc_record_adds(&rec, "argv", c->argv[k]);
+		for (k = 0; k < c->nr_env; k++)
+			sc_record_adds(&rec, "env", c->env[k]);
+		sc_record_adds(&rec, "network", c->network);
+		for (k = 0; k < c->nr_hosts; k++)
+			sc_record_adds(&rec, "host", c->hosts[k]);
+		sc_record_addu(&rec, "timeout", c->timeout);
+		sc_record_queue(out, &rec);
+		sc_record_release(&rec);
+	}
+	free(v);
+}
+
 /* The exit status for a reading failure (diagnostic already printed). */
 static int read_exit(int st)
 {
@@ -177,6 +220,9 @@ static int answer(const struct sc_config *cfg, const struct sc_config_opts *o,
 		return write_step(&cfg->mutation, "mutation", out);
 	case SC_CONFIG_Q_EXECUTOR:
 		return write_executor(&cfg->executor, out);
+	case SC_CONFIG_Q_MCP:
+		write_mcp(cfg, out);
+		return 1;
 	case SC_CONFIG_Q_CHECK:
 		return 1;
 	case SC_CONFIG_Q_GET:

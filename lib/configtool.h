@@ -17,6 +17,7 @@ enum sc_config_query {
 	SC_CONFIG_Q_MUTATION,   /* --mutation */
 	SC_CONFIG_Q_EXECUTOR,   /* --executor */
 	SC_CONFIG_Q_CHECK,      /* --check: read whole, write nothing */
+	SC_CONFIG_Q_MCP,        /* --mcp: the MCP servers */
 };
 
 struct sc_config_opts {

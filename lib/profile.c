@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,18 +122,27 @@ const char *sc_net_name(int net)
 	return net >= 0 && net <= SC_NET_HOSTS ? net_words[net] : "?";
 }
 
+static const char *const mode_words[] = { "required", "auto", "off", NULL };
+static const char *const env_words[] = { "scrub", "short", NULL };
+
 int sc_mode_parse(const char *s)
 {
-	static const char *const w[] = { "required", "auto", "off", NULL };
+	return word_index(s, mode_words);
+}
 
-	return word_index(s, w);
+const char *sc_mode_name(int mode)
+{
+	return mode >= 0 && mode <= SC_SANDBOX_MODE_OFF ? mode_words[mode] : "?";
 }
 
 int sc_env_mode_parse(const char *s)
 {
-	static const char *const w[] = { "scrub", "short", NULL };
+	return word_index(s, env_words);
+}
 
-	return word_index(s, w);
+const char *sc_env_mode_name(int env)
+{
+	return env >= SC_ENV_SCRUB && env <= SC_ENV_SHORT ? env_words[env] : "?";
 }
 
 char *sc_expand_home(const char *path)
@@ -233,15 +241,15 @@ static int unknown_key(const struct sc_sandbox_src *src, const char *name)
 	return -1;
 }
 
+/* A number up to MAX (the command line's bound, profile.h), times SCALE. */
 static int set_number(const struct sc_sandbox_src *src, const char *name,
 		      const char *value, long long *to,
-		      unsigned long long scale)
+		      unsigned long long max, unsigned long long scale)
 {
 	unsigned long long n;
 
 	/* "key" alone (no "=") is a boolean with no value: not a number. */
-	if (!value ||
-	    sc_parse_uint(value, (unsigned long long)LLONG_MAX / scale, &n))
+	if (!value || sc_parse_uint(value, max, &n))
 		return bad_value(src, name, "", NULL);
 	*to = (long long)(n * scale);
 	return 0;
@@ -272,22 +280,36 @@ static int add_path(struct sc_strlist *l, const struct sc_sandbox_src *src,
 	return 0;
 }
 
+int sc_sandbox_gaps_add(struct sc_strlist *l, const char *list, char **bad)
+{
+	char *copy = sc_xstrdup(list), *save = NULL, *gap;
+	int n = 0;
+
+	*bad = NULL;
+	for (gap = strtok_r(copy, ",", &save); gap && !*bad;
+	     gap = strtok_r(NULL, ",", &save))
+		if (sc_sandbox_gap_acceptable(gap)) {
+			sc_strlist_add(l, gap);
+			n++;
+		} else {
+			*bad = sc_xstrdup(gap);
+		}
+	free(copy);
+	return *bad ? -1 : n;
+}
+
 /* sandbox.acceptGaps: "unix-sockets,kill-all", as --accept-gaps. */
 static int add_gaps(struct sc_sandbox_policy *p,
 		    const struct sc_sandbox_src *src, const char *name,
 		    const char *v)
 {
-	char *list = sc_xstrdup(v), *save = NULL, *gap;
+	char *bad;
 	int ret = 0;
 
-	for (gap = strtok_r(list, ",", &save); gap && !ret;
-	     gap = strtok_r(NULL, ",", &save))
-		if (sc_sandbox_gap_acceptable(gap))
-			sc_strlist_add(&p->accept_gaps, gap);
-		else
-			ret = bad_value(src, name, gap, "not a protection that "
-					"may be accepted");
-	free(list);
+	if (sc_sandbox_gaps_add(&p->accept_gaps, v, &bad) < 0)
+		ret = bad_value(src, name, bad, "not a protection that may be "
+				"accepted");
+	free(bad);
 	return ret;
 }
 
@@ -314,9 +336,11 @@ static int profile_key(struct sc_sandbox_policy *p,
 		return 0;
 	}
 	if (!strcmp(key, "timeout"))
-		return set_number(src, name, value, &p->timeout_ms, 1000);
+		return set_number(src, name, value, &p->timeout_ms,
+				  SC_SANDBOX_TIMEOUT_MAX, 1000);
 	if (!strcmp(key, "maxoutput"))
-		return set_number(src, name, value, &p->max_output, 1);
+		return set_number(src, name, value, &p->max_output,
+				  SC_SANDBOX_MAX_OUTPUT_MAX, 1);
 	return 1;
 }
 

@@ -79,6 +79,15 @@ struct sc_sandbox_policy {
 	struct sc_strlist accept_gaps;
 };
 
+/*
+ * The largest --timeout (seconds) and --max-output (bytes), and the
+ * largest sandbox.timeout and sandbox.maxOutput a profile may set: one
+ * bound, so that every policy a profile makes can be written back as
+ * options (sandboxopts.h), and now + timeout cannot overflow.
+ */
+#define SC_SANDBOX_TIMEOUT_MAX 100000000ULL
+#define SC_SANDBOX_MAX_OUTPUT_MAX (1ULL << 50)
+
 /* Everything unset, lists empty. */
 void sc_sandbox_policy_init(struct sc_sandbox_policy *p);
 void sc_sandbox_policy_release(struct sc_sandbox_policy *p);
@@ -91,7 +100,10 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 int sc_net_parse(const char *s);
 int sc_mode_parse(const char *s);
 int sc_env_mode_parse(const char *s);
+/* The words the parsers read, for a value they return; "?" for another. */
 const char *sc_net_name(int net);
+const char *sc_mode_name(int mode);
+const char *sc_env_mode_name(int env);
 
 /*
  * Load profile NAME (a file when it holds a '/', else NAME.profile in the
@@ -108,6 +120,13 @@ int sc_profile_load(struct sc_sandbox_policy *p, const char *name, const char *e
  * write-confinement: without them nothing is confined.
  */
 int sc_sandbox_gap_acceptable(const char *name);
+
+/*
+ * Add the comma-separated protection names of LIST to L: how many, or -1
+ * with *BAD (a new string, to free) the first one that may not be
+ * accepted; *BAD is NULL otherwise.
+ */
+int sc_sandbox_gaps_add(struct sc_strlist *l, const char *list, char **bad);
 
 /* 1 when NAME is in POL's accepted gaps. */
 int sc_sandbox_gap_accepted(const struct sc_sandbox_policy *pol,

@@ -92,12 +92,8 @@ usage_status() {
 	# sc_*_run (or a static *_exit mapping a status for one); sc_die()
 	# and exit() lines aside.  Functions start at column 0, bodies are
 	# "{" ... "}" at column 0 (STYLE.md).
-	# Waiting (issue 26): the modules below still pass exit statuses
-	# down; each goes from this list when it is brought to the rule.
-	local waiting=" tree.c "
 	local f out=""
 	for f in "$SC_TOP"/lib/*.c "$SC_TOP"/lib/*/*.c; do
-		[[ "$waiting" == *[[:space:]]"${f##*/}"[[:space:]]* ]] && continue
 		out+=$(awk '
 		FNR == 1 { fn = ""; st = 0; body = 0 }
 		/^[A-Za-z_].*[A-Za-z_0-9]+\(/ && !/;[ \t]*$/ && !body {
@@ -113,4 +109,77 @@ usage_status() {
 	done
 	[ -z "$out" ] || fail "exit statuses below the run functions:
 $out"
+}
+
+# t/lib/exit-literals.awk on FILE...: the numbers it finds used as exit
+# statuses.
+exit_literals() { awk -f "$SC_TOP/t/lib/exit-literals.awk" "$@"; }
+
+@test "exit statuses are SC_EXIT_* names: no main compares or returns a number, no run function returns one" {
+	cd "$SC_TOP" || return 1
+	run exit_literals bin/*.c lib/*.c lib/*/*.c
+	assert_success
+	assert_output ""
+}
+
+@test "exit-literals: each planted number is found, and what is not a status is not" {
+	mkdir -p "$SC_TMP/bin" "$SC_TMP/lib"
+	cd "$SC_TMP" || return 1
+	cat >bin/sc-x.c <<'C'
+int main(int argc, char *argv[])
+{
+	int ret, c;
+
+	while ((c = sc_getopt(argc, argv, "-h", NULL, NULL)) != -1)
+		if (c == 1)
+			continue;
+	ret = sc_x_run(argc);
+	if (ret == 5)
+		return SC_EXIT_OK;
+	if (sc_y_run(argc) != 3)
+		return SC_EXIT_OK;
+	if (2 == ret || argc > 2 || strlen(argv[0]) > 1)
+		return 1;
+	switch (sc_z_run(argc)) {
+	case 4:
+		exit(3);
+	}
+	return ret == SC_EXIT_NO ? SC_EXIT_OK : ret;
+}
+C
+	cat >lib/x.c <<'C'
+static int x_exit(int st)
+{
+	return st == 1 ? 4 : SC_EXIT_OK;
+}
+
+int sc_x_run(int argc)
+{
+	if (argc > 3)   /* a count, not a status */
+		return 2;
+	return x_exit(argc);
+}
+
+static int rank(int a)
+{
+	return 3;       /* a rank, not a status */
+}
+C
+	run exit_literals bin/sc-x.c lib/x.c
+	assert_output "bin/sc-x.c:9: a number as an exit status (SC_EXIT_*)
+bin/sc-x.c:11: a number as an exit status (SC_EXIT_*)
+bin/sc-x.c:13: a number as an exit status (SC_EXIT_*)
+bin/sc-x.c:14: a number as an exit status (SC_EXIT_*)
+bin/sc-x.c:16: a number as an exit status (SC_EXIT_*)
+bin/sc-x.c:17: a number as an exit status (SC_EXIT_*)
+lib/x.c:3: x_exit returns a number, not SC_EXIT_*
+lib/x.c:9: sc_x_run returns a number, not SC_EXIT_*"
+	# named, the same code passes
+	sed -i 's/== 5/== SC_EXIT_NO/; s/!= 3/!= SC_EXIT_OK/; s/2 == ret/SC_EXIT_USAGE == ret/;
+		s/return 1;/return SC_EXIT_NO;/; s/case 4:/case SC_EXIT_UNAVAILABLE:/;
+		s/exit(3)/exit(SC_EXIT_MALFORMED)/; s/? 4 :/? SC_EXIT_UNAVAILABLE :/;
+		s/return 2;/return SC_EXIT_USAGE;/' bin/sc-x.c lib/x.c
+	run exit_literals bin/sc-x.c lib/x.c
+	assert_success
+	assert_output ""
 }

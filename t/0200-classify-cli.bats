@@ -317,6 +317,31 @@ CONF
 	[[ "$output" != *specs/my-feat* ]]
 }
 
+@test "the credentials sc-sandbox-exec hides in a home are deny.secret-file in the root" {
+	# one table (lib/policy/protected.c): a project's own .vault-token or
+	# .config/gh is as secret as the person's
+	mkdir -p "$ROOT/.config/gh" "$ROOT/app/.config/gcloud"
+	echo TOKEN >"$ROOT/.vault-token"
+	echo PG >"$ROOT/.pgpass"
+	echo GH >"$ROOT/.config/gh/hosts.yml"
+	echo ADC >"$ROOT/app/.config/gcloud/adc.json"
+	# an allowed read after each: three denials in a row end the stream
+	n=0
+	for c in path=.vault-token path=.pgpass path=.config/gh/hosts.yml \
+		path=app/.CONFIG/gcloud/adc.json path=_netrc \
+		'shell=cat .vault-token' 'shell=cp .config/gh/hosts.yml /tmp/x'; do
+		n=$((n + 1))
+		case $c in shell=*) call "$n" tool=run "$c" ;; *) call "$n" tool=read "$c" ;; esac
+		call "ok$n" tool=read path=.config/ghost.txt
+	done
+	classify
+	for id in $(seq 1 "$n"); do
+		[ "$(field "$id" rule)" = deny.secret-file ] ||
+			fail "call $id: $(field "$id" rule)"
+		[ "$(field "ok$id" rule)" = allow.read ]
+	done
+}
+
 @test "--git-neutral names the keys that run programs, from the one table" {
 	printf 'core.fsmonitor\0alias.st\0filter.LFS.process\0pager.log\0user.name\0Diff.X.Textconv\0hook.pre.command' \
 		>"$SC_TMP/names"

@@ -220,3 +220,41 @@ CONF
 	run sc-rec --to-json <"$SC_TMP/out"
 	assert_output '{"type":"mutation","argv":["cargo","mutants"],"timeout":"1800"}'
 }
+
+@test "--mcp: one record a server with a command, in name order, split like a check" {
+	cat >>speccoder.conf <<'CONF'
+[mcp "zeta"]
+	command = zeta-server --flag 'a b'
+	env = ZETA_KEY
+	timeout = 30
+[mcp "Alpha-1"]
+	command = alpha
+	host = example.com:443
+[mcp "pins-only"]
+	allow = tool
+CONF
+	run --separate-stderr sc-config --mcp -z
+	assert_success
+	sc-config --mcp -z | sc-rec --to-json >"$SC_TMP/json"
+	# the names a driver reads, and nothing for a section without a command
+	run jq -r .name "$SC_TMP/json"
+	assert_output "$(printf 'Alpha-1\nzeta')"
+	run jq -c 'select(.name == "zeta") | [.argv, .env, .network, .timeout]' "$SC_TMP/json"
+	assert_output '[["zeta-server","--flag","a b"],"ZETA_KEY","none","30"]'
+	run jq -c 'select(.name == "Alpha-1") | [.argv, .network, .host, .timeout]' "$SC_TMP/json"
+	assert_output '["alpha","hosts","example.com:443","60"]'
+}
+
+@test "--mcp: none configured is no record and exit 0; a bad server is exit 3, nothing written" {
+	run --separate-stderr sc-config --mcp -z
+	assert_success
+	assert_output ""
+	printf '[mcp "s"]\n\tcommand = a\n\tcommand = b\n' >>speccoder.conf
+	run --separate-stderr sc-config --mcp -z
+	assert_equal "$status" 3
+	assert_output ""
+	[[ "$stderr" == *"error[BAD-CONFIG]"* ]]
+	# --list reads the keys only: the same file is listed
+	run --separate-stderr sc-config --list -z
+	assert_success
+}

@@ -396,7 +396,7 @@ static int include_exit(const struct include *in, int st)
 	return in->refused || in->skipped ? SC_EXIT_NO : SC_EXIT_OK;
 }
 
-int sc_include_run(const struct sc_include_opts *o, struct sc_output *out)
+int sc_tree_include_run(const struct sc_include_opts *o, struct sc_output *out)
 {
 	struct include in;
 	char num[32];

@@ -59,6 +59,6 @@ struct sc_include_opts {
  * type=skipped record: the others were copied); 4 and 5 as DESIGN.md
  * says.
  */
-int sc_include_run(const struct sc_include_opts *o, struct sc_output *out);
+int sc_tree_include_run(const struct sc_include_opts *o, struct sc_output *out);
 
 #endif

@@ -17,24 +17,31 @@
 #include "strlist.h"
 #include "tree.h"
 
+/*
+ * Below the sc_tree_CMD_run functions every function answers 0 or, with
+ * its diagnostic printed, an enum sc_tree_status (tree.h); only
+ * tree_exit() turns that into an exit status.
+ */
+
 /* Open NAME in directory DFD, never through a symlink or a mount. */
 static int open_at(int dfd, const char *name, int flags)
 {
 	return sc_open_beneath(dfd, name, flags, 0);
 }
 
-/* A path for a message: control bytes cleaned by sc_error itself. */
-static int path_error(int status, const char *code, const char *what,
-		      const char *path)
+/* A path the worktree must not hold, or that cannot be read, written or
+ * removed: a finding (exit 1), not a fault of sc-tree.  Control bytes in
+ * PATH are cleaned by sc_error itself. */
+static int refuse_path(const char *code, const char *what, const char *path)
 {
 	sc_error(code, "'%s': %s", path, what);
-	return status;
+	return SC_TREE_REFUSED;
 }
 
 static int git_fail(const char *what)
 {
 	sc_error("GIT-FAILED", "%s: %s", what, sc_git_errmsg());
-	return SC_EXIT_INTERNAL;
+	return SC_TREE_FAILED;
 }
 
 static void join(struct sc_buf *out, const char *dir, const char *name)
@@ -53,11 +60,10 @@ static int read_capped(int fd, struct sc_buf *data, const char *path)
 	sc_buf_reset(data);
 	switch (sc_read_fd_max(fd, SC_TREE_FILE_MAX, 0, data)) {
 	case -1:
-		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
-				  path);
+		return refuse_path("UNREADABLE", strerror(errno), path);
 	case -2:
-		return path_error(SC_EXIT_NO, "FILE-TOO-LARGE",
-				  "larger than 64 MiB", path);
+		return refuse_path("FILE-TOO-LARGE", "larger than 64 MiB",
+				   path);
 	}
 	return 0;
 }
@@ -182,8 +188,8 @@ static int add_change(struct diff *d, const char *path, const char *kind,
 	struct change *c;
 
 	if (d->nch >= SC_TREE_CHANGES_MAX)
-		return path_error(SC_EXIT_NO, "TOO-MANY-CHANGES",
-				  "more than 10000 changed paths, at", path);
+		return refuse_path("TOO-MANY-CHANGES",
+				   "more than 10000 changed paths, at", path);
 	SC_ALLOC_GROW(d->ch, d->nch + 1, d->ach);
 	c = &d->ch[d->nch++];
 	c->path = sc_xstrdup(path);
@@ -226,11 +232,11 @@ static int load_start_ignored(struct diff *d, const char *path)
 	switch (sc_read_file_max(path, (size_t)64 << 20, &data)) {
 	case -1:
 		sc_error_errno("FILE-UNREADABLE", "cannot read the ignored list");
-		ret = SC_EXIT_UNAVAILABLE;
+		ret = SC_TREE_UNAVAILABLE;
 		break;
 	case -2:
 		sc_error("FILE-UNREADABLE", "the ignored list cannot be read whole (64 MiB at most)");
-		ret = SC_EXIT_UNAVAILABLE;
+		ret = SC_TREE_UNAVAILABLE;
 		break;
 	}
 	for (i = 0; !ret && i <= data.len; i++) {
@@ -298,8 +304,7 @@ static int diff_regular(struct diff *d, int dfd, const char *name,
 
 	fd = open_at(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
-		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
-				  path);
+		return refuse_path("UNREADABLE", strerror(errno), path);
 	ret = read_capped(fd, &d->data, path);
 	close(fd);
 	return ret ? ret : judge_blob(d, path, mode, refuse);
@@ -312,8 +317,8 @@ static int diff_symlink(struct diff *d, int dfd, const char *name,
 	ssize_t n = readlinkat(dfd, name, target, sizeof(target));
 
 	if (n < 0 || (size_t)n >= sizeof(target))
-		return path_error(SC_EXIT_NO, "UNREADABLE",
-				  "cannot read the symlink", path);
+		return refuse_path("UNREADABLE", "cannot read the symlink",
+				   path);
 	sc_buf_reset(&d->data);
 	sc_buf_add(&d->data, target, (size_t)n);
 	return judge_blob(d, path, GIT_FILEMODE_LINK, "symlink");
@@ -345,12 +350,11 @@ static int diff_subdir(struct diff *d, int dfd, const char *name,
 			return 0;
 	}
 	if (depth >= SC_TREE_DEPTH_MAX)
-		return path_error(SC_EXIT_NO, "TOO-DEEP",
-				  "directories nest too deeply", path);
+		return refuse_path("TOO-DEEP", "directories nest too deeply",
+				   path);
 	fd = open_at(dfd, name, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
-		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
-				  path);
+		return refuse_path("UNREADABLE", strerror(errno), path);
 	if (embedded_repo(fd)) {
 		close(fd);
 		return add_change(d, path, "added", GIT_FILEMODE_COMMIT, 0,
@@ -370,11 +374,10 @@ static int diff_entry(struct diff *d, int fd, const char *name,
 	/* Every entry looked at counts, directories too: a million empty
 	 * directories must not keep the driver walking. */
 	if (++d->files > SC_TREE_FILES_MAX)
-		return path_error(SC_EXIT_NO, "TOO-MANY-FILES",
-				  "more than 100000 entries, at", path);
+		return refuse_path("TOO-MANY-FILES",
+				   "more than 100000 entries, at", path);
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
-				  path);
+		return refuse_path("UNREADABLE", strerror(errno), path);
 	if (!entry_find(&d->head, path) &&
 	    start_ignored(d, path, S_ISDIR(st.st_mode)))
 		return 0;
@@ -391,8 +394,8 @@ static int diff_entry(struct diff *d, int fd, const char *name,
 		return diff_regular(d, fd, name, path, &st);
 	if (S_ISLNK(st.st_mode))
 		return diff_symlink(d, fd, name, path);
-	return path_error(SC_EXIT_NO, "SPECIAL-FILE",
-			  "neither a file, a directory nor a symlink", path);
+	return refuse_path("SPECIAL-FILE",
+			   "neither a file, a directory nor a symlink", path);
 }
 
 /*
@@ -412,8 +415,9 @@ static int check_ignore_file(int fd, const char *rel)
 		return 0;
 	sc_buf_init(&path);
 	join(&path, rel, ".gitignore");
-	ret = path_error(SC_EXIT_NO, "SPECIAL-FILE",
-			 "an ignore file that is not a regular file", path.data);
+	ret = refuse_path("SPECIAL-FILE",
+			  "an ignore file that is not a regular file",
+			  path.data);
 	sc_buf_release(&path);
 	return ret;
 }
@@ -429,8 +433,8 @@ static int diff_dir(struct diff *d, int fd, const char *rel, unsigned depth)
 	if (ret)
 		return ret;
 	if (sc_dir_list(fd, SIZE_MAX, &n) < 0)
-		return path_error(SC_EXIT_NO, "UNREADABLE", strerror(errno),
-				  *rel ? rel : ".");
+		return refuse_path("UNREADABLE", strerror(errno),
+				   *rel ? rel : ".");
 	sc_buf_init(&path);
 	for (i = 0; !ret && i < n.nr; i++) {
 		if (!*rel && !strcmp(n.v[i], ".git"))
@@ -512,7 +516,7 @@ static int put_changes(struct diff *d, struct sc_output *out)
 	sc_record_release(&rec);
 	if (ret) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
-		return SC_EXIT_INTERNAL;
+		return SC_TREE_FAILED;
 	}
 	return 0;
 }
@@ -556,17 +560,29 @@ enum sc_tree_status sc_tree_open(const char *dir, git_repository **repo,
 	return SC_TREE_OK;
 }
 
-/* The exit status for sc_tree_open's answer. */
-static int open_exit(enum sc_tree_status st)
+/* The exit status sc-tree(1) documents for ST. */
+static int tree_exit(enum sc_tree_status st)
 {
-	return st == SC_TREE_OK ? SC_EXIT_OK :
-	       st == SC_TREE_FAILED ? SC_EXIT_INTERNAL : SC_EXIT_UNAVAILABLE;
+	switch (st) {
+	case SC_TREE_OK:
+		return SC_EXIT_OK;
+	case SC_TREE_REFUSED:
+	case SC_TREE_DENIED:
+		return SC_EXIT_NO;
+	case SC_TREE_MALFORMED:
+		return SC_EXIT_MALFORMED;
+	case SC_TREE_UNAVAILABLE:
+		return SC_EXIT_UNAVAILABLE;
+	case SC_TREE_FAILED:
+	default:    /* no other answer is given: fail closed all the same */
+		return SC_EXIT_INTERNAL;
+	}
 }
 
 /* Walk the worktree against HEAD into D; *TREE is HEAD's tree (NULL on
  * an unborn branch).  Release with diff_release whatever it returns. */
-static int diff_run(const char *dir, const char *ignored_list, struct diff *d,
-		    git_tree **tree, int *rootfd)
+static int diff_walk(const char *dir, const char *ignored_list, struct diff *d,
+		     git_tree **tree, int *rootfd)
 {
 	int ret;
 
@@ -576,7 +592,7 @@ static int diff_run(const char *dir, const char *ignored_list, struct diff *d,
 	*rootfd = -1;
 	ret = ignored_list ? load_start_ignored(d, ignored_list) : 0;
 	if (!ret)
-		ret = open_exit(sc_tree_open(dir, &d->repo, rootfd));
+		ret = sc_tree_open(dir, &d->repo, rootfd);
 	if (!ret)
 		ret = head_tree(d->repo, tree);
 	if (!ret && git_repository_odb(&d->odb, d->repo) < 0)
@@ -610,18 +626,18 @@ static void diff_release(struct diff *d, git_tree *tree, int rootfd)
 		close(rootfd);
 }
 
-int sc_tree_diff(const char *dir, const char *ignored_list,
-		 struct sc_output *out)
+int sc_tree_diff_run(const char *dir, const char *ignored_list,
+		     struct sc_output *out)
 {
 	struct diff d;
 	git_tree *tree;
 	int rootfd, ret;
 
-	ret = diff_run(dir, ignored_list, &d, &tree, &rootfd);
+	ret = diff_walk(dir, ignored_list, &d, &tree, &rootfd);
 	if (!ret)
 		ret = put_changes(&d, out);
 	diff_release(&d, tree, rootfd);
-	return ret;
+	return tree_exit(ret);
 }
 
 /* ---- the audit ----------------------------------------------------------- */
@@ -657,7 +673,8 @@ static void keep_record(struct sc_record **v, size_t *nr, size_t *alloc,
 	sc_buf_release(&wire);
 }
 
-int sc_tree_audit_read(struct sc_tree_audit *j, struct sc_input *in)
+enum sc_tree_status sc_tree_audit_read(struct sc_tree_audit *j,
+				       struct sc_input *in)
 {
 	struct sc_reader rd;
 	struct sc_record rec;
@@ -683,13 +700,13 @@ int sc_tree_audit_read(struct sc_tree_audit *j, struct sc_input *in)
 	sc_record_release(&rec);
 	if (st != SC_READ_EOF) {
 		sc_reader_report(&rd, st);
-		return st == SC_READ_IO ? SC_EXIT_INTERNAL : SC_EXIT_MALFORMED;
+		return st == SC_READ_IO ? SC_TREE_FAILED : SC_TREE_MALFORMED;
 	}
 	if (!j->ended || j->end_count != j->nr) {
 		sc_error("MALFORMED-AUDIT", "the audit does not hold the whole diff");
-		return SC_EXIT_MALFORMED;
+		return SC_TREE_MALFORMED;
 	}
-	return 0;
+	return SC_TREE_OK;
 }
 
 static int load_audit(const char *path, struct sc_tree_audit *j)
@@ -701,7 +718,7 @@ static int load_audit(const char *path, struct sc_tree_audit *j)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		sc_error_errno("FILE-UNREADABLE", "cannot open the audit");
-		return SC_EXIT_UNAVAILABLE;
+		return SC_TREE_UNAVAILABLE;
 	}
 	sc_input_init_fd(&in, fd);
 	ret = sc_tree_audit_read(j, &in);
@@ -768,7 +785,8 @@ static int put_denied(struct sc_output *out, const struct sc_record *c,
 	return ret;
 }
 
-int sc_tree_audit_judge(const struct sc_tree_audit *j, struct sc_output *out)
+enum sc_tree_status sc_tree_audit_judge(const struct sc_tree_audit *j,
+					struct sc_output *out)
 {
 	struct sc_buf rule;
 	const char *r, *path;
@@ -784,15 +802,15 @@ int sc_tree_audit_judge(const struct sc_tree_audit *j, struct sc_output *out)
 		if (put_denied(out, &j->changes[i], r) < 0) {
 			sc_buf_release(&rule);
 			sc_error_errno("WRITE-FAILED", "cannot write output");
-			return SC_EXIT_INTERNAL;
+			return SC_TREE_FAILED;
 		}
 		denied++;
 	}
 	sc_buf_release(&rule);
-	return denied ? SC_EXIT_NO : 0;
+	return denied ? SC_TREE_DENIED : SC_TREE_OK;
 }
 
-int sc_tree_judge(const char *audit, struct sc_output *out)
+int sc_tree_judge_run(const char *audit, struct sc_output *out)
 {
 	struct sc_tree_audit j;
 	int ret = load_audit(audit, &j);
@@ -800,7 +818,7 @@ int sc_tree_judge(const char *audit, struct sc_output *out)
 	if (!ret)
 		ret = sc_tree_audit_judge(&j, out);
 	sc_tree_audit_release(&j);
-	return ret;
+	return tree_exit(ret);
 }
 
 /* ---- the tree a tick commits -------------------------------------------- */
@@ -836,7 +854,7 @@ static int change_update(git_repository *repo, const struct sc_record *c,
 	u->path = sc_record_str(c, "path");
 	if (!u->path || !kind) {
 		sc_error("MALFORMED-AUDIT", "a change without a path");
-		return SC_EXIT_MALFORMED;
+		return SC_TREE_MALFORMED;
 	}
 	if (!strcmp(kind, "deleted")) {
 		u->action = GIT_TREE_UPDATE_REMOVE;
@@ -845,7 +863,7 @@ static int change_update(git_repository *repo, const struct sc_record *c,
 	if (parse_mode(sc_record_str(c, "mode"), &mode) < 0 || !oid ||
 	    git_oid_fromstr(&u->id, oid) < 0) {
 		sc_error("MALFORMED-AUDIT", "a change without a mode or an oid");
-		return SC_EXIT_MALFORMED;
+		return SC_TREE_MALFORMED;
 	}
 	u->action = GIT_TREE_UPDATE_UPSERT;
 	u->filemode = (git_filemode_t)mode;
@@ -853,9 +871,11 @@ static int change_update(git_repository *repo, const struct sc_record *c,
 		return git_fail("cannot open the object database");
 	exists = git_odb_exists(odb, &u->id);
 	git_odb_free(odb);
-	if (!exists)
-		return path_error(SC_EXIT_MALFORMED, "MALFORMED-AUDIT",
-				  "the audited content is not stored", u->path);
+	if (!exists) {
+		sc_error("MALFORMED-AUDIT", "'%s': %s", u->path,
+			 "the audited content is not stored");
+		return SC_TREE_MALFORMED;
+	}
 	return 0;
 }
 
@@ -873,8 +893,8 @@ static int also_update(git_repository *repo, int rootfd, git_tree *tree,
 	memset(u, 0, sizeof(*u));
 	if (sc_file_read(rootfd, rel, SC_TREE_FILE_MAX, &data, &truncated,
 			 &why) < 0 || truncated) {
-		ret = path_error(SC_EXIT_NO, "UNREADABLE",
-				 truncated ? "too large" : why.data, rel);
+		ret = refuse_path("UNREADABLE",
+				  truncated ? "too large" : why.data, rel);
 		goto out;
 	}
 	u->action = GIT_TREE_UPDATE_UPSERT;
@@ -971,9 +991,9 @@ static int write_tree(git_repository *repo, int rootfd, const struct sc_tree_aud
 	return ret;
 }
 
-int sc_tree_write(const char *dir, const char *audit,
-		  const char *const *also, size_t nalso,
-		  struct sc_output *out)
+int sc_tree_write_tree_run(const char *dir, const char *audit,
+			   const char *const *also, size_t nalso,
+			   struct sc_output *out)
 {
 	struct sc_tree_audit j;
 	git_repository *repo = NULL;
@@ -983,14 +1003,14 @@ int sc_tree_write(const char *dir, const char *audit,
 	if (!ret)
 		ret = sc_tree_audit_judge(&j, out);
 	if (!ret)
-		ret = open_exit(sc_tree_open(dir, &repo, &rootfd));
+		ret = sc_tree_open(dir, &repo, &rootfd);
 	if (!ret) {
 		ret = write_tree(repo, rootfd, &j, also, nalso, out);
 		git_repository_free(repo);
 		close(rootfd);
 	}
 	sc_tree_audit_release(&j);
-	return ret;
+	return tree_exit(ret);
 }
 
 /* ---- the tree under test (the held-out copy) ----------------------------- */
@@ -1040,8 +1060,8 @@ static int strip_links(git_repository *repo, const git_oid *tree_oid,
 	return ret;
 }
 
-int sc_tree_snapshot(const char *dir, const char *ignored_list,
-		     struct sc_output *out)
+int sc_tree_snapshot_run(const char *dir, const char *ignored_list,
+			 struct sc_output *out)
 {
 	struct diff d;
 	git_tree *tree, *empty = NULL;
@@ -1051,7 +1071,7 @@ int sc_tree_snapshot(const char *dir, const char *ignored_list,
 	size_t i, n = 0;
 	int rootfd, ret;
 
-	ret = diff_run(dir, ignored_list, &d, &tree, &rootfd);
+	ret = diff_walk(dir, ignored_list, &d, &tree, &rootfd);
 	if (!ret) {
 		u = sc_xcalloc(d.nch + 1, sizeof(*u));
 		/* What the tick would refuse stays out; HEAD's version, if
@@ -1084,7 +1104,7 @@ int sc_tree_snapshot(const char *dir, const char *ignored_list,
 	free(u);
 	git_tree_free(empty);
 	diff_release(&d, tree, rootfd);
-	return ret;
+	return tree_exit(ret);
 }
 
 /* ---- restore ------------------------------------------------------------ */
@@ -1106,8 +1126,7 @@ static int remove_children(int fd, const char *path, unsigned depth)
 	int ret = 0;
 
 	if (sc_dir_list(fd, SIZE_MAX, &n) < 0)
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				  path);
+		return refuse_path("UNRESTORABLE", strerror(errno), path);
 	sc_buf_init(&sub);
 	for (i = 0; !ret && i < n.nr; i++) {
 		join(&sub, path, n.v[i]);
@@ -1127,32 +1146,31 @@ static int remove_entry(int dfd, const char *name, const char *path,
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0
-				       : path_error(SC_EXIT_NO, "UNRESTORABLE",
-						    strerror(errno), path);
+				       : refuse_path("UNRESTORABLE",
+						     strerror(errno), path);
 	if (S_ISDIR(st.st_mode)) {
 		if (depth >= SC_TREE_DEPTH_MAX)
-			return path_error(SC_EXIT_NO, "TOO-DEEP",
-					  "directories nest too deeply", path);
+			return refuse_path("TOO-DEEP",
+					   "directories nest too deeply", path);
 		/* A directory the model made unreadable is still ours:
 		 * it was just seen as a directory, not a symlink. */
 		if ((st.st_mode & 0700) != 0700)
 			(void)fchmodat(dfd, name, 0700, 0);
 		fd = open_at(dfd, name, O_RDONLY | O_DIRECTORY);
 		if (fd < 0)
-			return path_error(SC_EXIT_NO, "UNRESTORABLE",
-					  strerror(errno), path);
+			return refuse_path("UNRESTORABLE", strerror(errno),
+					   path);
 		ret = remove_children(fd, path, depth);
 		close(fd);
 		if (ret)
 			return ret;
 		if (unlinkat(dfd, name, AT_REMOVEDIR) < 0)
-			return path_error(SC_EXIT_NO, "UNRESTORABLE",
-					  strerror(errno), path);
+			return refuse_path("UNRESTORABLE", strerror(errno),
+					   path);
 		return 0;
 	}
 	if (unlinkat(dfd, name, 0) < 0)
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				  path);
+		return refuse_path("UNRESTORABLE", strerror(errno), path);
 	return 0;
 }
 
@@ -1187,18 +1205,16 @@ static int write_file(int dfd, const char *name, const char *path,
 			perm);
 
 	if (fd < 0)
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				  path);
+		return refuse_path("UNRESTORABLE", strerror(errno), path);
 	if (sc_write_all(fd, git_blob_rawcontent(blob),
 			 (size_t)git_blob_rawsize(blob)) < 0 ||
 	    fchmod(fd, perm) < 0) {
 		int e = errno;
 		close(fd);
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(e), path);
+		return refuse_path("UNRESTORABLE", strerror(e), path);
 	}
 	if (close(fd) < 0)
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				  path);
+		return refuse_path("UNRESTORABLE", strerror(errno), path);
 	return 0;
 }
 
@@ -1225,14 +1241,14 @@ static int restore_blob(struct restore *r, int dfd, const git_tree_entry *te,
 		if (exists)
 			ret = remove_entry(dfd, name, path, 0);
 		if (!ret && (len >= sizeof(target) || memchr(git_blob_rawcontent(blob), 0, len))) {
-			ret = path_error(SC_EXIT_NO, "UNRESTORABLE",
-					 "a symlink git cannot write", path);
+			ret = refuse_path("UNRESTORABLE",
+					  "a symlink git cannot write", path);
 		} else if (!ret) {
 			memcpy(target, git_blob_rawcontent(blob), len);
 			target[len] = '\0';
 			if (symlinkat(target, dfd, name) < 0)
-				ret = path_error(SC_EXIT_NO, "UNRESTORABLE",
-						 strerror(errno), path);
+				ret = refuse_path("UNRESTORABLE",
+						  strerror(errno), path);
 		}
 		goto out;
 	}
@@ -1262,19 +1278,17 @@ static int restore_subdir(struct restore *r, int dfd, const git_tree_entry *te,
 		ret = remove_entry(dfd, name, path, 0);
 	if (!ret && (!exists || !S_ISDIR(st->st_mode)) &&
 	    mkdirat(dfd, name, 0755) < 0)
-		ret = path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				 path);
+		ret = refuse_path("UNRESTORABLE", strerror(errno), path);
 	if (ret || git_tree_entry_type(te) == GIT_OBJECT_COMMIT)
 		return ret;
 	if (depth >= SC_TREE_DEPTH_MAX)
-		return path_error(SC_EXIT_NO, "TOO-DEEP",
-				  "directories nest too deeply", path);
+		return refuse_path("TOO-DEEP", "directories nest too deeply",
+				   path);
 	if (exists && S_ISDIR(st->st_mode) && (st->st_mode & 0700) != 0700)
 		(void)fchmodat(dfd, name, 0755, 0);
 	fd = open_at(dfd, name, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				  path);
+		return refuse_path("UNRESTORABLE", strerror(errno), path);
 	if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(te)) < 0)
 		ret = git_fail("cannot read a tracked directory");
 	else
@@ -1292,8 +1306,7 @@ static int restore_untracked(struct restore *r, int fd, const char *name,
 	struct stat st;
 
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				  path);
+		return refuse_path("UNRESTORABLE", strerror(errno), path);
 	if ((S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) && r->keep &&
 	    sc_patterns_match(r->keep, path, S_ISDIR(st.st_mode)))
 		return 0;
@@ -1310,8 +1323,8 @@ static int restore_dir(struct restore *r, int fd, const char *rel,
 	int ret = 0, exists;
 
 	if (sc_dir_list(fd, SIZE_MAX, &n) < 0)
-		return path_error(SC_EXIT_NO, "UNRESTORABLE", strerror(errno),
-				  *rel ? rel : ".");
+		return refuse_path("UNRESTORABLE", strerror(errno),
+				   *rel ? rel : ".");
 	sc_buf_init(&path);
 	for (i = 0; !ret && i < n.nr; i++) {
 		if (!*rel && !strcmp(n.v[i], ".git"))
@@ -1328,8 +1341,8 @@ static int restore_dir(struct restore *r, int fd, const char *rel,
 		join(&path, rel, name);
 		exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 		if (!exists && errno != ENOENT) {
-			ret = path_error(SC_EXIT_NO, "UNRESTORABLE",
-					 strerror(errno), path.data);
+			ret = refuse_path("UNRESTORABLE", strerror(errno),
+					  path.data);
 			break;
 		}
 		if (git_tree_entry_type(te) == GIT_OBJECT_BLOB)
@@ -1357,7 +1370,7 @@ static int reset_index(git_repository *repo, git_tree *tree)
 	return ret;
 }
 
-int sc_tree_restore(const char *dir, const struct sc_patterns *keep)
+int sc_tree_restore_run(const char *dir, const struct sc_patterns *keep)
 {
 	struct restore r;
 	git_tree *tree = NULL;
@@ -1366,13 +1379,13 @@ int sc_tree_restore(const char *dir, const struct sc_patterns *keep)
 	memset(&r, 0, sizeof(r));
 	r.keep = keep;
 	sc_buf_init(&r.data);
-	ret = open_exit(sc_tree_open(dir, &r.repo, &rootfd));
+	ret = sc_tree_open(dir, &r.repo, &rootfd);
 	if (ret)
-		return ret;
+		return tree_exit(ret);
 	ret = head_tree(r.repo, &tree);
 	if (!ret && !tree) {
 		sc_error("NO-HEAD", "the branch has no commit to restore");
-		ret = SC_EXIT_NO;
+		ret = SC_TREE_REFUSED;
 	}
 	if (!ret)
 		ret = restore_dir(&r, rootfd, "", tree, 0);
@@ -1382,12 +1395,12 @@ int sc_tree_restore(const char *dir, const struct sc_patterns *keep)
 	sc_buf_release(&r.data);
 	git_repository_free(r.repo);
 	close(rootfd);
-	return ret;
+	return tree_exit(ret);
 }
 
 /* ---- cat ----------------------------------------------------------------- */
 
-int sc_tree_cat(const char *dir, const char *rel, int outfd)
+int sc_tree_cat_run(const char *dir, const char *rel, int outfd)
 {
 	struct sc_buf data, why;
 	int rootfd, truncated = 0, ret = 0;
@@ -1395,22 +1408,21 @@ int sc_tree_cat(const char *dir, const char *rel, int outfd)
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
 		sc_error_errno("BAD-ROOT", "cannot open the root");
-		return SC_EXIT_UNAVAILABLE;
+		return tree_exit(SC_TREE_UNAVAILABLE);
 	}
 	sc_buf_init(&data);
 	sc_buf_init(&why);
 	if (sc_file_read(rootfd, rel, SC_TREE_FILE_MAX, &data, &truncated,
 			 &why) < 0)
-		ret = path_error(SC_EXIT_NO, "UNREADABLE", why.data, rel);
+		ret = refuse_path("UNREADABLE", why.data, rel);
 	else if (truncated)
-		ret = path_error(SC_EXIT_NO, "FILE-TOO-LARGE",
-				 "larger than 64 MiB", rel);
+		ret = refuse_path("FILE-TOO-LARGE", "larger than 64 MiB", rel);
 	else if (sc_write_all(outfd, data.data, data.len) < 0) {
 		sc_error_errno("WRITE-FAILED", "cannot write output");
-		ret = SC_EXIT_INTERNAL;
+		ret = SC_TREE_FAILED;
 	}
 	sc_buf_release(&data);
 	sc_buf_release(&why);
 	close(rootfd);
-	return ret;
+	return tree_exit(ret);
 }

@@ -13,7 +13,7 @@
 /* Where in a path an entry's glob is matched. */
 enum scope {
 	LAST,   /* the last component */
-	ANY,    /* any component (a literal name) */
+	ANY,    /* any component, or run of components ("a/b"): a literal */
 	TOP,    /* the first component (a literal name) */
 	CHILD,  /* "DIR/GLOB": the last component, below a directory DIR */
 };
@@ -23,11 +23,14 @@ struct entry {
 	unsigned char scope;    /* enum scope */
 	const char *glob;       /* folded: lower case */
 	const char *unless;     /* LAST only: a suffix that takes a name out */
+	const char *spelled;    /* on disk, when not the glob itself */
 };
 
-#define E(c, s, g) { SC_PROT_##c, s, g, NULL }
+#define E(c, s, g) { SC_PROT_##c, s, g, NULL, NULL }
 /* id_rsa, id_rsa.old and id_rsa-cert are private; id_rsa.pub is public */
-#define PRIVATE(g) { SC_PROT_SECRET, LAST, g "*", ".pub" }
+#define PRIVATE(g) { SC_PROT_SECRET, LAST, g "*", ".pub", NULL }
+/* A secret whose name on disk has capitals: matched folded, hidden as is */
+#define SECRET_AS(s, g, spelled) { SC_PROT_SECRET, s, g, NULL, spelled }
 
 static const struct entry table[] = {
 	E(GIT, ANY, ".git"),
@@ -36,6 +39,15 @@ static const struct entry table[] = {
 	E(SECRET, ANY, ".gnupg"), E(SECRET, ANY, ".azure"),
 	E(SECRET, ANY, ".kube"), E(SECRET, ANY, ".docker"),
 	E(SECRET, ANY, ".password-store"),
+	/* every literal secret is also hidden in the home by the sandbox
+	 * (sc_protected_home): a credential is added here, once */
+	E(SECRET, ANY, ".config/gh"), E(SECRET, ANY, ".config/gcloud"),
+	E(SECRET, ANY, ".config/git/credentials"),
+	E(SECRET, ANY, ".cargo/credentials"),
+	E(SECRET, ANY, ".cargo/credentials.toml"),
+	E(SECRET, ANY, ".local/share/keyrings"),
+	SECRET_AS(ANY, "library/keychains", "Library/Keychains"),
+	E(SECRET, LAST, ".vault-token"),
 	E(SECRET, LAST, ".netrc"), E(SECRET, LAST, "_netrc"),
 	E(SECRET, LAST, ".npmrc"), E(SECRET, LAST, ".pypirc"),
 	E(SECRET, LAST, ".git-credentials"), E(SECRET, LAST, ".pgpass"),
@@ -218,20 +230,23 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* 1 when the component of F starting at C (length N) is NAME. */
+/* 1 when the component of F starting at C (length N) is NAME; NAME is one
+ * component. */
 static int comp_is(const char *c, size_t n, const char *name)
 {
 	return strlen(name) == n && !memcmp(c, name, n);
 }
 
+/* 1 when NAME, one component or a run of them ("a/b"), is in F. */
 static int any_comp_is(const char *f, const char *name)
 {
-	while (*f) {
-		size_t n = strcspn(f, "/");
+	size_t m = strlen(name);
 
-		if (comp_is(f, n, name))
+	while (*f) {
+		if (!strncmp(f, name, m) && (f[m] == '/' || !f[m]))
 			return 1;
-		f += n + (f[n] == '/');
+		f += strcspn(f, "/");
+		f += *f == '/';
 	}
 	return 0;
 }
@@ -255,20 +270,35 @@ static int entry_matches(const struct entry *e, const char *f)
 	return 0;
 }
 
-const char *sc_protected_name(enum sc_prot_class c, size_t i)
+/* 1 when entry E is a literal name: no glob, no exception. */
+static int literal(const struct entry *e)
+{
+	return e->scope != CHILD && !e->unless && !strpbrk(e->glob, "*?[");
+}
+
+/* The I-th literal entry of class C, from 0; NULL past the last. */
+static const struct entry *nth_literal(enum sc_prot_class c, size_t i)
 {
 	size_t k;
 
-	for (k = 0; k < TABLE_NR; k++) {
-		const struct entry *e = &table[k];
-
-		if (e->class != c || e->scope == CHILD || e->unless ||
-		    strpbrk(e->glob, "*?["))
-			continue;
-		if (!i--)
-			return e->glob;
-	}
+	for (k = 0; k < TABLE_NR; k++)
+		if (table[k].class == c && literal(&table[k]) && !i--)
+			return &table[k];
 	return NULL;
+}
+
+const char *sc_protected_name(enum sc_prot_class c, size_t i)
+{
+	const struct entry *e = nth_literal(c, i);
+
+	return e ? e->glob : NULL;
+}
+
+const char *sc_protected_home(size_t i)
+{
+	const struct entry *e = nth_literal(SC_PROT_SECRET, i);
+
+	return !e ? NULL : e->spelled ? e->spelled : e->glob;
 }
 
 int sc_protected_is(enum sc_prot_class c, const char *f)
@@ -484,8 +514,10 @@ static void emit_entry(struct emit *e, const struct entry *t)
 		break;
 	case ANY:
 		/* the name itself at any depth, and what is beneath it even
-		 * where a spec negation matched */
-		emitf(e, t->class, "%", t->glob, NULL, NULL);
+		 * where a spec negation matched; a name with a '/' would be
+		 * anchored at the top, so it is led by any directories */
+		emitf(e, t->class, strchr(t->glob, '/') ? "**/%" : "%",
+		      t->glob, NULL, NULL);
 		emitf(e, t->class, "**/%/**", t->glob, NULL, NULL);
 		break;
 	case CHILD:

@@ -5,8 +5,9 @@
  * The names speccoder protects, in one table.  The policy (sc-classify)
  * judges every read and write with it; `sc-classify --print-protected`
  * prints it as gitignore-style patterns, which the guard (sc-hash-git
- * --protect-records) watches; the sandbox takes its read-only defaults from
- * it.  Adding a protected name is one edit, here.
+ * --protect-records) watches; the sandbox takes from it its read-only
+ * defaults and the credentials it hides in a home (sc_protected_home).
+ * Adding a protected name, or a credential, is one edit, here.
  *
  * Every function takes a FOLDED root-relative path (sc_path_fold_rel: any
  * letter case, the spellings a case-insensitive volume would equate), so
@@ -50,6 +51,17 @@ int sc_protected_is(enum sc_prot_class c, const char *f);
  * the last.  For a sandbox that protects names by path (Seatbelt).
  */
 const char *sc_protected_name(enum sc_prot_class c, size_t i);
+
+/*
+ * The I-th credential every sandbox hides under a home, from 0, as spelled
+ * on disk ("Library/Keychains"); NULL past the last.  These are the
+ * secret class's literal names (.ssh, .netrc, .config/gh, ...): whatever
+ * the policy denies a model by an exact name, sc-sandbox-exec hides in
+ * $HOME, the user's home in /etc/passwd and each --hide-home, and the
+ * Seatbelt profile under HOME.  Each is relative: no '/' at either end,
+ * no "..".
+ */
+const char *sc_protected_home(size_t i);
 
 /*
  * 1 when folded path F is a planning artifact (spec.md, plan.md, tasks.md,

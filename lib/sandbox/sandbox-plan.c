@@ -13,12 +13,12 @@
 
 #include "alloc.h"
 #include "buf.h"
-#include "credpaths.h"
 #include "diag.h"
 #include "landlock.h"
 #include "mountinfo.h"
 #include "passwd.h"
 #include "paths.h"
+#include "protected.h"
 #include "rootguard.h"
 #include "sandbox-int.h"
 
@@ -199,7 +199,7 @@ static void add_hidden(struct plan *pl, const char *path)
 	free(real);
 }
 
-/* NAME, one of sc_home_credentials, under HOME. */
+/* NAME, one of sc_protected_home, under HOME. */
 static void add_hidden_under(struct plan *pl, const char *home,
 			     const char *name)
 {
@@ -271,17 +271,17 @@ static int resolve_hidden(struct plan *pl, const struct sc_sandbox_policy *pol)
 	if (resolve_homes(homes, &pw_home) < 0)
 		return -1;
 	for (h = 0; h < 2; h++)
-		for (i = 0; homes[h] && sc_home_credentials[i]; i++)
-			add_hidden_under(pl, homes[h], sc_home_credentials[i]);
+		for (i = 0; homes[h] && sc_protected_home(i); i++)
+			add_hidden_under(pl, homes[h], sc_protected_home(i));
 	free(pw_home);
 	/*
 	 * A command started with another HOME (an external agent gets a
 	 * private one) must not read the person's credentials either.
 	 */
 	for (h = 0; h < pol->hide_homes.nr; h++)
-		for (i = 0; sc_home_credentials[i]; i++)
+		for (i = 0; sc_protected_home(i); i++)
 			add_hidden_under(pl, pol->hide_homes.v[h],
-					 sc_home_credentials[i]);
+					 sc_protected_home(i));
 	for (i = 0; i < pol->hide.nr; i++) {
 		char *path = sc_expand_home(pol->hide.v[i]);
 

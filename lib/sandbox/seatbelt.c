@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "credpaths.h"
 #include "protected.h"
 #include "rootguard.h"
 #include "seatbelt.h"
@@ -60,12 +59,13 @@ static void header(struct sc_buf *out)
 
 static void hidden(const struct sc_seatbelt *sb, struct sc_buf *out)
 {
-	const char *const *h;
+	const char *h;
+	size_t i;
 
 	sc_buf_adds(out, "(deny file-read* file-write*\n");
-	for (h = sc_home_credentials; *h; h++)
+	for (i = 0; (h = sc_protected_home(i)); i++)
 		sc_buf_addf(out, "\t(subpath (string-append (param \"HOME\") "
-			    "\"/%s\"))\n", *h);
+			    "\"/%s\"))\n", h);
 	params(out, "\t(subpath ", "HIDE", ")", sb->nhide);
 	sc_buf_adds(out, ")\n\n");
 }

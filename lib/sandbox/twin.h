@@ -11,7 +11,8 @@
  * into it.  So those runs go to its twin: the same program linked
  * dynamically, installed as LIBEXECDIR/NAME, that is EXE's
  * directory/../libexec/speccoder/NAME (the build tree has the same layout
- * under build/).
+ * under build/).  Resolved once into plain options (--print-options,
+ * sandboxopts.h), a profile and speccoder.conf need the twin only there.
  *
  * The objects built for the static link are compiled with SC_STATIC_EXE:
  * there lib/gitconfig.c never calls dlopen and lib/sandbox/netproxy.c never calls

@@ -220,7 +220,8 @@ sc_mask_init() { # TOP MASK
 # Fill the array named ARRAY with the sc-sandbox-exec options of this
 # project: its root, speccoder.conf, whose [sandbox] section
 # sc-sandbox-exec reads itself (sc-sandbox-exec(1), --config), and a
-# PROFILE or NETWORK given on the command line, which win over it.
+# PROFILE or NETWORK given on the command line, which win over it; both
+# files resolved once into plain options (sc_sandbox_resolve).
 sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	local -n _args=$1
 	local file
@@ -266,17 +267,34 @@ sc_sandbox_args() { # ARRAY TOP PROFILE NETWORK
 	fi
 	file=$(sc_conf_file "$2")
 	if [ -e "$file" ]; then
-		# Read whole first: a bad entry stops the driver (exit 2), not
-		# each command (sc-sandbox-exec would refuse it, 125).
-		local cst=0
-		"$(sc_tool sc-config)" --file "$file" --check || cst=$?
-		case "$cst" in
-		0) ;;
-		3) exit 2 ;;
-		*) exit "$cst" ;;
-		esac
 		_args+=(--read-only "$file" --config "$file")
 	fi
+	if [ -e "$file" ] || [ -n "$3" ]; then
+		sc_sandbox_resolve _args
+	fi
+}
+
+# Replace the options in the array named ARRAY with what sc-sandbox-exec
+# makes of them (--print-options, sc-sandbox-exec(1)): the profile and
+# speccoder.conf read once here, so no command of the run goes through the
+# dynamically linked twin to read them again (about 15 ms each).  The tool
+# translates every key; this only carries its words.  A file it refuses
+# (125, BAD-CONFIG and the line said on stderr) stops the driver with exit
+# 2, the drivers' status for a malformed configuration.
+sc_sandbox_resolve() { # ARRAY
+	local -n _opts=$1
+	local tmp st=0
+	tmp=$(mktemp) || sc_die 5 WRITE-FAILED "cannot create a temporary file"
+	"$(sc_tool sc-sandbox-exec)" "${_opts[@]}" --print-options >"$tmp" || st=$?
+	if [ "$st" -eq 0 ]; then
+		mapfile -d '' -t _opts <"$tmp"
+	fi
+	rm -f "$tmp"
+	case "$st" in
+	0) ;;
+	125) exit 2 ;;
+	*) exit "$st" ;;
+	esac
 }
 
 # Fill the array named ARRAY with the absolute paths of the files git

@@ -41,6 +41,22 @@ secrets=".ssh/id_ed25519 .aws/credentials .config/gh/hosts.yml .netrc .npmrc .gi
 	assert_output ""
 }
 
+@test "every secret the policy names is hidden in the home too: .pgpass, .vault-token, _netrc, gcloud" {
+	# sc-classify denies these by name (deny.secret-file); the sandbox
+	# hides the same list (lib/policy/protected.c) under the home
+	mkdir -p "$HOME/.config/gcloud"
+	echo "PG-SECRET" >"$HOME/.pgpass"
+	echo "VAULT-TOKEN" >"$HOME/.vault-token"
+	echo "NETRC-SECRET" >"$HOME/_netrc"
+	echo "GCLOUD-SECRET" >"$HOME/.config/gcloud/credentials.db"
+	for p in .pgpass .vault-token _netrc .config/gcloud/credentials.db; do
+		run cat "$HOME/$p"
+		assert_output --regexp 'SECRET|TOKEN'
+		run --separate-stderr sb -- cat "$HOME/$p"
+		refute_output --regexp 'SECRET|TOKEN'
+	done
+}
+
 @test "the rest of HOME stays readable" {
 	run --separate-stderr sb -- cat "$HOME/notes.txt"
 	assert_success

@@ -46,8 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sc_input_init_mem(&in, data, size);
 	sc_output_init(&out, null_fd);
-	if (sc_tree_audit_read(&a, &in) == 0 &&
-	    sc_tree_audit_judge(&a, &out) == 0)
+	if (sc_tree_audit_read(&a, &in) == SC_TREE_OK &&
+	    sc_tree_audit_judge(&a, &out) == SC_TREE_OK)
 		for (i = 0; i < a.nr; i++)
 			if (!allowed(&a, i))
 				abort();

@@ -22,7 +22,8 @@ static const char *const words[] = {
 	".ssh", "id_rsa", "id_rsa.pub", "ID_RSA.old", "id_ed25519-cert",
 	"id_rsaub", "id_rsa.pu", ".env", ".env.local", ".envrc", ".env.pub",
 	"env", "server.pem", "x.key", "keys", "identity", ".npmrc",
-	".yarnrc", ".yarnrc.yml", "credentials.json",
+	".yarnrc", ".yarnrc.yml", "credentials.json", ".config", "gh", "GH",
+	".vault-token", ".pgpass",
 	"specs", "Specs", "openspec", "changes", ".specify", "f1", "F1", "f2",
 	"spec.md", "plan.md", "tasks.md", "contracts", "checklists",
 	"proposal.md", "design.md",
@@ -42,6 +43,7 @@ static const char *const dirs[] = {
 	"src", ".git", ".ssh", "specs", "Specs", "openspec", "changes",
 	".specify", "f1", "F1", "contracts", ".github", ".cargo", ".claude",
 	".vscode", "config.d", "id_rsa", "Makefile", ".env", "CLAUDE.md",
+	".config", ".CONFIG", "gh",
 };
 #define NDIRS (sizeof(dirs) / sizeof(dirs[0]))
 

@@ -42,15 +42,16 @@ static void audit_add(struct sc_buf *b, const char *spec)
 	free(copy);
 }
 
-/* Read and judge an audit made of SPECS; the read status, or 100 + the
- * judge's status when it was read. */
-static int judge(const char *const *specs)
+/* Read and judge an audit made of SPECS; the read status, or the judge's
+ * when it was read (the two never answer the same failure). */
+static enum sc_tree_status judge(const char *const *specs)
 {
 	struct sc_tree_audit a;
 	struct sc_input in;
 	struct sc_output out;
 	struct sc_buf b;
-	int fd = open("/dev/null", O_WRONLY), ret;
+	int fd = open("/dev/null", O_WRONLY);
+	enum sc_tree_status ret;
 
 	sc_buf_init(&b);
 	for (; *specs; specs++)
@@ -58,8 +59,8 @@ static int judge(const char *const *specs)
 	sc_input_init_mem(&in, b.data, b.len);
 	sc_output_init(&out, fd);
 	ret = sc_tree_audit_read(&a, &in);
-	if (!ret)
-		ret = 100 + sc_tree_audit_judge(&a, &out);
+	if (ret == SC_TREE_OK)
+		ret = sc_tree_audit_judge(&a, &out);
 	sc_tree_audit_release(&a);
 	sc_output_release(&out);
 	sc_buf_release(&b);
@@ -72,7 +73,7 @@ static void every_change_allowed(void **state)
 	const char *const s[] = { "c:d1:a.c", "v:d1:allow", "c:d2:b.c",
 				  "v:d2:allow", "e:2", NULL };
 	(void)state;
-	assert_int_equal(judge(s), 100);
+	assert_int_equal(judge(s), SC_TREE_OK);
 }
 
 static void one_deny_refuses(void **state)
@@ -80,14 +81,14 @@ static void one_deny_refuses(void **state)
 	const char *const s[] = { "c:d1:a.c", "v:d1:allow", "c:d2:.env",
 				  "v:d2:deny", "e:2", NULL };
 	(void)state;
-	assert_int_equal(judge(s), 101);
+	assert_int_equal(judge(s), SC_TREE_DENIED);
 }
 
 static void an_ask_refuses(void **state)
 {
 	const char *const s[] = { "c:d1:AGENTS.md", "v:d1:ask", "e:1", NULL };
 	(void)state;
-	assert_int_equal(judge(s), 101);
+	assert_int_equal(judge(s), SC_TREE_DENIED);
 }
 
 static void a_change_without_verdict_refuses(void **state)
@@ -95,7 +96,7 @@ static void a_change_without_verdict_refuses(void **state)
 	const char *const s[] = { "c:d1:a.c", "v:d1:allow", "c:d2:b.c", "e:2",
 				  NULL };
 	(void)state;
-	assert_int_equal(judge(s), 101);
+	assert_int_equal(judge(s), SC_TREE_DENIED);
 }
 
 static void refused_whatever_the_policy_says(void **state)
@@ -103,7 +104,7 @@ static void refused_whatever_the_policy_says(void **state)
 	const char *const s[] = { "c:d1:link:symlink", "v:d1:allow", "e:1",
 				  NULL };
 	(void)state;
-	assert_int_equal(judge(s), 101);
+	assert_int_equal(judge(s), SC_TREE_DENIED);
 }
 
 static void a_cut_audit_is_malformed(void **state)
@@ -111,15 +112,15 @@ static void a_cut_audit_is_malformed(void **state)
 	const char *const none[] = { "c:d1:a.c", "v:d1:allow", NULL };
 	const char *const fewer[] = { "c:d1:a.c", "v:d1:allow", "e:2", NULL };
 	(void)state;
-	assert_int_equal(judge(none), 3);
-	assert_int_equal(judge(fewer), 3);
+	assert_int_equal(judge(none), SC_TREE_MALFORMED);
+	assert_int_equal(judge(fewer), SC_TREE_MALFORMED);
 }
 
 static void an_empty_diff_is_allowed(void **state)
 {
 	const char *const s[] = { "e:0", NULL };
 	(void)state;
-	assert_int_equal(judge(s), 100);
+	assert_int_equal(judge(s), SC_TREE_OK);
 }
 
 int main(void)
