@@ -329,22 +329,26 @@ out:
 
 /* The commit's attestation as sc-attest show reads it: envelopes, their
  * signers and whether each signature is valid. */
-static void tick_attestation(struct report *r, const git_oid *id,
-			     const char *hex)
+static void tick_attestation(struct report *r, const git_oid *id)
 {
 	struct sc_output show;
-	git_note *note = NULL;
 
-	if (git_note_read(&note, r->repo, SC_ATTEST_NOTES_REF, id)) {
-		sc_buf_adds(&r->ticks, "<p>attestation: <b>none</b> (no note in " SC_ATTEST_NOTES_REF ")</p>\n");
-		return;
-	}
-	git_note_free(note);
 	sc_output_init(&show, -1);  /* collected, never written */
-	sc_attest_show_run(r->repo_dir, hex, &show);
-	sc_buf_adds(&r->ticks, "<details><summary>attestation</summary><pre>");
-	value(&r->ticks, show.buf.data ? show.buf.data : "", show.buf.len);
-	sc_buf_adds(&r->ticks, "</pre></details>\n");
+	switch (sc_attest_show(r->repo, id, &show)) {
+	case SC_ATTEST_SHOWN:
+		sc_buf_adds(&r->ticks, "<details><summary>attestation</summary><pre>");
+		value(&r->ticks, show.buf.data ? show.buf.data : "",
+		      show.buf.len);
+		sc_buf_adds(&r->ticks, "</pre></details>\n");
+		break;
+	case SC_ATTEST_NO_NOTE:
+		sc_buf_adds(&r->ticks, "<p>attestation: <b>none</b> (no note in " SC_ATTEST_NOTES_REF ")</p>\n");
+		break;
+	case SC_ATTEST_UNREADABLE:
+		sc_buf_adds(&r->ticks, "<p class=\"ctl\">the attestation cannot be read (error above)</p>\n");
+		missing(r, "a tick's attestation cannot be read from " SC_ATTEST_NOTES_REF);
+		break;
+	}
 	sc_output_release(&show);
 }
 
@@ -383,7 +387,7 @@ static void tick(struct report *r, const struct sc_record *rec)
 		goto out;
 	}
 	tick_diff(r, commit);
-	tick_attestation(r, &id, hex);
+	tick_attestation(r, &id);
 out:
 	git_commit_free(commit);
 	sc_buf_adds(&r->ticks, "</div>\n");
