@@ -2,8 +2,8 @@
  * sc-hash-git: the manifest of everything in a repository that can make git
  * run code or change what it shows (config, hooks, info, refs, HEAD), plus
  * protected worktree files; or, with --check, what changed since one.
- * Reads through libgit2 only (see lib/gitopen.h); the tool is lib/attest/hashgit.c,
- * the manifest lib/attest/githash.c.
+ * Reads through libgit2 only (see lib/gitopen.h); the tool is
+ * lib/attest/hashgittool.c, the manifest lib/attest/githash.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 
 #include "alloc.h"
 #include "diag.h"
-#include "hashgit.h"
+#include "hashgittool.h"
 #include "opt.h"
 #include "pattern.h"
 

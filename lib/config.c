@@ -33,19 +33,12 @@ void sc_config_init(struct sc_config *cfg)
 	sc_sandbox_policy_init(&cfg->sandbox);
 }
 
-void sc_argv_free(struct sc_argv *a)
-{
-	sc_sw_split_free(a->v);
-	a->v = NULL;
-	a->n = 0;
-}
-
 static void list_release(struct sc_argv_list *l)
 {
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		sc_argv_free(&l->items[i]);
+		sc_strlist_release(&l->items[i]);
 	free(l->items);
 	memset(l, 0, sizeof(*l));
 }
@@ -76,24 +69,17 @@ void sc_config_release(struct sc_config *cfg)
 		free(cfg->mcp[i].digest);
 	}
 	free(cfg->mcp);
-	for (i = 0; i < cfg->nr_net_hosts; i++)
-		free(cfg->net_hosts[i]);
-	free(cfg->net_hosts);
+	sc_strlist_release(&cfg->net_hosts);
 	for (i = 0; i < cfg->nr_net_rules; i++) {
 		struct sc_net_rule *r = &cfg->net_rules[i];
-		size_t k;
 
 		free(r->name);
 		list_release(&r->argv);
 		list_release(&r->argv_prefix);
-		for (k = 0; k < r->nr_hosts; k++)
-			free(r->hosts[k]);
-		free(r->hosts);
+		sc_strlist_release(&r->hosts);
 	}
 	free(cfg->net_rules);
-	for (i = 0; i < cfg->nr_allow_fps; i++)
-		free(cfg->allow_fps[i]);
-	free(cfg->allow_fps);
+	sc_strlist_release(&cfg->allow_fps);
 	for (i = 0; i < cfg->nr_entries; i++) {
 		free(cfg->entries[i].key);
 		free(cfg->entries[i].value);
@@ -125,17 +111,32 @@ struct sc_mcp_conf *sc_config_mcp(struct sc_config *cfg, const char *server)
 	return s ? &s->conf : NULL;
 }
 
+/* VALUE of KEY split as a shell splits words, into the empty list A. */
+static int split_words(const char *key, const char *value,
+		       struct sc_strlist *a)
+{
+	const char *err;
+	char **v;
+	size_t n, i;
+
+	if (sc_sw_split(value, &v, &n, &err) < 0)
+		return sc_error("BAD-CONFIG", "%s: %s", key, err);
+	for (i = 0; i < n; i++)
+		sc_strlist_add(a, v[i]);
+	sc_sw_split_free(v);
+	return 0;
+}
+
 /* Split VALUE of KEY into a new item of LIST; MIN words at least. */
 static int add_argv(struct sc_argv_list *list, const char *key,
 		    const char *value, size_t min)
 {
-	struct sc_argv a;
-	const char *err;
+	struct sc_strlist a = { 0 };
 
-	if (sc_sw_split(value, &a.v, &a.n, &err) < 0)
-		return sc_error("BAD-CONFIG", "%s: %s", key, err);
-	if (a.n < min) {
-		sc_argv_free(&a);
+	if (split_words(key, value, &a) < 0)
+		return -1;
+	if (a.nr < min) {
+		sc_strlist_release(&a);
 		if (min > 1)
 			return sc_error("BAD-CONFIG", "%s: a prefix needs a "
 					"program and at least one more word", key);
@@ -180,14 +181,13 @@ static struct sc_mcp_server *add_server(struct sc_config *cfg, char *server)
 static int add_mcp(struct sc_config *cfg, const char *key, const char *server,
 		   const char *value)
 {
-	struct sc_argv a;
-	const char *err;
+	struct sc_strlist a = { 0 };
 	struct sc_mcp_allow *m;
 
-	if (sc_sw_split(value, &a.v, &a.n, &err) < 0)
-		return sc_error("BAD-CONFIG", "%s: %s", key, err);
-	if (a.n < 1 || a.n > 2) {
-		sc_argv_free(&a);
+	if (split_words(key, value, &a) < 0)
+		return -1;
+	if (a.nr < 1 || a.nr > 2) {
+		sc_strlist_release(&a);
 		return sc_error("BAD-CONFIG", "%s: want a tool name and an "
 				"optional definition digest", key);
 	}
@@ -195,8 +195,8 @@ static int add_mcp(struct sc_config *cfg, const char *key, const char *server,
 	m = &cfg->mcp[cfg->nr_mcp++];
 	m->server = sc_xstrdup(server);
 	m->tool = sc_xstrdup(a.v[0]);
-	m->digest = a.n > 1 ? sc_xstrdup(a.v[1]) : NULL;
-	sc_argv_free(&a);
+	m->digest = a.nr > 1 ? sc_xstrdup(a.v[1]) : NULL;
+	sc_strlist_release(&a);
 	return 0;
 }
 
@@ -231,13 +231,6 @@ static int check_host(const char *path, size_t at, const char *key,
 }
 
 /* A host list entry, already checked (check_entry). */
-static int add_host(char ***v, size_t *nr, size_t *alloc, const char *value)
-{
-	SC_ALLOC_GROW(*v, *nr + 1, *alloc);
-	(*v)[(*nr)++] = sc_xstrdup(value);
-	return 0;
-}
-
 static struct sc_net_rule *net_rule(struct sc_config *cfg, char *name)
 {
 	size_t i;
@@ -267,7 +260,7 @@ static int add_net(const struct load *ld, const char *k, char *sub,
 	if (suffix(k, ".argvprefix"))
 		return add_argv(&r->argv_prefix, k, v, 2);
 	if (suffix(k, ".hosts"))
-		return add_host(&r->hosts, &r->nr_hosts, &r->alloc_hosts, v);
+		return sc_strlist_add(&r->hosts, v), 0;
 	return sc_error("BAD-CONFIG", "%s: unknown key (argv, argvPrefix or "
 			"hosts)", k);
 }
@@ -290,9 +283,7 @@ static int add_fingerprint(const struct load *ld, struct sc_config *cfg,
 	unsigned line;
 
 	if (sc_fingerprint_valid(v)) {
-		SC_ALLOC_GROW(cfg->allow_fps, cfg->nr_allow_fps + 1,
-			      cfg->alloc_allow_fps);
-		cfg->allow_fps[cfg->nr_allow_fps++] = sc_xstrdup(v);
+		sc_strlist_add(&cfg->allow_fps, v);
 		return 0;
 	}
 	line = sc_gitconfig_line(ld->path, ld->at, k);
@@ -318,8 +309,7 @@ static int add_sandbox(const struct load *ld, struct sc_config *cfg,
 	if (!strcmp(k, "sandbox.networkallowprefix"))
 		return add_argv(&cfg->net_allow_prefix, k, v, 2);
 	if (!strcmp(k, "sandbox.networkhosts"))
-		return add_host(&cfg->net_hosts, &cfg->nr_net_hosts,
-				&cfg->alloc_net_hosts, v);
+		return sc_strlist_add(&cfg->net_hosts, v), 0;
 	return sc_sandbox_entry(&cfg->sandbox, &src, k, value);
 }
 
@@ -497,11 +487,11 @@ void sc_config_sandbox_policy(const struct sc_config *cfg,
 	sc_sandbox_policy_merge(out, own);
 	/* The project's hosts replace the bare loopback, not a network
 	 * someone named. */
-	if (cfg->nr_net_hosts && over->net < 0 &&
+	if (cfg->net_hosts.nr && over->net < 0 &&
 	    (own->net < 0 || own->net == SC_NET_LOOPBACK)) {
 		out->net = SC_NET_HOSTS;
-		for (i = 0; i < cfg->nr_net_hosts; i++)
-			sc_strlist_add(&out->allow_hosts, cfg->net_hosts[i]);
+		for (i = 0; i < cfg->net_hosts.nr; i++)
+			sc_strlist_add(&out->allow_hosts, cfg->net_hosts.v[i]);
 	}
 	sc_sandbox_policy_merge(out, over);
 }

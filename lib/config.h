@@ -26,11 +26,7 @@
 #include "mcpconf.h"
 #include "profile.h"
 #include "skillconf.h"
-
-struct sc_argv {
-	char **v;        /* NULL-terminated */
-	size_t n;
-};
+#include "strlist.h"
 
 struct sc_mcp_allow {
 	char *server;
@@ -38,8 +34,9 @@ struct sc_mcp_allow {
 	char *digest;    /* NULL when the entry pins no definition digest */
 };
 
+/* Commands as split words, one sc_strlist each. */
 struct sc_argv_list {
-	struct sc_argv *items;
+	struct sc_strlist *items;
 	size_t nr, alloc;
 };
 
@@ -51,8 +48,7 @@ struct sc_net_rule {
 	char *name;
 	struct sc_argv_list argv;         /* network.NAME.argv */
 	struct sc_argv_list argv_prefix;  /* network.NAME.argvPrefix */
-	char **hosts;                     /* network.NAME.hosts, checked */
-	size_t nr_hosts, alloc_hosts;
+	struct sc_strlist hosts;          /* network.NAME.hosts, checked */
 };
 
 /* One entry as written, for sc-config --get and --list. */
@@ -84,13 +80,11 @@ struct sc_config {
 	size_t nr_servers, alloc_servers;
 	struct sc_mcp_allow *mcp;            /* mcp.NAME.allow */
 	size_t nr_mcp, alloc_mcp;
-	char **net_hosts;                    /* sandbox.networkHosts, checked */
-	size_t nr_net_hosts, alloc_net_hosts;
+	struct sc_strlist net_hosts;         /* sandbox.networkHosts, checked */
 	struct sc_net_rule *net_rules;       /* every network.NAME section */
 	size_t nr_net_rules, alloc_net_rules;
-	char **allow_fps;                    /* mask.allowFingerprint, checked:
+	struct sc_strlist allow_fps;         /* mask.allowFingerprint, checked:
 						16 lower-case hex digits */
-	size_t nr_allow_fps, alloc_allow_fps;
 	struct sc_config_entry *entries;     /* every entry, in file order */
 	size_t nr_entries, alloc_entries;
 };
@@ -143,7 +137,5 @@ struct sc_mcp_conf *sc_config_mcp(struct sc_config *cfg, const char *server);
 void sc_config_sandbox_policy(const struct sc_config *cfg,
 			      const struct sc_sandbox_policy *over,
 			      struct sc_sandbox_policy *out);
-
-void sc_argv_free(struct sc_argv *a);
 
 #endif

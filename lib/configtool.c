@@ -135,8 +135,8 @@ static int write_executor(const struct sc_executor *e, struct sc_output *out)
 	sc_record_adds(&rec, "type", "executor");
 	for (i = 0; i < e->argc; i++)
 		sc_record_adds(&rec, "argv", e->argv[i]);
-	for (i = 0; i < e->nr_env; i++)
-		sc_record_adds(&rec, "env", e->env[i]);
+	for (i = 0; i < e->env.nr; i++)
+		sc_record_adds(&rec, "env", e->env.v[i]);
 	sc_record_queue(out, &rec);
 	sc_record_release(&rec);
 	return 1;
@@ -173,11 +173,11 @@ static void write_mcp(const struct sc_config *cfg, struct sc_output *out)
 		sc_record_adds(&rec, "name", v[i]->name);
 		for (k = 0; k < c->argc; k++)
 			sc_record_adds(&rec, "argv", c->argv[k]);
-		for (k = 0; k < c->nr_env; k++)
-			sc_record_adds(&rec, "env", c->env[k]);
+		for (k = 0; k < c->env.nr; k++)
+			sc_record_adds(&rec, "env", c->env.v[k]);
 		sc_record_adds(&rec, "network", c->network);
-		for (k = 0; k < c->nr_hosts; k++)
-			sc_record_adds(&rec, "host", c->hosts[k]);
+		for (k = 0; k < c->hosts.nr; k++)
+			sc_record_adds(&rec, "host", c->hosts.v[k]);
 		sc_record_addu(&rec, "timeout", c->timeout);
 		sc_record_queue(out, &rec);
 		sc_record_release(&rec);

@@ -22,14 +22,12 @@ int sc_confvalue_command(const char *key, const char *value, char ***argv,
 	return 0;
 }
 
-int sc_confvalue_name(const char *key, const char *value, char ***names,
-		      size_t *nr, size_t *alloc)
+int sc_confvalue_name(const char *key, const char *value,
+		      struct sc_strlist *names)
 {
 	if (!sc_sw_is_name(value, strlen(value)))
 		return sc_error("BAD-CONFIG", "%s '%s' is not a variable name",
 				key, value);
-	SC_ALLOC_GROW(*names, *nr + 2, *alloc);
-	(*names)[(*nr)++] = sc_xstrdup(value);
-	(*names)[*nr] = NULL;
+	sc_strlist_add(names, value);
 	return 0;
 }

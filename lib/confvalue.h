@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "strlist.h"
+
 /*
  * A command: VALUE split as a shell splits words, nothing expanded, into
  * *ARGV (NULL-terminated) and *ARGC.  Refused when *ARGV is set already
@@ -20,8 +22,8 @@
 int sc_confvalue_command(const char *key, const char *value, char ***argv,
 			 size_t *argc);
 
-/* A variable name, VALUE, appended to *NAMES (kept NULL-terminated). */
-int sc_confvalue_name(const char *key, const char *value, char ***names,
-		      size_t *nr, size_t *alloc);
+/* A variable name, VALUE, appended to NAMES. */
+int sc_confvalue_name(const char *key, const char *value,
+		      struct sc_strlist *names);
 
 #endif

@@ -16,12 +16,8 @@ void sc_executor_init(struct sc_executor *e)
 
 void sc_executor_release(struct sc_executor *e)
 {
-	size_t i;
-
 	sc_sw_split_free(e->argv);
-	for (i = 0; i < e->nr_env; i++)
-		free(e->env[i]);
-	free(e->env);
+	sc_strlist_release(&e->env);
 	sc_executor_init(e);
 }
 
@@ -34,14 +30,13 @@ int sc_executor_entry(struct sc_executor *e, const char *key,
 		return sc_confvalue_command("executor.command", value,
 					    &e->argv, &e->argc);
 	if (!strcmp(key, "env"))
-		return sc_confvalue_name("executor.env", value, &e->env,
-					 &e->nr_env, &e->alloc_env);
+		return sc_confvalue_name("executor.env", value, &e->env);
 	return sc_error("BAD-CONFIG", "unknown key 'executor.%s'", key);
 }
 
 int sc_executor_finish(const struct sc_executor *e)
 {
-	if (e->nr_env && !e->argv)
+	if (e->env.nr && !e->argv)
 		return sc_error("BAD-CONFIG", "executor.env without "
 				"executor.command");
 	return 0;

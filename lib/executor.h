@@ -10,11 +10,12 @@
 
 #include <stddef.h>
 
+#include "strlist.h"
+
 struct sc_executor {
 	char **argv;       /* NULL-terminated; NULL when not configured */
 	size_t argc;
-	char **env;        /* variable names; NULL-terminated */
-	size_t nr_env, alloc_env;
+	struct sc_strlist env;  /* variable names */
 };
 
 void sc_executor_init(struct sc_executor *e);

@@ -24,12 +24,8 @@ void sc_mcp_conf_init(struct sc_mcp_conf *c)
 void sc_mcp_conf_release(struct sc_mcp_conf *c)
 {
 	sc_sw_split_free(c->argv);
-	for (size_t i = 0; i < c->nr_env; i++)
-		free(c->env[i]);
-	free(c->env);
-	for (size_t i = 0; i < c->nr_hosts; i++)
-		free(c->hosts[i]);
-	free(c->hosts);
+	sc_strlist_release(&c->env);
+	sc_strlist_release(&c->hosts);
 	sc_mcp_conf_init(c);
 }
 
@@ -53,8 +49,7 @@ int sc_mcp_conf_entry(struct sc_mcp_conf *c, const char *key,
 		return sc_confvalue_command("mcp.*.command", value, &c->argv,
 					    &c->argc);
 	} else if (!strcmp(key, "env")) {
-		return sc_confvalue_name("mcp.*.env", value, &c->env,
-					 &c->nr_env, &c->alloc_env);
+		return sc_confvalue_name("mcp.*.env", value, &c->env);
 	} else if (!strcmp(key, "network")) {
 		if (!strcmp(value, "none"))
 			c->network = "none";
@@ -68,9 +63,7 @@ int sc_mcp_conf_entry(struct sc_mcp_conf *c, const char *key,
 		if (!*value || strcspn(value, " \t\n\r\v\f") != strlen(value))
 			return sc_error("BAD-CONFIG", "mcp.*.host takes one "
 					"HOST[:PORT]");
-		SC_ALLOC_GROW(c->hosts, c->nr_hosts + 2, c->alloc_hosts);
-		c->hosts[c->nr_hosts++] = sc_xstrdup(value);
-		c->hosts[c->nr_hosts] = NULL;
+		sc_strlist_add(&c->hosts, value);
 	} else if (!strcmp(key, "timeout")) {
 		if (sc_parse_uint(value, MAX_TIMEOUT, &t) < 0 || !t)
 			return sc_error("BAD-CONFIG", "mcp.*.timeout takes "
@@ -84,6 +77,6 @@ int sc_mcp_conf_entry(struct sc_mcp_conf *c, const char *key,
 void sc_mcp_conf_finish(struct sc_mcp_conf *c)
 {
 	/* A server with hosts of its own reaches those, through the proxy. */
-	if (c->nr_hosts)
+	if (c->hosts.nr)
 		c->network = "hosts";
 }

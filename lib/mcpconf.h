@@ -18,14 +18,14 @@
 
 #include <stddef.h>
 
+#include "strlist.h"
+
 struct sc_mcp_conf {
 	char **argv;       /* NULL-terminated; NULL when the server has none */
 	size_t argc;
-	char **env;        /* variable names, NULL-terminated */
-	size_t nr_env, alloc_env;
+	struct sc_strlist env;     /* variable names */
 	const char *network;   /* "none", "loopback" or "hosts" (static) */
-	char **hosts;          /* mcp.NAME.host, NULL-terminated */
-	size_t nr_hosts, alloc_hosts;
+	struct sc_strlist hosts;   /* mcp.NAME.host */
 	unsigned timeout;      /* seconds */
 };
 

@@ -125,12 +125,12 @@ const char *sc_net_name(int net)
 static const char *const mode_words[] = { "required", "auto", "off", NULL };
 static const char *const env_words[] = { "scrub", "short", NULL };
 
-int sc_mode_parse(const char *s)
+int sc_sandbox_mode_parse(const char *s)
 {
 	return word_index(s, mode_words);
 }
 
-const char *sc_mode_name(int mode)
+const char *sc_sandbox_mode_name(int mode)
 {
 	return mode >= 0 && mode <= SC_SANDBOX_MODE_OFF ? mode_words[mode] : "?";
 }
@@ -352,7 +352,7 @@ static int config_key(struct sc_sandbox_policy *p,
 	int n;
 
 	if (!strcmp(key, "mode")) {
-		if ((n = sc_mode_parse(v)) < 0)
+		if ((n = sc_sandbox_mode_parse(v)) < 0)
 			return bad_value(src, name, v, NULL);
 		p->mode = n;
 		return 0;

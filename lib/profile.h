@@ -98,11 +98,11 @@ void sc_sandbox_policy_merge(struct sc_sandbox_policy *p, const struct sc_sandbo
 
 /* Parse words of the command line and profiles; -1 when not one. */
 int sc_net_parse(const char *s);
-int sc_mode_parse(const char *s);
+int sc_sandbox_mode_parse(const char *s);
 int sc_env_mode_parse(const char *s);
 /* The words the parsers read, for a value they return; "?" for another. */
 const char *sc_net_name(int net);
-const char *sc_mode_name(int mode);
+const char *sc_sandbox_mode_name(int mode);
 const char *sc_env_mode_name(int env);
 
 /*

@@ -43,6 +43,19 @@ long sc_utf8_next(const unsigned char *s, size_t len, size_t *used)
 	return (long)cp;
 }
 
+int sc_utf8_valid(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, used;
+
+	while (i < len) {
+		if (sc_utf8_next(s + i, len - i, &used) < 0)
+			return 0;
+		i += used;
+	}
+	return 1;
+}
+
 int sc_char_invisible(long cp)
 {
 	return cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||

@@ -65,6 +65,11 @@ size_t sc_term_partial(const char *s, size_t len);
  */
 long sc_utf8_next(const unsigned char *s, size_t len, size_t *used);
 
+/* 1 when all LEN bytes of S are valid UTF-8 (NUL included), as
+ * sc_utf8_next() reads it: what sc-rec --to-json writes as a string
+ * rather than base64 (recjson.h). */
+int sc_utf8_valid(const char *s, size_t len);
+
 /* 1 for a character that reorders or hides text without being seen (the
  * set listed above); html.h shows the same set. */
 int sc_char_invisible(long cp);

@@ -139,6 +139,32 @@ assert_no_injected_markup() { # PAGE
 	grep -q '<section id="findings">' "$SC_TMP/page.html"
 }
 
+@test "sc-report: a tick's attestation is shown, and one that cannot be read is said missing" {
+	commit=$(hostile_commit)
+	hostile_journal "$commit"
+	git notes --ref=speccoder add -m 'not an envelope' "$commit"
+	sc_run_io /dev/null "$SC_TMP/page.html" sc-report --html -C . --run R1 "$SC_TMP/journal"
+	assert_equal "$status" 0
+	grep -q 'envelope 1: malformed' "$SC_TMP/page.html"
+	# The note's blob corrupted: libgit2 cannot read the note, which is
+	# neither "none" nor an empty attestation.
+	blob=$(git notes --ref=speccoder list "$commit")
+	obj=.git/objects/${blob:0:2}/${blob:2}
+	chmod u+w "$obj"
+	printf 'garbage' >"$obj"
+	sc_run_io /dev/null "$SC_TMP/page.html" sc-report --html -C . --run R1 "$SC_TMP/journal"
+	assert_equal "$status" 1
+	[[ "$stderr" == *"sc-report: error[NOTES-READ]"* ]]
+	grep -q 'the attestation cannot be read' "$SC_TMP/page.html"
+	grep -q "a tick&#39;s attestation cannot be read from refs/notes/speccoder" "$SC_TMP/page.html"
+	run ! grep -q 'attestation: <b>none</b>' "$SC_TMP/page.html"
+	run ! grep -q '<summary>attestation</summary>' "$SC_TMP/page.html"
+	# sc-attest show says the same, as an internal error, not "no note".
+	run sc-attest -C . show "$commit"
+	assert_equal "$status" 5
+	assert_output --partial "error[NOTES-READ]"
+}
+
 @test "sc-report: a diff of 100,000 lines is folded and cut, the page stays small" {
 	git checkout -q -b big
 	seq 1 100000 >big.txt

@@ -11,6 +11,7 @@
 #include "acpcall.h"
 #include "alloc.h"
 #include "diag.h"
+#include "jsonstr.h"
 
 /* JSON-RPC error code of a request speccoder refused (documented). */
 #define ACP_DENIED (-32001)
@@ -178,7 +179,7 @@ static json_t *slice_lines(const char *text, size_t len, json_int_t line,
 			end = nl ? (size_t)(nl - text) + 1 : len;
 		}
 	}
-	return sc_json_string_lossy(text + start, end - start);
+	return sc_json_string(text + start, end - start, SC_JSON_FFFD);
 }
 
 static int fs_read(struct acp *a, struct sc_rpc_msg *m)

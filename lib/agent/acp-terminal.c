@@ -10,6 +10,7 @@
 #include "acp-int.h"
 #include "acpcall.h"
 #include "alloc.h"
+#include "jsonstr.h"
 #include "opt.h"
 
 /* The last LIMIT bytes of TEXT, starting on a character boundary. */
@@ -231,7 +232,8 @@ int sc_acp_term_serve(struct acp *a, struct sc_rpc_msg *m)
 						   "truncated", 0));
 	if (!strcmp(op, "output"))
 		return sc_acp_respond(a, m->id, json_pack("{s:o, s:b, s:o}",
-			"output", sc_json_string_lossy(t->output, t->len),
+			"output",
+			sc_json_string(t->output, t->len, SC_JSON_FFFD),
 			"truncated", t->truncated, "exitStatus", exit_status(t)));
 	if (!strcmp(op, "wait_for_exit") && t->call) {
 		if (t->nr_waiters == MAX_WAITERS)

@@ -12,6 +12,7 @@
 #include "acp-int.h"
 #include "alloc.h"
 #include "diag.h"
+#include "jsonstr.h"
 
 /*
  * How long a stop waits for the agent to end its turn after session/cancel
@@ -312,8 +313,8 @@ int sc_acp_turn(struct acp *a, const struct sc_field *text)
 {
 	json_t *params = json_pack("{s:s, s:[{s:s, s:o}]}", "sessionId",
 				   a->session, "prompt", "type", "text", "text",
-				   sc_json_string_lossy(text->value,
-							text->value_len));
+				   sc_json_string(text->value, text->value_len,
+						  SC_JSON_FFFD));
 	struct sc_rpc_msg m;
 	int st;
 

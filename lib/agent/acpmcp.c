@@ -14,6 +14,7 @@
 #include "acpmcp.h"
 #include "alloc.h"
 #include "diag.h"
+#include "jsonstr.h"
 #include "mcp.h"
 #include "opt.h"
 #include "record.h"
@@ -222,8 +223,8 @@ enum sc_acpmcp_action sc_acpmcp_handle(const struct sc_acpmcp_tools *t,
 json_t *sc_acpmcp_call_result(const char *text, size_t len, int is_error)
 {
 	return json_pack("{s:[{s:s, s:o}], s:b}", "content", "type", "text",
-			 "text", sc_json_string_lossy(text, len), "isError",
-			 is_error);
+			 "text", sc_json_string(text, len, SC_JSON_FFFD),
+			 "isError", is_error);
 }
 
 /* ---- sockets --------------------------------------------------------- */

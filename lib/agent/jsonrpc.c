@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "jsonstr.h"
 #include "jsonrpc.h"
 
 void sc_rpc_msg_init(struct sc_rpc_msg *m)
@@ -340,7 +341,8 @@ int sc_rpc_respond_error(struct sc_rpc *rpc, json_t *id, int code,
 
 	json_object_set_new(err, "code", json_integer(code));
 	json_object_set_new(err, "message",
-			    sc_json_string_lossy(message, strlen(message)));
+			    sc_json_string(message, strlen(message),
+					   SC_JSON_FFFD));
 	json_object_set(obj, "id", id ? id : json_null());
 	json_object_set_new(obj, "error", err);
 	return send_obj(rpc, obj, timeout_ms);
@@ -351,56 +353,3 @@ const char *sc_json_str(json_t *obj, const char *name)
 	return json_string_value(json_object_get(obj, name));
 }
 
-/* The length of the valid UTF-8 sequence at S (N bytes left), 0 if none. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-json_t *sc_json_string_lossy(const char *s, size_t len)
-{
-	struct sc_buf b = SC_BUF_INIT;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n;
-	json_t *v;
-
-	while (i < len) {
-		n = utf8_seq(p + i, len - i);
-		if (n) {
-			sc_buf_add(&b, p + i, n);
-			i += n;
-		} else {
-			sc_buf_adds(&b, "\xef\xbf\xbd");
-			i++;
-		}
-	}
-	v = json_stringn(b.data ? b.data : "", b.len);
-	sc_buf_release(&b);
-	if (!v)
-		sc_die(SC_EXIT_INTERNAL, "OUT-OF-MEMORY", "cannot encode JSON");
-	return v;
-}

@@ -120,10 +120,4 @@ long long sc_rpc_now_ms(void);
 /* The string member NAME of OBJ, or NULL (also when OBJ is no object). */
 const char *sc_json_str(json_t *obj, const char *name);
 
-/*
- * A JSON string of LEN bytes at S, invalid UTF-8 sequences replaced with
- * U+FFFD, so any bytes (a binary file's) can travel.  Never NULL.
- */
-json_t *sc_json_string_lossy(const char *s, size_t len);
-
 #endif

@@ -16,6 +16,7 @@
 #include "alloc.h"
 #include "encode.h"
 #include "intoto.h"
+#include "jsonstr.h"
 #include "mcp.h"
 #include "model.h"
 #include "process.h"
@@ -300,7 +301,7 @@ static json_t *arg_value(const struct sc_field *f, const char *type,
 	json_t *v;
 
 	if (!type || !strcmp(type, "string"))
-		return sc_json_string(f->value, f->value_len);
+		return sc_json_string(f->value, f->value_len, "?");
 	if (memchr(f->value, '\0', f->value_len)) {
 		*why = "an argument holds a NUL";
 		return NULL;
@@ -339,7 +340,7 @@ json_t *sc_mcp_call_args(const struct sc_record *call, json_t *schema,
 		old = json_object_get(args, f->name);
 		/* A list of strings comes as the field repeated. */
 		if (type && !strcmp(type, "array"))
-			v = sc_json_string(f->value, f->value_len);
+			v = sc_json_string(f->value, f->value_len, "?");
 		else
 			v = arg_value(f, type, why);
 		if (!v) {

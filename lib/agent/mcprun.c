@@ -402,7 +402,7 @@ static char **server_argv(const struct sc_mcp_opts *o,
 
 	while (o->sandbox[n])
 		n++;
-	v = sc_xcalloc(n + 2 * conf->nr_env + 2 * conf->nr_hosts +
+	v = sc_xcalloc(n + 2 * conf->env.nr + 2 * conf->hosts.nr +
 		       conf->argc + 8, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[k++] = o->sandbox[i];
@@ -413,13 +413,13 @@ static char **server_argv(const struct sc_mcp_opts *o,
 	v[k++] = "--env";
 	v[k++] = "short";
 	v[k++] = "--stdin";
-	for (size_t i = 0; i < conf->nr_env; i++) {
+	for (size_t i = 0; i < conf->env.nr; i++) {
 		v[k++] = "--env-keep";
-		v[k++] = conf->env[i];
+		v[k++] = conf->env.v[i];
 	}
-	for (size_t i = 0; i < conf->nr_hosts; i++) {
+	for (size_t i = 0; i < conf->hosts.nr; i++) {
 		v[k++] = "--allow-host";
-		v[k++] = conf->hosts[i];
+		v[k++] = conf->hosts.v[i];
 	}
 	v[k++] = "--";
 	for (size_t i = 0; i < conf->argc; i++)

@@ -21,6 +21,7 @@
 #include "html.h"
 #include "record.h"
 #include "report.h"
+#include "usage.h"
 
 /* The page's only style; the CSP names its digest, so no other style (an
  * injected one included) applies. */
@@ -53,8 +54,8 @@ struct report {
 	int repo_tried, have_end;
 	unsigned long runs;
 	unsigned long records, tasks, nticks, calls, allow, ask, deny,
-		approvals, nfindings, checks_pass, checks_fail, omitted, turns;
-	unsigned long long tok_in, tok_out, cache_read, cache_write;
+		approvals, nfindings, checks_pass, checks_fail, omitted;
+	struct sc_usage usage;  /* summed as the text view sums it */
 };
 
 static void report_init(struct report *r, const char *repo_dir)
@@ -151,19 +152,6 @@ static void set_str(struct sc_buf *b, const struct sc_record *rec,
 		return;
 	sc_buf_reset(b);
 	sc_buf_add(b, f->value, f->value_len < 256 ? f->value_len : 256);
-}
-
-static unsigned long long num(const struct sc_record *rec, const char *name)
-{
-	const char *v = sc_record_str(rec, name);
-	char *end;
-	unsigned long long n;
-
-	if (!v || *v < '0' || *v > '9')
-		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	return errno || *end ? 0 : n;
 }
 
 /* The row's class: denials and asks stand out.  Fixed words only: no
@@ -341,22 +329,26 @@ out:
 
 /* The commit's attestation as sc-attest show reads it: envelopes, their
  * signers and whether each signature is valid. */
-static void tick_attestation(struct report *r, const git_oid *id,
-			     const char *hex)
+static void tick_attestation(struct report *r, const git_oid *id)
 {
 	struct sc_output show;
-	git_note *note = NULL;
 
-	if (git_note_read(&note, r->repo, SC_ATTEST_NOTES_REF, id)) {
-		sc_buf_adds(&r->ticks, "<p>attestation: <b>none</b> (no note in " SC_ATTEST_NOTES_REF ")</p>\n");
-		return;
-	}
-	git_note_free(note);
 	sc_output_init(&show, -1);  /* collected, never written */
-	sc_attest_show_run(r->repo_dir, hex, &show);
-	sc_buf_adds(&r->ticks, "<details><summary>attestation</summary><pre>");
-	value(&r->ticks, show.buf.data ? show.buf.data : "", show.buf.len);
-	sc_buf_adds(&r->ticks, "</pre></details>\n");
+	switch (sc_attest_show(r->repo, id, &show)) {
+	case SC_ATTEST_SHOWN:
+		sc_buf_adds(&r->ticks, "<details><summary>attestation</summary><pre>");
+		value(&r->ticks, show.buf.data ? show.buf.data : "",
+		      show.buf.len);
+		sc_buf_adds(&r->ticks, "</pre></details>\n");
+		break;
+	case SC_ATTEST_NO_NOTE:
+		sc_buf_adds(&r->ticks, "<p>attestation: <b>none</b> (no note in " SC_ATTEST_NOTES_REF ")</p>\n");
+		break;
+	case SC_ATTEST_UNREADABLE:
+		sc_buf_adds(&r->ticks, "<p class=\"ctl\">the attestation cannot be read (error above)</p>\n");
+		missing(r, "a tick's attestation cannot be read from " SC_ATTEST_NOTES_REF);
+		break;
+	}
 	sc_output_release(&show);
 }
 
@@ -395,7 +387,7 @@ static void tick(struct report *r, const struct sc_record *rec)
 		goto out;
 	}
 	tick_diff(r, commit);
-	tick_attestation(r, &id, hex);
+	tick_attestation(r, &id);
 out:
 	git_commit_free(commit);
 	sc_buf_adds(&r->ticks, "</div>\n");
@@ -429,12 +421,7 @@ static void count(struct report *r, const struct sc_record *rec,
 		r->deny += !strcmp(d, "deny");
 	} else if (!strcmp(type, "approval")) {
 		r->approvals++;
-	} else if (!strcmp(type, "usage")) {
-		r->turns++;
-		r->tok_in += num(rec, "input-tokens");
-		r->tok_out += num(rec, "output-tokens");
-		r->cache_read += num(rec, "cache-read-tokens");
-		r->cache_write += num(rec, "cache-write-tokens");
+	} else if (sc_usage_add(&r->usage, rec)) {
 		set_str(&r->str[S_MODEL], rec, "model");
 	} else if (!strcmp(type, "end")) {
 		r->have_end = 1;
@@ -524,6 +511,7 @@ static long duration(const struct report *r)
 
 static void summary(const struct report *r, struct sc_buf *p)
 {
+	struct sc_buf use = SC_BUF_INIT;
 	long secs = duration(r);
 	size_t i;
 
@@ -545,12 +533,14 @@ static void summary(const struct report *r, struct sc_buf *p)
 		    "<tr><th>calls</th><td>%lu: %lu allowed, %lu asked, %lu denied; %lu approvals</td></tr>\n"
 		    "<tr><th>checks</th><td>%lu passed, %lu failed</td></tr>\n"
 		    "<tr><th>findings</th><td>%lu</td></tr>\n"
-		    "<tr><th>model use</th><td>%lu turns, %llu input tokens, %llu output tokens, cache %llu read, %llu written</td></tr>\n"
-		    "</table></section>\n",
+		    "<tr><th>model use</th><td><pre>",
 		    r->records, r->tasks, r->nticks, r->calls, r->allow, r->ask,
 		    r->deny, r->approvals, r->checks_pass, r->checks_fail,
-		    r->nfindings, r->turns, r->tok_in, r->tok_out,
-		    r->cache_read, r->cache_write);
+		    r->nfindings);
+	sc_usage_text(&r->usage, &use);
+	sc_html_texts(p, use.len ? use.data : "no model turn\n");
+	sc_buf_adds(p, "</pre></td></tr>\n</table></section>\n");
+	sc_buf_release(&use);
 }
 
 static void section(struct sc_buf *p, const char *id, const char *title,

@@ -534,40 +534,65 @@ static void show_line(struct sc_output *out, const char *line, size_t len,
 	sc_dsse_release(&env);
 }
 
+enum sc_attest_show_status sc_attest_show(git_repository *repo,
+					  const git_oid *commit,
+					  struct sc_output *out)
+{
+	char chex[GIT_OID_HEXSZ + 1];
+	struct sc_buf head = SC_BUF_INIT;
+	git_note *note = NULL;
+	const char *p, *end;
+	unsigned long n = 0;
+	int st;
+
+	st = git_note_read(&note, repo, SC_ATTEST_NOTES_REF, commit);
+	if (st == GIT_ENOTFOUND)
+		return SC_ATTEST_NO_NOTE;
+	if (st < 0) {
+		git_failed("NOTES-READ", "cannot read the commit's note in "
+			   SC_ATTEST_NOTES_REF);
+		return SC_ATTEST_UNREADABLE;
+	}
+	oid_hex(commit, chex);
+	sc_buf_addf(&head, "commit %s\n", chex);
+	sc_output_add(out, head.data, head.len);
+	p = git_note_message(note);
+	for (end = p + strlen(p); p < end; ) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (len)
+			show_line(out, p, len, ++n);
+		p = nl ? nl + 1 : end;
+	}
+	git_note_free(note);
+	sc_buf_release(&head);
+	return SC_ATTEST_SHOWN;
+}
+
 int sc_attest_show_run(const char *repo_dir, const char *rev,
 		       struct sc_output *out)
 {
-	char chex[GIT_OID_HEXSZ + 1];
-	struct sc_buf note = SC_BUF_INIT, head = SC_BUF_INIT;
 	git_repository *repo = NULL;
 	git_commit *commit = NULL;
-	unsigned long n = 0;
-	int ret = 0;
+	int ret;
 
 	if ((ret = sc_gitopen(&repo, repo_dir ? repo_dir : ".")))
 		ret = gitopen_exit(ret);
 	else if (resolve_commit(repo, rev, &commit))
 		ret = SC_EXIT_USAGE;
-	else if (!read_note(repo, git_commit_id(commit), &note)) {
-		sc_error("NO-NOTE", "'%s' has no attestation", rev);
-		ret = SC_EXIT_NO;
-	} else {
-		const char *p = note.data, *end = note.data + note.len;
-
-		oid_hex(git_commit_id(commit), chex);
-		sc_buf_addf(&head, "commit %s\n", chex);
-		sc_output_add(out, head.data, head.len);
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-			if (len)
-				show_line(out, p, len, ++n);
-			p = nl ? nl + 1 : end;
+	else
+		switch (sc_attest_show(repo, git_commit_id(commit), out)) {
+		case SC_ATTEST_SHOWN:
+			ret = SC_EXIT_OK;
+			break;
+		case SC_ATTEST_NO_NOTE:
+			sc_error("NO-NOTE", "'%s' has no attestation", rev);
+			ret = SC_EXIT_NO;
+			break;
+		default:
+			ret = SC_EXIT_INTERNAL;
 		}
-	}
-	sc_buf_release(&note);
-	sc_buf_release(&head);
 	git_commit_free(commit);
 	git_repository_free(repo);
 	return ret;

@@ -11,12 +11,15 @@
  * filter, fsmonitor or helper runs, and neither the environment nor the
  * user's or system's git configuration changes which repository is read.
  *
- * The four sc_attest_* functions are sc-attest's commands: each returns
- * the exit status (diag.h), its diagnostics already printed; everything
- * beneath them returns -1 with a diagnostic.
+ * The four sc_attest_*_run functions are sc-attest's commands: each
+ * returns the exit status (diag.h), its diagnostics already printed;
+ * everything beneath them returns -1 with a diagnostic, or a status of
+ * its own where a caller must tell one outcome from another.
  */
 
 #include <time.h>
+
+#include <git2.h>
 
 #include "io.h"
 
@@ -55,9 +58,24 @@ int sc_attest_sign_run(const char *repo_dir, const char *commit,
 		       const char *key_path, struct sc_output *out);
 
 /*
- * Print the note of REV for a person: each envelope's statement, its
- * predicate, and whether each signature is valid (not whether it is
- * trusted: that is verify's question).  Exit 0, or 1 when REV has no note.
+ * Write the note of COMMIT in REPO to OUT for a person: a "commit HEX"
+ * line, then each envelope's statement, its predicate, and whether each
+ * signature is valid (not whether it is trusted: that is verify's
+ * question).  For sc-attest show and for a report that shows a commit's
+ * attestation.
+ */
+enum sc_attest_show_status {
+	SC_ATTEST_SHOWN = 0,
+	SC_ATTEST_NO_NOTE = 1,      /* nothing written, nothing printed */
+	SC_ATTEST_UNREADABLE = -1,  /* nothing written, error[NOTES-READ] */
+};
+enum sc_attest_show_status sc_attest_show(git_repository *repo,
+					  const git_oid *commit,
+					  struct sc_output *out);
+
+/*
+ * sc-attest show: sc_attest_show for REV.  Exit 0, 1 when REV has no note
+ * (error[NO-NOTE]).
  */
 int sc_attest_show_run(const char *repo_dir, const char *rev,
 		       struct sc_output *out);

@@ -113,7 +113,7 @@ int sc_githash_write(const struct sc_githash_manifest *m,
 
 /*
  * What reading a manifest or a protect list gives: not an exit status
- * (sc-hash-git's run function, hashgit.h, decides that), but whether the
+ * (sc-hash-git's run function, hashgittool.h, decides that), but whether the
  * input was at fault.
  */
 enum sc_githash_status {

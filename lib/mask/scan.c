@@ -156,8 +156,8 @@ int sc_scanner_allow_config(struct sc_scanner *sc, const char *config)
 	if (st != SC_CONFIG_OK)
 		return st;
 	/* Checked by the reader: each is a fingerprint's form. */
-	for (i = 0; i < cfg.nr_allow_fps; i++)
-		sc_scanner_allow(sc, cfg.allow_fps[i]);
+	for (i = 0; i < cfg.allow_fps.nr; i++)
+		sc_scanner_allow(sc, cfg.allow_fps.v[i]);
 	sc_config_release(&cfg);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "diag.h"
+#include "jsonstr.h"
 #include "model.h"
 #include "strlist.h"
 
@@ -192,22 +193,9 @@ static int add_tool(struct sc_conversation *c, const struct sc_record *rec,
 	return 0;
 }
 
-json_t *sc_json_string(const char *s, size_t len)
+json_t *sc_model_str(const char *s)
 {
-	json_t *js = json_stringn(s, len);
-	char *copy;
-	size_t i;
-
-	if (js)
-		return js;
-	/* Not UTF-8: providers take only UTF-8, so such bytes become '?'. */
-	copy = sc_xmemdup(s, len);
-	for (i = 0; i < len; i++)
-		if ((unsigned char)copy[i] >= 0x80)
-			copy[i] = '?';
-	js = json_stringn(copy, len);
-	free(copy);
-	return js;
+	return sc_json_string(s, strlen(s), "?");
 }
 
 int sc_call_field_reserved(const char *name)
@@ -246,7 +234,7 @@ json_t *sc_call_args_from_record(const struct sc_record *rec)
 
 		if (sc_call_field_reserved(f->name))
 			continue;
-		s = sc_json_string(f->value, f->value_len);
+		s = sc_json_string(f->value, f->value_len, "?");
 		old = json_object_get(args, f->name);
 		if (!old) {
 			json_object_set_new_nocheck(args, f->name, s);

@@ -150,10 +150,11 @@ int sc_conversation_fit(struct sc_conversation *c,
 			unsigned long long budget, size_t *elided);
 
 /*
- * A JSON string of LEN bytes at S (new reference).  Bytes that are not
- * UTF-8 become '?', since every provider takes UTF-8 only.
+ * The C string S as a JSON string for a provider (new reference): bytes
+ * that are not UTF-8 become '?' (sc_json_string), as every provider takes
+ * UTF-8 only.
  */
-json_t *sc_json_string(const char *s, size_t len);
+json_t *sc_model_str(const char *s);
 
 /*
  * 1 when TOOL names an MCP server's tool (mcp__SERVER__TOOL): its call

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonstr.h"
 #include "provider-anthropic.h"
 
 static json_t *tools_json(const struct sc_conversation *c)
@@ -16,11 +17,10 @@ static json_t *tools_json(const struct sc_conversation *c)
 		const struct sc_tooldef *t = &c->tools[i];
 		json_t *o = json_object();
 
-		json_object_set_new(o, "name", sc_json_string(t->name, strlen(t->name)));
+		json_object_set_new(o, "name", sc_model_str(t->name));
 		if (t->description)
 			json_object_set_new(o, "description",
-					    sc_json_string(t->description,
-							   strlen(t->description)));
+					    sc_model_str(t->description));
 		json_object_set(o, "input_schema", t->schema);
 		json_array_append_new(tools, o);
 	}
@@ -35,20 +35,18 @@ static json_t *block(const struct sc_item *it)
 	case SC_ITEM_USER:
 	case SC_ITEM_ASSISTANT:
 		json_object_set_new(b, "type", json_string("text"));
-		json_object_set_new(b, "text", sc_json_string(it->text, it->text_len));
+		json_object_set_new(b, "text", sc_json_string(it->text, it->text_len, "?"));
 		break;
 	case SC_ITEM_RESULT:
 		json_object_set_new(b, "type", json_string("tool_result"));
-		json_object_set_new(b, "tool_use_id",
-				    sc_json_string(it->id, strlen(it->id)));
+		json_object_set_new(b, "tool_use_id", sc_model_str(it->id));
 		json_object_set_new(b, "content",
-				    sc_json_string(it->text, it->text_len));
+				    sc_json_string(it->text, it->text_len, "?"));
 		break;
 	case SC_ITEM_CALL:
 		json_object_set_new(b, "type", json_string("tool_use"));
-		json_object_set_new(b, "id", sc_json_string(it->id, strlen(it->id)));
-		json_object_set_new(b, "name",
-				    sc_json_string(it->name, strlen(it->name)));
+		json_object_set_new(b, "id", sc_model_str(it->id));
+		json_object_set_new(b, "name", sc_model_str(it->name));
 		json_object_set(b, "input", it->args);
 		break;
 	}
@@ -127,10 +125,11 @@ static json_t *system_json(const struct sc_conversation *c, int cache)
 	json_t *blocks, *b;
 
 	if (!cache)
-		return sc_json_string(c->system.data, c->system.len);
+		return sc_json_string(c->system.data, c->system.len, "?");
 	b = json_object();
 	json_object_set_new(b, "type", json_string("text"));
-	json_object_set_new(b, "text", sc_json_string(c->system.data, c->system.len));
+	json_object_set_new(b, "text",
+			    sc_json_string(c->system.data, c->system.len, "?"));
 	cache_mark(b);
 	blocks = json_array();
 	json_array_append_new(blocks, b);
@@ -149,7 +148,7 @@ void sc_anthropic_request(const struct sc_conversation *c, const char *model,
 		json_object_set_new(req, "anthropic_version",
 				    json_string(SC_BEDROCK_ANTHROPIC_VERSION));
 	else
-		json_object_set_new(req, "model", sc_json_string(model, strlen(model)));
+		json_object_set_new(req, "model", sc_model_str(model));
 	json_object_set_new(req, "max_tokens", json_integer((json_int_t)max_tokens));
 	if (c->has_system)
 		json_object_set_new(req, "system", system_json(c, cache));

@@ -5,12 +5,8 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "jsonstr.h"
 #include "provider-openai.h"
-
-static json_t *str(const char *s)
-{
-	return sc_json_string(s, strlen(s));
-}
 
 static json_t *tools_json(const struct sc_conversation *c)
 {
@@ -21,9 +17,10 @@ static json_t *tools_json(const struct sc_conversation *c)
 		const struct sc_tooldef *t = &c->tools[i];
 		json_t *o = json_object(), *fn = json_object();
 
-		json_object_set_new(fn, "name", str(t->name));
+		json_object_set_new(fn, "name", sc_model_str(t->name));
 		if (t->description)
-			json_object_set_new(fn, "description", str(t->description));
+			json_object_set_new(fn, "description",
+					    sc_model_str(t->description));
 		json_object_set(fn, "parameters", t->schema);
 		json_object_set_new(o, "type", json_string("function"));
 		json_object_set_new(o, "function", fn);
@@ -37,10 +34,10 @@ static json_t *tool_call(const struct sc_item *it)
 	json_t *call = json_object(), *fn = json_object();
 	char *args = json_dumps(it->args, JSON_COMPACT);
 
-	json_object_set_new(fn, "name", str(it->name));
-	json_object_set_new(fn, "arguments", str(args ? args : "{}"));
+	json_object_set_new(fn, "name", sc_model_str(it->name));
+	json_object_set_new(fn, "arguments", sc_model_str(args ? args : "{}"));
 	free(args);
-	json_object_set_new(call, "id", str(it->id));
+	json_object_set_new(call, "id", sc_model_str(it->id));
 	json_object_set_new(call, "type", json_string("function"));
 	json_object_set_new(call, "function", fn);
 	return call;
@@ -73,7 +70,8 @@ static json_t *assistant_json(const struct sc_conversation *c, size_t *i)
 	(*i)--;
 	json_object_set_new(m, "role", json_string("assistant"));
 	json_object_set_new(m, "content", has_text ?
-			    sc_json_string(text.data ? text.data : "", text.len) :
+			    sc_json_string(text.data ? text.data : "",
+					   text.len, "?") :
 			    json_null());
 	if (json_array_size(calls))
 		json_object_set_new(m, "tool_calls", calls);
@@ -93,7 +91,8 @@ static json_t *messages_json(const struct sc_conversation *c)
 
 		json_object_set_new(m, "role", json_string("system"));
 		json_object_set_new(m, "content",
-				    sc_json_string(c->system.data, c->system.len));
+				    sc_json_string(c->system.data,
+						   c->system.len, "?"));
 		json_array_append_new(msgs, m);
 	}
 	for (i = 0; i < c->items_nr; i++) {
@@ -109,9 +108,10 @@ static json_t *messages_json(const struct sc_conversation *c)
 			json_object_set_new(m, "role", json_string("user"));
 		} else {
 			json_object_set_new(m, "role", json_string("tool"));
-			json_object_set_new(m, "tool_call_id", str(it->id));
+			json_object_set_new(m, "tool_call_id", sc_model_str(it->id));
 		}
-		json_object_set_new(m, "content", sc_json_string(it->text, it->text_len));
+		json_object_set_new(m, "content",
+				    sc_json_string(it->text, it->text_len, "?"));
 		json_array_append_new(msgs, m);
 	}
 	return msgs;
@@ -123,7 +123,7 @@ void sc_openai_request(const struct sc_conversation *c, const char *model,
 {
 	json_t *req = json_object();
 
-	json_object_set_new(req, "model", str(model));
+	json_object_set_new(req, "model", sc_model_str(model));
 	json_object_set_new(req, "max_tokens", json_integer((json_int_t)max_tokens));
 	json_object_set_new(req, "messages", messages_json(c));
 	if (c->tools_nr)

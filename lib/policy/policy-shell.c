@@ -245,15 +245,16 @@ int pol_word_has_flag(const struct sc_sw_word *w, size_t n, unsigned f)
 
 /* ---- configured allow lists ---------------------------------------- */
 
+/* 1 when the N words W are the AN words AV, word for word. */
 static int argv_equal(const struct sc_sw_word *w, size_t n,
-		      const struct sc_argv *a)
+		      char *const *av, size_t an)
 {
 	size_t i;
 
-	if (n != a->n)
+	if (n != an)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (strlen(a->v[i]) != w[i].len || strcmp(a->v[i], w[i].s))
+		if (strlen(av[i]) != w[i].len || strcmp(av[i], w[i].s))
 			return 0;
 	return 1;
 }
@@ -292,7 +293,7 @@ static int loads_code(const char *s, int interp)
 }
 
 static int argv_prefix(const struct sc_sw_word *w, size_t n,
-		       const struct sc_argv *a, size_t len)
+		       const struct sc_strlist *a, size_t len)
 {
 	struct sc_buf prog = SC_BUF_INIT;
 	size_t i;
@@ -322,8 +323,9 @@ static int in_argv_list(const struct sc_sw_word *w, size_t n,
 	size_t i;
 
 	for (i = 0; i < list->nr; i++)
-		if (prefix ? argv_prefix(w, n, &list->items[i], list->items[i].n)
-			   : argv_equal(w, n, &list->items[i]))
+		if (prefix ? argv_prefix(w, n, &list->items[i], list->items[i].nr)
+			   : argv_equal(w, n, list->items[i].v,
+					list->items[i].nr))
 			return 1;
 	return 0;
 }
@@ -339,13 +341,10 @@ static enum rule_id configured(const struct judge *j,
 		return R_COUNT;
 	/* a check is exactly the argv the configuration names: make test
 	 * -f FILE, make test CC=./x or make test -C DIR runs something else */
-	for (i = 0; i < cfg->checks.nr; i++) {
-		const struct sc_argv a = { cfg->checks.v[i].argv,
-					   cfg->checks.v[i].argc };
-
-		if (argv_equal(w, n, &a))
+	for (i = 0; i < cfg->checks.nr; i++)
+		if (argv_equal(w, n, cfg->checks.v[i].argv,
+			       cfg->checks.v[i].argc))
 			return R_CHECK;
-	}
 	if (in_argv_list(w, n, &cfg->allow, 0) ||
 	    in_argv_list(w, n, &cfg->allow_prefix, 1))
 		return R_COMMAND;
@@ -376,13 +375,13 @@ static const struct sc_net_rule *net_hosts(const struct judge *j,
 		return NULL;
 	for (prefix = 0; prefix < 2 && !r; prefix++)
 		for (i = 0; i < cfg->nr_net_rules && !r; i++)
-			if (cfg->net_rules[i].nr_hosts &&
+			if (cfg->net_rules[i].hosts.nr &&
 			    in_argv_list(w, n, prefix ? &cfg->net_rules[i].argv_prefix
 						      : &cfg->net_rules[i].argv, prefix))
 				r = &cfg->net_rules[i];
-	for (k = 0; r && k < r->nr_hosts; k++) {
+	for (k = 0; r && k < r->hosts.nr; k++) {
 		sc_buf_adds(object, k ? " " : " hosts=");
-		sc_sw_quote(object, r->hosts[k], strlen(r->hosts[k]));
+		sc_sw_quote(object, r->hosts.v[k], strlen(r->hosts.v[k]));
 	}
 	return r;
 }

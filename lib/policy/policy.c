@@ -569,8 +569,8 @@ void sc_verdict_record(const struct sc_verdict *v, const char *id,
 	sc_record_adds(out, "class", v->class);
 	sc_record_add(out, "object", v->object.data ? v->object.data : "",
 		      v->object.len);
-	for (size_t i = 0; v->net && i < v->net->nr_hosts; i++)
-		sc_record_adds(out, "host", v->net->hosts[i]);
+	for (size_t i = 0; v->net && i < v->net->hosts.nr; i++)
+		sc_record_adds(out, "host", v->net->hosts.v[i]);
 	for (size_t i = 0; i < v->nr_hosts; i++)
 		sc_record_adds(out, "host", v->hosts[i]);
 	for (k = 0; k < v->nr_parts; k++) {

@@ -241,7 +241,7 @@ static int value_option(struct sc_sandbox_cmdline *cl, int c, const char *arg)
 		return word("network", sc_net_parse(arg),
 			    "none, loopback, full or hosts", arg, &p->net);
 	case SC_SBOPT_MODE:
-		return word("mode", sc_mode_parse(arg), "required, auto or off",
+		return word("mode", sc_sandbox_mode_parse(arg), "required, auto or off",
 			    arg, &p->mode);
 	case SC_SBOPT_TIER:
 		return word("tier", tier_parse(arg), "full or landlock", arg,
@@ -418,7 +418,7 @@ void sc_sandbox_policy_to_argv(const struct sc_sandbox_policy *p,
 	if (p->connections)
 		add_opt(argv, SC_SBOPT_CONNECTIONS, p->connections);
 	if (p->mode != SC_SANDBOX_MODE_UNSET)
-		add_opt(argv, SC_SBOPT_MODE, sc_mode_name(p->mode));
+		add_opt(argv, SC_SBOPT_MODE, sc_sandbox_mode_name(p->mode));
 	if (p->tier != SC_TIER_BEST)
 		add_opt(argv, SC_SBOPT_TIER, tier_words[p->tier]);
 	if (p->env >= 0)

@@ -47,13 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	sc_config_init(&cfg);
 	if (sc_config_load_mem(&cfg, (const char *)data, size) == SC_CONFIG_OK) {
-		for (i = 0; i < cfg.nr_allow_fps; i++)
-			if (!sc_fingerprint_valid(cfg.allow_fps[i]))
+		for (i = 0; i < cfg.allow_fps.nr; i++)
+			if (!sc_fingerprint_valid(cfg.allow_fps.v[i]))
 				abort();
 		check_sandbox(&cfg.sandbox);
 		if (cfg.executor.argv && !cfg.executor.argc)
 			abort();
-		if (cfg.executor.nr_env && !cfg.executor.argv)
+		if (cfg.executor.env.nr && !cfg.executor.argv)
 			abort();
 		for (i = 0; i < cfg.nr_servers; i++)
 			if (cfg.servers[i].conf.argv &&

@@ -13,6 +13,7 @@
 #include "acpcall.h"
 #include "acptrack.h"
 #include "jsonrpc.h"
+#include "jsonstr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -128,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sc_rpc_release(&rpc);
 	sc_acptrack_release(&t);
-	s = sc_json_string_lossy((const char *)data, size);
+	s = sc_json_string((const char *)data, size, SC_JSON_FFFD);
 	if (!json_is_string(s))
 		abort();
 	json_decref(s);

@@ -6,7 +6,10 @@
  *     newline and tab, no quote, and no '<' or '>' other than those of its
  *     own <span class="ctl"> ... </span>;
  *   - sc_report_html_mem, the input read as a journal: the page holds no
- *     <script, no control byte but newline and tab, and ends the document.
+ *     <script, no control byte but newline and tab, and ends the document;
+ *   - sc_report_text_mem, the same journal as text for a terminal: valid
+ *     UTF-8 with no control but newline, no C1, no bidi or invisible
+ *     character (termtext.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +19,8 @@
 #include "buf.h"
 #include "html.h"
 #include "report.h"
+#include "reporttext.h"
+#include "termtext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -81,6 +86,22 @@ static void escaped_text(const struct sc_buf *b)
 		abort();
 }
 
+/* What a terminal may be shown: printable text and newlines. */
+static void terminal_text(const struct sc_buf *b)
+{
+	const unsigned char *p = (const unsigned char *)b->data;
+	size_t i = 0, used;
+	long cp;
+
+	while (i < b->len) {
+		cp = sc_utf8_next(p + i, b->len - i, &used);
+		if (cp < 0 || (cp < 0x20 && cp != '\n') || cp == 0x7f ||
+		    (cp >= 0x80 && cp <= 0x9f) || sc_char_invisible(cp))
+			abort();
+		i += used;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sc_buf text = SC_BUF_INIT, page = SC_BUF_INIT;
@@ -97,6 +118,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	if (page.len < 8 || memcmp(page.data + page.len - 8, "</html>\n", 8))
 		abort();
+	sc_buf_reset(&text);
+	sc_report_text_mem(s, size, &text);
+	terminal_text(&text);
 	sc_buf_release(&text);
 	sc_buf_release(&page);
 	return 0;

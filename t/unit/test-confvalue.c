@@ -36,25 +36,18 @@ static void test_command(void **state)
 /* Names are kept NULL-terminated; what is not a variable name is refused. */
 static void test_name(void **state)
 {
-	char **names = NULL;
-	size_t nr = 0, alloc = 0;
+	struct sc_strlist names = { 0 };
 
 	(void)state;
-	assert_int_equal(sc_confvalue_name("x.env", "A_1", &names, &nr, &alloc),
-			 0);
-	assert_int_equal(sc_confvalue_name("x.env", "B", &names, &nr, &alloc),
-			 0);
-	assert_int_equal(sc_confvalue_name("x.env", "1A", &names, &nr, &alloc),
-			 -1);
-	assert_int_equal(sc_confvalue_name("x.env", "A=B", &names, &nr,
-					   &alloc), -1);
-	assert_int_equal(nr, 2);
-	assert_string_equal(names[0], "A_1");
-	assert_string_equal(names[1], "B");
-	assert_null(names[2]);
-	for (size_t i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+	assert_int_equal(sc_confvalue_name("x.env", "A_1", &names), 0);
+	assert_int_equal(sc_confvalue_name("x.env", "B", &names), 0);
+	assert_int_equal(sc_confvalue_name("x.env", "1A", &names), -1);
+	assert_int_equal(sc_confvalue_name("x.env", "A=B", &names), -1);
+	assert_int_equal(names.nr, 2);
+	assert_string_equal(names.v[0], "A_1");
+	assert_string_equal(names.v[1], "B");
+	assert_null(names.v[2]);
+	sc_strlist_release(&names);
 }
 
 static int setup(void **state)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "http.h"
+#include "jsonstr.h"
 #include "model.h"
 #include "provider-anthropic.h"
 #include "provider-openai.h"
@@ -319,12 +320,30 @@ static void test_json_string_not_utf8(void **state)
 	json_t *s;
 
 	(void)state;
-	s = sc_json_string("a\xff" "b\0c", 5);
+	s = sc_json_string("a\xff" "b\0c", 5, "?");
 	assert_int_equal(json_string_length(s), 5);
 	assert_memory_equal(json_string_value(s), "a?b\0c", 5);
 	json_decref(s);
-	s = sc_json_string("\xc3\xa9", 2);
+	s = sc_json_string("\xc3\xa9", 2, "?");
 	assert_string_equal(json_string_value(s), "\xc3\xa9");
+	json_decref(s);
+}
+
+/*
+ * A valid character beside bad bytes stays: only each bad byte becomes
+ * '?' (the '?'-every-high-byte form lost the valid text too), and the
+ * result is UTF-8 a provider takes.
+ */
+static void test_json_string_keeps_valid(void **state)
+{
+	json_t *s;
+
+	(void)state;
+	s = sc_json_string("\xc3\xa9\xff\xe2\x82", 5, "?");
+	assert_string_equal(json_string_value(s), "\xc3\xa9???");
+	json_decref(s);
+	s = sc_json_string("", 0, "?");
+	assert_string_equal(json_string_value(s), "");
 	json_decref(s);
 }
 
@@ -366,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_loopback),
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_json_string_not_utf8),
+		cmocka_unit_test(test_json_string_keeps_valid),
 	};
 
 	return SC_RUN_TESTS(tests);

@@ -267,15 +267,15 @@ static void test_config_fingerprints(void **state)
 	sc_config_init(&cfg);
 	assert_int_equal(sc_config_load_mem(&cfg, good, sizeof(good) - 1),
 			 SC_CONFIG_OK);
-	assert_int_equal(cfg.nr_allow_fps, 2);
-	assert_string_equal(cfg.allow_fps[0], "0123456789abcdef");
-	assert_string_equal(cfg.allow_fps[1], "fedcba9876543210");
+	assert_int_equal(cfg.allow_fps.nr, 2);
+	assert_string_equal(cfg.allow_fps.v[0], "0123456789abcdef");
+	assert_string_equal(cfg.allow_fps.v[1], "fedcba9876543210");
 	sc_config_release(&cfg);
 	for (i = 0; bad[i]; i++) {
 		sc_config_init(&cfg);
 		assert_int_equal(sc_config_load_mem(&cfg, bad[i], strlen(bad[i])),
 				 SC_CONFIG_BAD);
-		assert_int_equal(cfg.nr_allow_fps, 0);
+		assert_int_equal(cfg.allow_fps.nr, 0);
 		sc_config_release(&cfg);
 	}
 }

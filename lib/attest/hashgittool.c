@@ -1,5 +1,5 @@
 /*
- * sc-hash-git, the tool (hashgit.h): protect lists in, a manifest or
+ * sc-hash-git, the tool (hashgittool.h): protect lists in, a manifest or
  * findings out.  The manifest is lib/attest/githash.c.
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "gitopen.h"
-#include "hashgit.h"
+#include "hashgittool.h"
 #include "io.h"
 #include "process.h"
 #include "rectable.h"

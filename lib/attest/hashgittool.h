@@ -1,5 +1,5 @@
-#ifndef SC_HASHGIT_H
-#define SC_HASHGIT_H
+#ifndef SC_HASHGITTOOL_H
+#define SC_HASHGITTOOL_H
 
 /*
  * sc-hash-git(1), the tool: the protect lists it is given, the manifest it
