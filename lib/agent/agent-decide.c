@@ -250,7 +250,6 @@ static void remember_approval(struct loop *l, const char *object)
 	l->approved[i] = sc_xstrdup(object);
 }
 
-/* 1 when OBJECT was approved in a permission request, now used up. */
 /* 1 when verdict V has at most one part that asks. */
 static int one_part(const struct sc_record *v)
 {
@@ -261,6 +260,7 @@ static int one_part(const struct sc_record *v)
 	return nr <= 1;
 }
 
+/* 1 when OBJECT was approved in a permission request, now used up. */
 static int take_approval(struct loop *l, const char *object)
 {
 	for (size_t i = 0; i < sizeof(l->approved) / sizeof(l->approved[0]); i++)
