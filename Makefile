@@ -39,7 +39,7 @@ DEB_PACKAGES = gcc make pkg-config git perl jq \
 	clang libclang-rt-14-dev \
 	bubblewrap ripgrep hyperfine time openssh-client iproute2 procps \
 	curl openssl chromium python3-yaml python3-jsonschema \
-	libc6-dev
+	libc6-dev strace
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)

@@ -143,7 +143,7 @@ both() {
 }
 
 @test "the drivers pass the resolved options: no --config, and a command of git speccoder exec never runs the twin" {
-	command -v strace >/dev/null || skip "strace not installed"
+	command -v strace >/dev/null || fail "strace is missing (make deps installs it)"
 	load lib/porcelain
 	sc_porcelain_repo
 	printf '[sandbox]\n\tnetwork = none\n\thide = ~/notes.txt\n' >speccoder.conf
