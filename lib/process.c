@@ -4,7 +4,6 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,7 +69,8 @@ static _Noreturn void exec_piped(char *const argv[], char *const env[],
 	    (err >= 0 && dup2(err, 2) < 0) || (dir && chdir(dir) < 0))
 		goto fail;
 	/* Descriptors the caller leaked must not reach the child. */
-	(void)syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */);
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		goto fail;
 	if (env)
 		execvpe(argv[0], argv, env);
 	else

@@ -145,6 +145,22 @@ const char *sc_env_mode_name(int env)
 	return env >= SC_ENV_SCRUB && env <= SC_ENV_SHORT ? env_words[env] : "?";
 }
 
+/* SC_TIER_BEST has no word: it is the absence of --tier. */
+static const char *const tier_words[] = { "", "full", "landlock", NULL };
+
+int sc_tier_parse(const char *s)
+{
+	int t = *s ? word_index(s, tier_words) : -1;
+
+	return t == SC_TIER_BEST ? -1 : t;
+}
+
+const char *sc_tier_name(int tier)
+{
+	return tier > SC_TIER_BEST && tier <= SC_TIER_LANDLOCK ?
+	       tier_words[tier] : "?";
+}
+
 char *sc_expand_home(const char *path)
 {
 	const char *home = getenv("HOME");

@@ -104,6 +104,9 @@ int sc_env_mode_parse(const char *s);
 const char *sc_net_name(int net);
 const char *sc_sandbox_mode_name(int mode);
 const char *sc_env_mode_name(int env);
+/* --tier's words: full or landlock (SC_TIER_*); -1 for anything else. */
+int sc_tier_parse(const char *s);
+const char *sc_tier_name(int tier);
 
 /*
  * Load profile NAME (a file when it holds a '/', else NAME.profile in the

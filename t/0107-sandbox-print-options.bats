@@ -60,6 +60,7 @@ both() {
 	[[ "$stderr" == *"--print-options takes no command"* ]]
 	run --separate-stderr sc-sandbox-exec --probe --print-options
 	assert_failure 125
+	[[ "$stderr" == *"--probe and --print-options conflict"* ]] || fail "$stderr"
 	[ ! -e "$ROOT/ran" ]
 }
 

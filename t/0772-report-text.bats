@@ -187,11 +187,13 @@ C1=$'\xc2\x9b31m\x9b'
 		sc-rec type=end result=success
 	} >"$SC_TMP/journal"
 	sc_run_io /dev/null "$SC_TMP/text" sc-report --text "$SC_TMP/journal"
+	assert_equal "$status" 0
 	sc_run_io /dev/null "$SC_TMP/page.html" sc-report --html "$SC_TMP/journal"
 	assert_equal "$status" 0
 	grep -qxF 'usage: 2 model turns, 1000 input tokens, 25 output tokens' "$SC_TMP/text"
 	grep -qF 'usage: 2 model turns, 1000 input tokens, 25 output tokens' "$SC_TMP/page.html"
-	grep -qF "$(grep '^  cache:' "$SC_TMP/text")" "$SC_TMP/page.html"
+	cache=$(grep '^  cache:' "$SC_TMP/text") || fail "the text view has no cache line"
+	grep -qF "$cache" "$SC_TMP/page.html"
 }
 
 @test "git speccoder report: the run's id, then sc-report's view" {

@@ -12,12 +12,9 @@
 
 void sc_acp_call_start(struct sc_record *r, unsigned long id, const char *tool)
 {
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%lu", id);
 	sc_record_init(r);
 	sc_record_adds(r, "type", "call");
-	sc_record_adds(r, "id", buf);
+	sc_record_addu(r, "id", id);
 	sc_record_adds(r, "tool", tool);
 }
 

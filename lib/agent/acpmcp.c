@@ -163,7 +163,7 @@ static enum sc_acpmcp_action call(const struct sc_acpmcp_tools *t,
 {
 	const struct sc_acpmcp_tool *tool;
 	json_t *args;
-	char *json, num[24];
+	char *json;
 
 	if (!json_is_object(m->params))
 		return fail(reply, SC_RPC_INVALID_PARAMS, "params must be an object");
@@ -181,10 +181,9 @@ static enum sc_acpmcp_action call(const struct sc_acpmcp_tools *t,
 	if (!json)
 		return fail(reply, SC_RPC_INVALID_PARAMS, "arguments cannot be "
 			    "encoded");
-	snprintf(num, sizeof(num), "%lu", id);
 	sc_record_init(rec);
 	sc_record_adds(rec, "type", "call");
-	sc_record_adds(rec, "id", num);
+	sc_record_addu(rec, "id", id);
 	sc_record_adds(rec, "tool", tool->name);
 	sc_record_adds(rec, "arguments", json);
 	free(json);

@@ -93,6 +93,9 @@ int sc_agent_read_before(const char *file, struct sc_agent_counts *before)
 	memset(before, 0, sizeof(*before));
 	if (st == -1 && errno == ENOENT)
 		ret = 0;   /* the run's first loop */
+	else if (st == -2)
+		ret = sc_error("BEFORE-UNREADABLE", "'%s' is larger than 1 MiB",
+			       file);
 	else if (st < 0)
 		ret = sc_error_errno("BEFORE-UNREADABLE", "cannot read '%s'",
 				     file);

@@ -316,7 +316,8 @@ int sc_report_text_run(const struct sc_report_opts *o, struct sc_output *out)
 
 	fd = open(o->journal, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
-		sc_error_errno("NO-JOURNAL", "cannot open the journal");
+		sc_error_errno("NO-JOURNAL", "cannot open the journal '%s'",
+			       o->journal);
 		return SC_EXIT_NO;
 	}
 	if (o->run) {

@@ -499,7 +499,6 @@ static int put_change(struct sc_output *out, const struct change *c, size_t i)
 static int put_changes(struct diff *d, struct sc_output *out)
 {
 	struct sc_record rec;
-	char num[32];
 	size_t i;
 	int ret = 0;
 
@@ -507,10 +506,9 @@ static int put_changes(struct diff *d, struct sc_output *out)
 		qsort(d->ch, d->nch, sizeof(*d->ch), change_cmp);
 	for (i = 0; !ret && i < d->nch; i++)
 		ret = put_change(out, &d->ch[i], i);
-	snprintf(num, sizeof(num), "%zu", d->nch);
 	sc_record_init(&rec);
 	sc_record_adds(&rec, "type", "end");
-	sc_record_adds(&rec, "changes", num);
+	sc_record_addu(&rec, "changes", d->nch);
 	if (!ret)
 		ret = sc_record_write(out, &rec);
 	sc_record_release(&rec);

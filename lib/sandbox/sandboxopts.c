@@ -65,7 +65,6 @@ static const struct {
 	  offsetof(struct sc_sandbox_policy, accept_gaps) },
 };
 
-static const char *const tier_words[] = { NULL, "full", "landlock" };
 
 static struct sc_strlist *list_of(struct sc_sandbox_policy *p, size_t i)
 {
@@ -201,16 +200,6 @@ static int word(const char *opt, int n, const char *choices, const char *arg,
 	return 0;
 }
 
-static int tier_parse(const char *s)
-{
-	int i;
-
-	for (i = SC_TIER_FULL; i <= SC_TIER_LANDLOCK; i++)
-		if (!strcmp(s, tier_words[i]))
-			return i;
-	return -1;
-}
-
 /* The options that are one value of the policy, or a file to read. */
 static int value_option(struct sc_sandbox_cmdline *cl, int c, const char *arg)
 {
@@ -244,7 +233,7 @@ static int value_option(struct sc_sandbox_cmdline *cl, int c, const char *arg)
 		return word("mode", sc_sandbox_mode_parse(arg), "required, auto or off",
 			    arg, &p->mode);
 	case SC_SBOPT_TIER:
-		return word("tier", tier_parse(arg), "full or landlock", arg,
+		return word("tier", sc_tier_parse(arg), "full or landlock", arg,
 			    &p->tier);
 	case SC_SBOPT_ENV:
 		return word("env", sc_env_mode_parse(arg), "scrub or short",
@@ -420,7 +409,7 @@ void sc_sandbox_policy_to_argv(const struct sc_sandbox_policy *p,
 	if (p->mode != SC_SANDBOX_MODE_UNSET)
 		add_opt(argv, SC_SBOPT_MODE, sc_sandbox_mode_name(p->mode));
 	if (p->tier != SC_TIER_BEST)
-		add_opt(argv, SC_SBOPT_TIER, tier_words[p->tier]);
+		add_opt(argv, SC_SBOPT_TIER, sc_tier_name(p->tier));
 	if (p->env >= 0)
 		add_opt(argv, SC_SBOPT_ENV, sc_env_mode_name(p->env));
 	if (p->timeout_ms >= 0)
