@@ -11,9 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
 #include "diag.h"
-#include "io.h"
 #include "opt.h"
 #include "sandbox-linux.h"
 #include "sandboxopts.h"
@@ -80,24 +78,6 @@ static _Noreturn void fail(const char *why)
 	exit(SC_SANDBOX_FAILED);
 }
 
-/* --print-options: the policy as options, each ended by a NUL. */
-static int print_options(const struct sc_sandbox_policy *pol)
-{
-	struct sc_strlist argv = { 0 };
-	struct sc_buf out = SC_BUF_INIT;
-	size_t i;
-	int ret = 0;
-
-	sc_sandbox_policy_to_argv(pol, &argv);
-	for (i = 0; i < argv.nr; i++)
-		sc_buf_add(&out, argv.v[i], strlen(argv.v[i]) + 1);
-	if (out.len && sc_write_all(STDOUT_FILENO, out.data, out.len) < 0)
-		ret = sc_error_errno("WRITE-FAILED", "cannot write the options");
-	sc_buf_release(&out);
-	sc_strlist_release(&argv);
-	return ret < 0 ? SC_EXIT_INTERNAL : 0;
-}
-
 int main(int argc, char *argv[])
 {
 	extern char **environ;
@@ -137,7 +117,7 @@ int main(int argc, char *argv[])
 		fail(NULL);
 	sc_sandbox_cmdline_release(&cl);
 	if (actions & SC_SBOPT_DO_PRINT) {
-		ret = print_options(&pol);
+		ret = sc_sandbox_print_options_run(&pol, STDOUT_FILENO);
 		sc_sandbox_policy_release(&pol);
 		return ret;
 	}

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "diag.h"
 #include "hostlist.h"
+#include "io.h"
 #include "opt.h"
 #include "sandboxopts.h"
 
@@ -418,4 +419,21 @@ void sc_sandbox_policy_to_argv(const struct sc_sandbox_policy *p,
 		add_max_output(argv, p->max_output);
 	if (p->keep_stdin)
 		add_opt(argv, SC_SBOPT_STDIN, NULL);
+}
+
+int sc_sandbox_print_options_run(const struct sc_sandbox_policy *pol, int fd)
+{
+	struct sc_strlist argv = { 0 };
+	struct sc_buf out = SC_BUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	sc_sandbox_policy_to_argv(pol, &argv);
+	for (i = 0; i < argv.nr; i++)
+		sc_buf_add(&out, argv.v[i], strlen(argv.v[i]) + 1);
+	if (out.len && sc_write_all(fd, out.data, out.len) < 0)
+		ret = sc_error_errno("WRITE-FAILED", "cannot write the options");
+	sc_buf_release(&out);
+	sc_strlist_release(&argv);
+	return ret < 0 ? SC_EXIT_INTERNAL : 0;
 }

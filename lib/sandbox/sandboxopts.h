@@ -109,4 +109,10 @@ int sc_sandbox_cmdline_policy(const struct sc_sandbox_cmdline *cl,
 void sc_sandbox_policy_to_argv(const struct sc_sandbox_policy *pol,
 			       struct sc_strlist *argv);
 
+/*
+ * sc-sandbox-exec --print-options: POL as options on FD, each ended by a
+ * NUL; the exit status (5 when FD cannot be written).
+ */
+int sc_sandbox_print_options_run(const struct sc_sandbox_policy *pol, int fd);
+
 #endif
