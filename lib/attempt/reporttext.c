@@ -156,7 +156,11 @@ static void json_string(struct sc_buf *out, const char *v, size_t len)
 	sc_buf_addch(out, '"');
 }
 
-/* TIME: jq's "\(.time // "-")", a repeated time as a JSON list. */
+/*
+ * TIME: jq's "\(.time // "-")", a repeated time as a JSON list; a newline
+ * in a single time shown as '?', as in every other column, so that a
+ * journal's time cannot draw a line that reads as another record.
+ */
 static void time_column(struct sc_buf *out, const struct groups *g)
 {
 	long t = find(g, "time");
@@ -167,8 +171,10 @@ static void time_column(struct sc_buf *out, const struct groups *g)
 		return;
 	}
 	if (g->count[t] == 1) {
-		sc_buf_add(out, member(g, (size_t)t, 0)->value,
-			   member(g, (size_t)t, 0)->value_len);
+		const struct sc_field *f = member(g, (size_t)t, 0);
+
+		for (k = 0; k < f->value_len; k++)
+			sc_buf_addch(out, f->value[k] == '\n' ? '?' : f->value[k]);
 		return;
 	}
 	sc_buf_addch(out, '[');
