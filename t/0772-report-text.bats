@@ -86,7 +86,9 @@ C1=$'\xc2\x9b31m\x9b'
 	grep -qxF '    | line two' "$SC_TMP/new"
 	# a time's newline starts no line of its own
 	grep -qxF '12?34  x  ' "$SC_TMP/new"
-	! grep -qx '34  *x.*' "$SC_TMP/new"
+	if grep -qx '34  *x.*' "$SC_TMP/new"; then
+		fail "a time's newline started a line of its own"
+	fi
 	grep -qxF -e '-  x  time@base64=/w==  text@base64=/go=  k@base64=ww== b2s=' "$SC_TMP/new"
 }
 
